@@ -1,0 +1,83 @@
+//! Two-bone IK cost: the Rust API against the C ABI on the same inputs, reachable and
+//! unreachable targets, with and without stretch and soften. Figures are read as ratios
+//! against the `rust/reachable` baseline measured in the same run.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use sinew::ffi::{self, SinewIkResult, SinewTransform, SinewTwoBoneIk, SinewVec3};
+use sinew::{Quat, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
+
+fn arm() -> [Transform; 3] {
+    [
+        Transform::from_translation(Vec3::ZERO),
+        Transform::from_rotation_translation(Quat::from_rotation_z(0.3), Vec3::new(0.3, 0.05, 0.0)),
+        Transform::from_translation(Vec3::new(0.55, -0.1, 0.0)),
+    ]
+}
+
+fn targets() -> [(&'static str, Vec3); 2] {
+    [
+        ("reachable", Vec3::new(0.3, 0.25, 0.1)),
+        ("unreachable", Vec3::new(2.0, 1.0, 0.5)),
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let pole = Vec3::new(0.2, 0.0, -1.0);
+    let configs = [
+        ("plain", TwoBoneIkSettings::default()),
+        (
+            "stretch+soften",
+            TwoBoneIkSettings {
+                allow_stretching: true,
+                soften: 0.9,
+                ..TwoBoneIkSettings::default()
+            },
+        ),
+    ];
+    let mut group = c.benchmark_group("two_bone_ik");
+    for (config, settings) in configs {
+        let solver = TwoBoneIk::new(settings).unwrap();
+        let mut handle: *mut SinewTwoBoneIk = std::ptr::null_mut();
+        let ffi_settings = settings.into();
+        // SAFETY: valid pointers to locals.
+        unsafe { ffi::sinew_two_bone_ik_create(&ffi_settings, &mut handle) };
+        for (name, goal) in targets() {
+            let target = TwoBoneTarget::at(goal).with_pole(pole);
+            group.bench_function(format!("rust/{config}/{name}"), |b| {
+                b.iter(|| {
+                    let mut chain = arm();
+                    black_box(solver.solve(black_box(&mut chain), black_box(&target)).unwrap());
+                    chain
+                })
+            });
+            let goal_c = SinewVec3::from(goal);
+            let pole_c = SinewVec3::from(pole);
+            group.bench_function(format!("c_abi/{config}/{name}"), |b| {
+                b.iter(|| {
+                    let mut chain: [SinewTransform; 3] = arm().map(Into::into);
+                    let mut result = SinewIkResult::default();
+                    // SAFETY: all pointers reference live locals; the handle is valid.
+                    unsafe {
+                        ffi::sinew_two_bone_ik_solve(
+                            handle,
+                            black_box(chain.as_mut_ptr()),
+                            black_box(&goal_c),
+                            std::ptr::null(),
+                            black_box(&pole_c),
+                            &mut result,
+                        )
+                    };
+                    (chain, result)
+                })
+            });
+        }
+        // SAFETY: created above.
+        unsafe { ffi::sinew_two_bone_ik_destroy(handle) };
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,119 @@
+//! `#[repr(C)]` value types laid out like Unity's `Vector3`, `Quaternion` and a TRS triple,
+//! with conversions to the core's glam-based types (glam's SIMD types never cross the ABI).
+
+use glam::{Quat, Vec3};
+
+use crate::ik::IkResult;
+use crate::transform::Transform;
+
+/// A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewVec3 {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+}
+
+/// A rotation quaternion `{x, y, z, w}`, 16 bytes, laid out like Unity's `Quaternion`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewQuat {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+    pub w: f32,
+}
+
+/// Translation, rotation and per-axis scale, 40 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewTransform {
+    pub translation: SinewVec3,
+    pub rotation: SinewQuat,
+    pub scale: SinewVec3,
+}
+
+/// Outcome of an IK solve, shared by every solver.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewIkResult {
+    /// 1 when the end finished within tolerance of the target, else 0.
+    pub reached: u32,
+    /// Distance from the chain's end to the target after the solve.
+    pub error: f32,
+    /// Iterations used (1 for analytic solvers).
+    pub iterations: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewVec3>() == 12);
+const _: () = assert!(std::mem::size_of::<SinewQuat>() == 16);
+const _: () = assert!(std::mem::size_of::<SinewTransform>() == 40);
+const _: () = assert!(std::mem::align_of::<SinewTransform>() == 4);
+const _: () = assert!(std::mem::size_of::<SinewIkResult>() == 12);
+
+impl From<SinewVec3> for Vec3 {
+    fn from(v: SinewVec3) -> Self {
+        Vec3::new(v.x, v.y, v.z)
+    }
+}
+
+impl From<Vec3> for SinewVec3 {
+    fn from(v: Vec3) -> Self {
+        Self {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
+    }
+}
+
+impl From<SinewQuat> for Quat {
+    fn from(q: SinewQuat) -> Self {
+        Quat::from_xyzw(q.x, q.y, q.z, q.w)
+    }
+}
+
+impl From<Quat> for SinewQuat {
+    fn from(q: Quat) -> Self {
+        Self {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            w: q.w,
+        }
+    }
+}
+
+impl From<SinewTransform> for Transform {
+    fn from(t: SinewTransform) -> Self {
+        Transform::new(t.translation.into(), t.rotation.into(), t.scale.into())
+    }
+}
+
+impl From<Transform> for SinewTransform {
+    fn from(t: Transform) -> Self {
+        Self {
+            translation: t.translation.into(),
+            rotation: t.rotation.into(),
+            scale: t.scale.into(),
+        }
+    }
+}
+
+impl From<IkResult> for SinewIkResult {
+    fn from(r: IkResult) -> Self {
+        Self {
+            reached: r.reached.into(),
+            error: r.error,
+            iterations: r.iterations,
+        }
+    }
+}
+
+/// Converts core transforms into a caller's buffer of the same length.
+pub(crate) fn write_transforms(out: &mut [SinewTransform], src: &[Transform]) {
+    for (o, t) in out.iter_mut().zip(src) {
+        *o = (*t).into();
+    }
+}

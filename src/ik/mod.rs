@@ -1,0 +1,17 @@
+//! Inverse kinematics solvers. Each works on model-space transforms of a chain, root first,
+//! and reports an [`IkResult`].
+
+pub mod two_bone;
+
+pub use two_bone::{EndRotation, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
+
+/// Outcome of one solve, shared by every solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IkResult {
+    /// Whether the end effector finished within the solver's tolerance of the target.
+    pub reached: bool,
+    /// Distance from the chain's end to the target after the solve, in model units.
+    pub error: f32,
+    /// Iterations used (1 for analytic solvers).
+    pub iterations: u32,
+}

@@ -1,0 +1,201 @@
+//! `Pose`: a skeleton's local transforms, with model-space views computed in one pass.
+
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::skeleton::{validated_transform, Skeleton};
+use crate::transform::Transform;
+
+/// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus a
+/// model-space buffer allocated once so that computing model transforms allocates nothing.
+#[derive(Clone, Debug)]
+pub struct Pose {
+    skeleton: Arc<Skeleton>,
+    local: Vec<Transform>,
+    model: Vec<Transform>,
+}
+
+impl Pose {
+    /// A pose of `skeleton` at its rest pose.
+    pub fn new(skeleton: Arc<Skeleton>) -> Self {
+        let local = skeleton.rest_pose().to_vec();
+        let model = vec![Transform::IDENTITY; local.len()];
+        Self {
+            skeleton,
+            local,
+            model,
+        }
+    }
+
+    /// The skeleton this pose belongs to.
+    pub fn skeleton(&self) -> &Arc<Skeleton> {
+        &self.skeleton
+    }
+
+    /// Number of joints.
+    pub fn joint_count(&self) -> usize {
+        self.local.len()
+    }
+
+    /// Local transforms, one per joint.
+    pub fn local(&self) -> &[Transform] {
+        &self.local
+    }
+
+    /// Mutable access to the local transforms, for callers that keep them finite and unit.
+    pub fn local_mut(&mut self) -> &mut [Transform] {
+        &mut self.local
+    }
+
+    /// Returns every joint to the rest pose.
+    pub fn reset(&mut self) {
+        self.local.copy_from_slice(self.skeleton.rest_pose());
+    }
+
+    /// Replaces all local transforms after validating every one (nothing is written on error).
+    pub fn set_local(&mut self, local: &[Transform]) -> Result<()> {
+        self.set_local_iter(local.iter().copied())
+    }
+
+    /// [`Self::set_local`] from any re-iterable source (e.g. converted FFI values), without
+    /// allocating: one pass validates, a second writes.
+    pub fn set_local_iter<I>(&mut self, local: I) -> Result<()>
+    where
+        I: ExactSizeIterator<Item = Transform> + Clone,
+    {
+        self.check_len(local.len())?;
+        for (i, t) in local.clone().enumerate() {
+            validated_transform(&t, &format!("local transform of joint {i}"))?;
+        }
+        for (dst, src) in self.local.iter_mut().zip(local) {
+            *dst = Transform {
+                rotation: src.rotation.normalize(),
+                ..src
+            };
+        }
+        Ok(())
+    }
+
+    /// Model-space transforms of every joint, recomputed in one forward pass.
+    pub fn model(&mut self) -> &[Transform] {
+        self.skeleton.local_to_model(&self.local, &mut self.model);
+        &self.model
+    }
+
+    /// Model-space transform of one joint, O(depth).
+    pub fn model_of(&self, joint: usize) -> Result<Transform> {
+        self.skeleton.check_joint(joint)?;
+        Ok(self.skeleton.model_of(&self.local, joint))
+    }
+
+    /// Model-space transform of `joint`'s parent (identity for a root).
+    pub fn parent_model_of(&self, joint: usize) -> Result<Transform> {
+        self.skeleton.check_joint(joint)?;
+        Ok(match self.skeleton.parent(joint) {
+            Some(p) => self.skeleton.model_of(&self.local, p),
+            None => Transform::IDENTITY,
+        })
+    }
+
+    /// Moves one joint to a model-space transform; its descendants keep their local transforms
+    /// and so follow it.
+    pub fn set_model_of(&mut self, joint: usize, model: &Transform) -> Result<()> {
+        let model = validated_transform(model, "model transform")?;
+        let parent = self.parent_model_of(joint)?;
+        self.local[joint] = parent.inverse_mul(&model);
+        Ok(())
+    }
+
+    /// Replaces the pose from model-space transforms of every joint (model to local).
+    pub fn set_model(&mut self, model: &[Transform]) -> Result<()> {
+        self.set_model_iter(model.iter().copied())
+    }
+
+    /// [`Self::set_model`] from any re-iterable source, without allocating: the inputs are
+    /// validated, staged in the model buffer, then converted to local.
+    pub fn set_model_iter<I>(&mut self, model: I) -> Result<()>
+    where
+        I: ExactSizeIterator<Item = Transform> + Clone,
+    {
+        self.check_len(model.len())?;
+        for (i, t) in model.clone().enumerate() {
+            validated_transform(&t, &format!("model transform of joint {i}"))?;
+        }
+        for (dst, src) in self.model.iter_mut().zip(model) {
+            *dst = Transform {
+                rotation: src.rotation.normalize(),
+                ..src
+            };
+        }
+        for i in 0..self.local.len() {
+            self.local[i] = match self.skeleton.parent(i) {
+                Some(p) => self.model[p].inverse_mul(&self.model[i]),
+                None => self.model[i],
+            };
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, len: usize) -> Result<()> {
+        if len == self.local.len() {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::SizeMismatch,
+                format!(
+                    "{len} transforms given for a pose of {} joints",
+                    self.local.len()
+                ),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Quat, Vec3};
+
+    fn arm() -> Arc<Skeleton> {
+        let rest = [
+            Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+            Transform::from_rotation_translation(Quat::from_rotation_z(0.4), Vec3::X),
+            Transform::from_rotation_translation(Quat::from_rotation_y(-0.3), Vec3::X),
+        ];
+        Arc::new(Skeleton::new(&[-1, 0, 1], &rest, None).unwrap())
+    }
+
+    #[test]
+    fn model_round_trips_through_set_model() {
+        let mut pose = Pose::new(arm());
+        let model = pose.model().to_vec();
+        let mut other = Pose::new(arm());
+        other.local_mut()[1].rotation = Quat::from_rotation_x(1.0);
+        other.set_model(&model).unwrap();
+        for (a, b) in other.local().iter().zip(pose.local()) {
+            assert!(a.translation.abs_diff_eq(b.translation, 1e-6));
+            assert!(a.rotation.abs_diff_eq(b.rotation, 1e-6));
+        }
+    }
+
+    #[test]
+    fn set_model_of_moves_descendants() {
+        let mut pose = Pose::new(arm());
+        let target = Transform::from_translation(Vec3::new(5.0, 5.0, 5.0));
+        pose.set_model_of(1, &target).unwrap();
+        assert!(pose.model_of(1).unwrap().translation.abs_diff_eq(target.translation, 1e-5));
+        let tip = pose.model_of(2).unwrap().translation;
+        assert!((tip - target.translation).length() - 1.0 < 1e-5);
+    }
+
+    #[test]
+    fn bad_input_leaves_pose_untouched() {
+        let mut pose = Pose::new(arm());
+        let before = pose.local().to_vec();
+        let mut bad = before.clone();
+        bad[2].translation.x = f32::NAN;
+        assert_eq!(pose.set_local(&bad).unwrap_err().kind(), ErrorKind::NonFinite);
+        assert_eq!(pose.set_local(&bad[..2]).unwrap_err().kind(), ErrorKind::SizeMismatch);
+        assert_eq!(pose.local(), &before[..]);
+    }
+}

@@ -1,0 +1,163 @@
+//! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`.
+
+use glam::{Quat, Vec3};
+
+use crate::rotation::nlerp_shortest;
+
+/// A TRS transform. Composition `parent * child` rotates and scales the child's translation
+/// by the parent, multiplies rotations, and multiplies scales per axis (the usual game-engine
+/// approximation: exact for uniform scale, no shear is ever produced).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// Position, in the parent's space.
+    pub translation: Vec3,
+    /// Orientation; kept unit length.
+    pub rotation: Quat,
+    /// Per-axis scale.
+    pub scale: Vec3,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// Reciprocal that maps a zero (degenerate) scale to zero instead of infinity.
+fn safe_recip(v: Vec3) -> Vec3 {
+    let r = |x: f32| if x.abs() > 1e-12 { 1.0 / x } else { 0.0 };
+    Vec3::new(r(v.x), r(v.y), r(v.z))
+}
+
+impl Transform {
+    /// No translation, no rotation, unit scale.
+    pub const IDENTITY: Self = Self {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+    };
+
+    /// A transform from its three parts.
+    pub fn new(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
+        Self {
+            translation,
+            rotation,
+            scale,
+        }
+    }
+
+    /// A pure translation.
+    pub fn from_translation(translation: Vec3) -> Self {
+        Self {
+            translation,
+            ..Self::IDENTITY
+        }
+    }
+
+    /// A rotation and translation with unit scale.
+    pub fn from_rotation_translation(rotation: Quat, translation: Vec3) -> Self {
+        Self {
+            translation,
+            rotation,
+            scale: Vec3::ONE,
+        }
+    }
+
+    /// `self * child`: the child expressed in `self`'s parent space.
+    #[inline]
+    pub fn mul_transform(&self, child: &Transform) -> Transform {
+        Transform {
+            translation: self.transform_point(child.translation),
+            rotation: self.rotation * child.rotation,
+            scale: self.scale * child.scale,
+        }
+    }
+
+    /// `self⁻¹ * other`: `other` expressed relative to `self` (model to local).
+    /// Zero scale axes map to zero rather than infinity.
+    #[inline]
+    pub fn inverse_mul(&self, other: &Transform) -> Transform {
+        let inv_rot = self.rotation.conjugate();
+        let inv_scale = safe_recip(self.scale);
+        Transform {
+            translation: inv_scale * (inv_rot * (other.translation - self.translation)),
+            rotation: inv_rot * other.rotation,
+            scale: inv_scale * other.scale,
+        }
+    }
+
+    /// The inverse transform (exact for uniform scale).
+    pub fn inverse(&self) -> Transform {
+        self.inverse_mul(&Transform::IDENTITY)
+    }
+
+    /// Applies scale, rotation and translation to a point.
+    #[inline]
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.translation + self.rotation * (self.scale * p)
+    }
+
+    /// Applies scale and rotation to a direction.
+    #[inline]
+    pub fn transform_vector(&self, v: Vec3) -> Vec3 {
+        self.rotation * (self.scale * v)
+    }
+
+    /// Blends towards `other` by `t`: linear translation and scale, shortest-arc nlerp rotation.
+    #[inline]
+    pub fn mix(&self, other: &Transform, t: f32) -> Transform {
+        Transform {
+            translation: self.translation.lerp(other.translation, t),
+            rotation: nlerp_shortest(self.rotation, other.rotation, t),
+            scale: self.scale.lerp(other.scale, t),
+        }
+    }
+
+    /// True when every component is finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> (Transform, Transform) {
+        let a = Transform::new(
+            Vec3::new(1.0, 2.0, 3.0),
+            Quat::from_rotation_y(0.7),
+            Vec3::splat(2.0),
+        );
+        let b = Transform::new(
+            Vec3::new(-0.5, 0.25, 4.0),
+            Quat::from_rotation_x(-0.3),
+            Vec3::new(1.0, 0.5, 3.0),
+        );
+        (a, b)
+    }
+
+    #[test]
+    fn inverse_mul_undoes_mul() {
+        let (a, b) = sample();
+        let back = a.inverse_mul(&a.mul_transform(&b));
+        assert!(back.translation.abs_diff_eq(b.translation, 1e-5));
+        assert!(back.rotation.abs_diff_eq(b.rotation, 1e-6));
+        assert!(back.scale.abs_diff_eq(b.scale, 1e-6));
+    }
+
+    #[test]
+    fn mix_endpoints_are_exact() {
+        let (a, b) = sample();
+        assert_eq!(a.mix(&b, 0.0).translation, a.translation);
+        assert!(a.mix(&b, 1.0).rotation.abs_diff_eq(b.rotation, 1e-6));
+    }
+
+    #[test]
+    fn zero_scale_inverse_stays_finite() {
+        let mut a = sample().0;
+        a.scale = Vec3::ZERO;
+        assert!(a.inverse().is_finite());
+    }
+}
