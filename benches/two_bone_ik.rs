@@ -48,7 +48,11 @@ fn bench(c: &mut Criterion) {
             group.bench_function(format!("rust/{config}/{name}"), |b| {
                 b.iter(|| {
                     let mut chain = arm();
-                    black_box(solver.solve(black_box(&mut chain), black_box(&target)).unwrap());
+                    black_box(
+                        solver
+                            .solve(black_box(&mut chain), black_box(&target))
+                            .unwrap(),
+                    );
                     chain
                 })
             });

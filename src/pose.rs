@@ -65,7 +65,7 @@ impl Pose {
     {
         self.check_len(local.len())?;
         for (i, t) in local.clone().enumerate() {
-            validated_transform(&t, &format!("local transform of joint {i}"))?;
+            validated_transform(&t, || format!("local transform of joint {i}"))?;
         }
         for (dst, src) in self.local.iter_mut().zip(local) {
             *dst = Transform {
@@ -100,7 +100,7 @@ impl Pose {
     /// Moves one joint to a model-space transform; its descendants keep their local transforms
     /// and so follow it.
     pub fn set_model_of(&mut self, joint: usize, model: &Transform) -> Result<()> {
-        let model = validated_transform(model, "model transform")?;
+        let model = validated_transform(model, || "model transform".into())?;
         let parent = self.parent_model_of(joint)?;
         self.local[joint] = parent.inverse_mul(&model);
         Ok(())
@@ -119,7 +119,7 @@ impl Pose {
     {
         self.check_len(model.len())?;
         for (i, t) in model.clone().enumerate() {
-            validated_transform(&t, &format!("model transform of joint {i}"))?;
+            validated_transform(&t, || format!("model transform of joint {i}"))?;
         }
         for (dst, src) in self.model.iter_mut().zip(model) {
             *dst = Transform {
@@ -183,7 +183,11 @@ mod tests {
         let mut pose = Pose::new(arm());
         let target = Transform::from_translation(Vec3::new(5.0, 5.0, 5.0));
         pose.set_model_of(1, &target).unwrap();
-        assert!(pose.model_of(1).unwrap().translation.abs_diff_eq(target.translation, 1e-5));
+        assert!(pose
+            .model_of(1)
+            .unwrap()
+            .translation
+            .abs_diff_eq(target.translation, 1e-5));
         let tip = pose.model_of(2).unwrap().translation;
         assert!((tip - target.translation).length() - 1.0 < 1e-5);
     }
@@ -194,8 +198,14 @@ mod tests {
         let before = pose.local().to_vec();
         let mut bad = before.clone();
         bad[2].translation.x = f32::NAN;
-        assert_eq!(pose.set_local(&bad).unwrap_err().kind(), ErrorKind::NonFinite);
-        assert_eq!(pose.set_local(&bad[..2]).unwrap_err().kind(), ErrorKind::SizeMismatch);
+        assert_eq!(
+            pose.set_local(&bad).unwrap_err().kind(),
+            ErrorKind::NonFinite
+        );
+        assert_eq!(
+            pose.set_local(&bad[..2]).unwrap_err().kind(),
+            ErrorKind::SizeMismatch
+        );
         assert_eq!(pose.local(), &before[..]);
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::transform::Transform;
 
 /// Most joints a skeleton may have; indices fit in `u16` with room to spare for sentinels.
@@ -47,7 +47,7 @@ impl Skeleton {
         validate_parents(parents)?;
         let mut rest = rest.to_vec();
         for (i, t) in rest.iter_mut().enumerate() {
-            *t = validated_transform(t, &format!("rest transform of joint {i}"))?;
+            *t = validated_transform(t, || format!("rest transform of joint {i}"))?;
         }
         let (names, by_name) = match names {
             None => (Vec::new(), HashMap::new()),
@@ -151,14 +151,20 @@ impl Skeleton {
 }
 
 /// Checks a transform's components are finite and its rotation usable, returning it with the
-/// rotation renormalized.
-pub(crate) fn validated_transform(t: &Transform, what: &str) -> Result<Transform> {
-    ensure_finite(t.is_finite(), what)?;
+/// rotation renormalized. `what` names it in the error and is only called on failure, so the
+/// success path allocates nothing.
+pub(crate) fn validated_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
+    if !t.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            format!("{} is not finite (NaN or infinity)", what()),
+        ));
+    }
     let len = t.rotation.length();
     if !(len > 1e-6 && len.is_finite()) {
         return Err(Error::new(
             ErrorKind::InvalidArgument,
-            format!("{what} has a zero-length rotation quaternion"),
+            format!("{} has a zero-length rotation quaternion", what()),
         ));
     }
     Ok(Transform {
@@ -185,7 +191,9 @@ fn validate_parents(parents: &[i32]) -> Result<()> {
             return bad("a joint cannot be its own parent");
         }
         if p as usize > i {
-            return bad("parents must come before their children (no forward references or cycles)");
+            return bad(
+                "parents must come before their children (no forward references or cycles)",
+            );
         }
     }
     Ok(())

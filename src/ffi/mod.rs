@@ -23,3 +23,6 @@ pub use status::SinewStatus;
 pub use two_bone_ik::*;
 pub use types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 pub use version::*;
+
+#[cfg(test)]
+mod tests;

@@ -24,7 +24,8 @@ pub unsafe extern "C" fn sinew_pose_create(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) = unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_pose, "out_pose")?) };
+        let (skeleton, out) =
+            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_pose, "out_pose")?) };
         publish(
             out,
             SinewPose {
@@ -112,7 +113,8 @@ pub unsafe extern "C" fn sinew_pose_set_local(
         check_count(count, pose.inner.joint_count(), "local")?;
         // SAFETY: as above.
         let local = unsafe { arg_slice(local, count, "local") }?;
-        pose.inner.set_local_iter(local.iter().map(|&t| Transform::from(t)))?;
+        pose.inner
+            .set_local_iter(local.iter().map(|&t| Transform::from(t)))?;
         Ok(())
     })
 }
@@ -155,7 +157,8 @@ pub unsafe extern "C" fn sinew_pose_set_model(
         check_count(count, pose.inner.joint_count(), "model")?;
         // SAFETY: as above.
         let model = unsafe { arg_slice(model, count, "model") }?;
-        pose.inner.set_model_iter(model.iter().map(|&t| Transform::from(t)))?;
+        pose.inner
+            .set_model_iter(model.iter().map(|&t| Transform::from(t)))?;
         Ok(())
     })
 }

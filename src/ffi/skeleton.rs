@@ -109,7 +109,8 @@ pub unsafe extern "C" fn sinew_skeleton_joint_count(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) = unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_count, "out_count")?) };
+        let (skeleton, out) =
+            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_count, "out_count")?) };
         *out = skeleton.inner.joint_count() as u32;
         Ok(())
     })
@@ -127,7 +128,8 @@ pub unsafe extern "C" fn sinew_skeleton_find_joint(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) = unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_index, "out_index")?) };
+        let (skeleton, out) =
+            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_index, "out_index")?) };
         if name.is_null() {
             return Err(FfiError::null("name"));
         }

@@ -124,7 +124,12 @@ pub unsafe extern "C" fn sinew_two_bone_ik_create(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) = unsafe { (arg(settings, "settings")?, arg_mut(out_solver, "out_solver")?) };
+        let (settings, out) = unsafe {
+            (
+                arg(settings, "settings")?,
+                arg_mut(out_solver, "out_solver")?,
+            )
+        };
         let inner = TwoBoneIk::new(settings.try_into()?)?;
         publish(out, SinewTwoBoneIk { inner });
         Ok(())
@@ -152,7 +157,12 @@ pub unsafe extern "C" fn sinew_two_bone_ik_get_settings(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (solver, out) = unsafe { (arg(solver, "solver")?, arg_mut(out_settings, "out_settings")?) };
+        let (solver, out) = unsafe {
+            (
+                arg(solver, "solver")?,
+                arg_mut(out_settings, "out_settings")?,
+            )
+        };
         *out = (*solver.inner.settings()).into();
         Ok(())
     })
@@ -169,7 +179,8 @@ pub unsafe extern "C" fn sinew_two_bone_ik_set_settings(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
-        let (solver, settings) = unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
+        let (solver, settings) =
+            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
         solver.inner.set_settings(settings.try_into()?)?;
         Ok(())
     })

@@ -83,7 +83,10 @@ impl TwoBoneIkSettings {
             return invalid(format!("weight {} is outside [0, 1]", self.weight));
         }
         if !(0.0..=1.0).contains(&self.pole_weight) {
-            return invalid(format!("pole_weight {} is outside [0, 1]", self.pole_weight));
+            return invalid(format!(
+                "pole_weight {} is outside [0, 1]",
+                self.pole_weight
+            ));
         }
         if !(self.soften > 0.0 && self.soften <= 1.0) {
             return invalid(format!("soften {} is outside (0, 1]", self.soften));
@@ -182,12 +185,20 @@ impl TwoBoneIk {
     /// On error the chain is left untouched.
     pub fn solve(&self, chain: &mut [Transform; 3], target: &TwoBoneTarget) -> Result<IkResult> {
         let input = [
-            validated_transform(&chain[0], "root transform")?,
-            validated_transform(&chain[1], "joint transform")?,
-            validated_transform(&chain[2], "end transform")?,
+            validated_transform(&chain[0], || "root transform".into())?,
+            validated_transform(&chain[1], || "joint transform".into())?,
+            validated_transform(&chain[2], || "end transform".into())?,
         ];
         target.validate()?;
-        let (solved, result) = self.solve_chain(&input, target);
+        // At weight 0 there is nothing to apply: the chain stays bit-identical.
+        let skip = self.settings.weight == 0.0;
+        let (solved, result) = if skip {
+            let [a, b, c] = input.map(|t| t.translation);
+            let length = (b - a).length() + (c - b).length();
+            (input, result((c - target.position).length(), tolerance(length)))
+        } else {
+            self.solve_chain(&input, target)
+        };
         let ok = solved.iter().all(Transform::is_finite) && result.error.is_finite();
         if !ok {
             return Err(Error::new(
@@ -195,7 +206,9 @@ impl TwoBoneIk {
                 "two-bone IK result is not representable in f32 (inputs too large)",
             ));
         }
-        *chain = solved;
+        if !skip {
+            *chain = solved;
+        }
         Ok(result)
     }
 
@@ -227,7 +240,11 @@ impl TwoBoneIk {
         Ok(result)
     }
 
-    fn solve_chain(&self, chain: &[Transform; 3], target: &TwoBoneTarget) -> ([Transform; 3], IkResult) {
+    fn solve_chain(
+        &self,
+        chain: &[Transform; 3],
+        target: &TwoBoneTarget,
+    ) -> ([Transform; 3], IkResult) {
         let s = &self.settings;
         let [root, mid, end] = *chain;
         let a = root.translation;
@@ -237,13 +254,8 @@ impl TwoBoneIk {
         let l2 = (c - b).length();
         let length = l1 + l2;
         let tiny = length * 1e-6 + f32::MIN_POSITIVE;
-        let tolerance = (length * REACH_TOLERANCE).max(1e-6);
+        let tolerance = tolerance(length);
         let goal = target.position;
-
-        if s.weight == 0.0 {
-            let error = (c - goal).length();
-            return (*chain, result(error, tolerance));
-        }
 
         let to_goal = goal - a;
         let goal_dist = to_goal.length();
@@ -305,12 +317,25 @@ impl TwoBoneIk {
         let end_rot = match s.end_rotation {
             EndRotation::KeepModel => end.rotation,
             EndRotation::CopyEffector => target.rotation.map_or(end.rotation, Quat::normalize),
-            EndRotation::KeepLocal => (mid_rot * (mid.rotation.conjugate() * end.rotation)).normalize(),
+            EndRotation::KeepLocal => {
+                (mid_rot * (mid.rotation.conjugate() * end.rotation)).normalize()
+            }
         };
         let mut solved = [
-            Transform { rotation: root_rot, ..root },
-            Transform { translation: new_b, rotation: mid_rot, ..mid },
-            Transform { translation: new_c, rotation: end_rot, ..end },
+            Transform {
+                rotation: root_rot,
+                ..root
+            },
+            Transform {
+                translation: new_b,
+                rotation: mid_rot,
+                ..mid
+            },
+            Transform {
+                translation: new_c,
+                rotation: end_rot,
+                ..end
+            },
         ];
         if s.weight < 1.0 {
             solved = blend_chain(chain, &solved, s.weight);
@@ -342,9 +367,17 @@ impl TwoBoneIk {
         if w >= 1.0 {
             return pole_dir;
         }
-        let angle = current.cross(pole_dir).dot(dir).atan2(current.dot(pole_dir));
+        let angle = current
+            .cross(pole_dir)
+            .dot(dir)
+            .atan2(current.dot(pole_dir));
         Quat::from_axis_angle(dir, angle * w) * current
     }
+}
+
+/// Absolute reach tolerance for a chain of `length`.
+fn tolerance(length: f32) -> f32 {
+    (length * REACH_TOLERANCE).max(1e-6)
 }
 
 fn result(error: f32, tolerance: f32) -> IkResult {
@@ -380,7 +413,12 @@ fn fallback_direction(root: &Transform, upper: Vec3, to_end: Vec3, tiny: f32) ->
 fn frame_perpendicular(root: &Transform, upper: Vec3, dir: Vec3) -> Vec3 {
     let local_bone = root.rotation.conjugate() * upper;
     let mut axes = [Vec3::X, Vec3::Y, Vec3::Z];
-    axes.sort_by(|p, q| local_bone.dot(*p).abs().total_cmp(&local_bone.dot(*q).abs()));
+    axes.sort_by(|p, q| {
+        local_bone
+            .dot(*p)
+            .abs()
+            .total_cmp(&local_bone.dot(*q).abs())
+    });
     axes.iter()
         .find_map(|&e| perpendicular_dir(root.rotation * e, dir, 1e-3))
         .unwrap_or_else(|| dir.any_orthonormal_vector())
@@ -402,7 +440,13 @@ fn blend_chain(input: &[Transform; 3], solved: &[Transform; 3], w: f32) -> [Tran
     let end = mid.mul_transform(&end_local);
     [
         root,
-        Transform { scale: input[1].scale, ..mid },
-        Transform { scale: input[2].scale, ..end },
+        Transform {
+            scale: input[1].scale,
+            ..mid
+        },
+        Transform {
+            scale: input[2].scale,
+            ..end
+        },
     ]
 }
