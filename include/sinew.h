@@ -84,7 +84,8 @@ typedef int32_t SinewStatus;
 #endif // __cplusplus
 
 /**
- * Values of `SinewTwoBoneIkSettings::end_rotation`.
+ * Values of the `end_rotation` field of solver settings: what rotation the chain's last joint
+ * gets.
  */
 enum SinewEndRotation
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -92,15 +93,15 @@ enum SinewEndRotation
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * The end bone keeps its model-space rotation (Unreal's default).
+   * The last joint keeps its model-space rotation (Unreal's default).
    */
   SINEW_END_ROTATION_KEEP_MODEL = 0,
   /**
-   * The end bone copies the effector rotation (kept when the effector rotation is NULL).
+   * The last joint copies the effector rotation (kept when the effector rotation is NULL).
    */
   SINEW_END_ROTATION_COPY_EFFECTOR = 1,
   /**
-   * The end bone keeps its rotation relative to the joint bone.
+   * The last joint keeps its rotation relative to the joint bone.
    */
   SINEW_END_ROTATION_KEEP_LOCAL = 2,
 };
@@ -111,6 +112,53 @@ typedef enum SinewEndRotation SinewEndRotation;
 typedef int32_t SinewEndRotation;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+/**
+ * Values of `SinewJointConstraint::type`.
+ */
+enum SinewConstraintType
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Ball and socket: swing inside an elliptical cone about `axis` (the bone), optionally
+   * with a twist range.
+   */
+  SINEW_CONSTRAINT_TYPE_CONE = 1,
+  /**
+   * Rotation only about `axis`, in [min_angle, max_angle].
+   */
+  SINEW_CONSTRAINT_TYPE_HINGE = 2,
+  /**
+   * Free swing, twist about `axis` in [min_angle, max_angle].
+   */
+  SINEW_CONSTRAINT_TYPE_TWIST = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewConstraintType SinewConstraintType;
+#else
+typedef int32_t SinewConstraintType;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Opaque CCD solver with per-joint constraints and scratch memory for up to its
+ * `max_joints`. Owned by the caller; use from one thread at a time.
+ */
+typedef struct SinewCcd SinewCcd;
+
+/**
+ * Opaque FABRIK solver with per-joint constraints and scratch memory for up to its
+ * `max_joints`. Owned by the caller; use from one thread at a time.
+ */
+typedef struct SinewFabrik SinewFabrik;
+
+/**
+ * Opaque HandIKRetargeting node. Owned by the caller.
+ */
+typedef struct SinewHandIkRetargeting SinewHandIkRetargeting;
 
 /**
  * Opaque pose handle: one local transform per joint of its skeleton (which it keeps alive).
@@ -131,13 +179,39 @@ typedef struct SinewSkeleton SinewSkeleton;
 typedef struct SinewTwoBoneIk SinewTwoBoneIk;
 
 /**
- * A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
+ * CCD settings; fill with `sinew_ccd_settings_default` then adjust.
  */
 typedef struct {
-  float x;
-  float y;
-  float z;
-} SinewVec3;
+  /**
+   * Reach tolerance (Unreal's Precision): relative to the chain length when
+   * `relative_precision` is 1, else in the caller's units. Default 1e-3, relative.
+   */
+  float precision;
+  /**
+   * 1: `precision` is a fraction of the chain length; 0: absolute. Default 1.
+   */
+  uint32_t relative_precision;
+  /**
+   * Most sweeps over the chain (Unreal's MaxIterations). Default 10.
+   */
+  uint32_t max_iterations;
+  /**
+   * 1: each sweep starts at the joint nearest the tip (Unreal's bStartFromTail). Default 1.
+   */
+  uint32_t start_from_tail;
+  /**
+   * 1: the root joint keeps its rotation, as in Unreal's node. Default 0 (it rotates).
+   */
+  uint32_t fix_root;
+  /**
+   * 1: stop when a sweep improves the error by less than 0.1 %. Default 1.
+   */
+  uint32_t stop_when_stalled;
+  /**
+   * A `SinewEndRotation` for the tip. Default KEEP_LOCAL.
+   */
+  int32_t end_rotation;
+} SinewCcdSettings;
 
 /**
  * A rotation quaternion `{x, y, z, w}`, 16 bytes, laid out like Unity's `Quaternion`.
@@ -150,6 +224,55 @@ typedef struct {
 } SinewQuat;
 
 /**
+ * A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
+ */
+typedef struct {
+  float x;
+  float y;
+  float z;
+} SinewVec3;
+
+/**
+ * A limit on a joint's local rotation (relative to its parent), centred on `reference`.
+ * Angles are in radians. Fill with `sinew_joint_constraint_default` then adjust.
+ */
+typedef struct {
+  /**
+   * A `SinewConstraintType` value.
+   */
+  int32_t type;
+  /**
+   * CONE only: 1 also limits twist about the bone to [min_angle, max_angle].
+   */
+  uint32_t limit_twist;
+  /**
+   * The local rotation at the centre of the limits, usually the rest pose's.
+   */
+  SinewQuat reference;
+  /**
+   * In the joint's own frame: the bone axis (CONE, TWIST) or the hinge axis (HINGE).
+   */
+  SinewVec3 axis;
+  /**
+   * CONE: swing half-angle about the first axis perpendicular to `axis` (for an X axis: Y),
+   * in [0, pi].
+   */
+  float swing_half_angle_1;
+  /**
+   * CONE: swing half-angle about the second perpendicular axis (for an X axis: Z).
+   */
+  float swing_half_angle_2;
+  /**
+   * HINGE angle or twist lower bound, in [-pi, pi].
+   */
+  float min_angle;
+  /**
+   * HINGE angle or twist upper bound, in [min_angle, pi].
+   */
+  float max_angle;
+} SinewJointConstraint;
+
+/**
  * Translation, rotation and per-axis scale, 40 bytes.
  */
 typedef struct {
@@ -157,6 +280,75 @@ typedef struct {
   SinewQuat rotation;
   SinewVec3 scale;
 } SinewTransform;
+
+/**
+ * Outcome of an IK solve, shared by every solver.
+ */
+typedef struct {
+  /**
+   * 1 when the end finished within tolerance of the target, else 0.
+   */
+  uint32_t reached;
+  /**
+   * Distance from the chain's end to the target after the solve.
+   */
+  float error;
+  /**
+   * Iterations used (1 for analytic solvers).
+   */
+  uint32_t iterations;
+} SinewIkResult;
+
+/**
+ * FABRIK settings; fill with `sinew_fabrik_settings_default` then adjust.
+ */
+typedef struct {
+  /**
+   * Reach tolerance (Unreal's Precision): relative to the chain length when
+   * `relative_precision` is 1, else in the caller's units. Default 1e-3, relative.
+   */
+  float precision;
+  /**
+   * 1: `precision` is a fraction of the chain length; 0: absolute. Default 1.
+   */
+  uint32_t relative_precision;
+  /**
+   * Most iterations (Unreal's MaxIterations). Default 10.
+   */
+  uint32_t max_iterations;
+  /**
+   * 1: stop when an iteration improves the error by less than 0.1 %. Default 1.
+   */
+  uint32_t stop_when_stalled;
+  /**
+   * A `SinewEndRotation` for the tip (Unreal's EffectorRotationSource). Default KEEP_LOCAL.
+   */
+  int32_t end_rotation;
+} SinewFabrikSettings;
+
+/**
+ * HandIKRetargeting settings; fill with `sinew_hand_ik_retargeting_settings_default`.
+ */
+typedef struct {
+  /**
+   * Which hand drives the offset: 0 the left, 1 the right, between a mix. Default 0.5.
+   */
+  float hand_fk_weight;
+  /**
+   * Per-axis scale of the offset, each in [0, 1]. Default (1, 1, 1).
+   */
+  SinewVec3 per_axis_alpha;
+} SinewHandIkRetargetingSettings;
+
+/**
+ * Joint indices of the four hands the offset is measured between.
+ */
+typedef struct {
+  uint32_t right_fk;
+  uint32_t left_fk;
+  uint32_t right_ik;
+  uint32_t left_ik;
+} SinewHandJoints;
 
 /**
  * Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -199,29 +391,129 @@ typedef struct {
   float pole_weight;
 } SinewTwoBoneIkSettings;
 
-/**
- * Outcome of an IK solve, shared by every solver.
- */
-typedef struct {
-  /**
-   * 1 when the end finished within tolerance of the target, else 0.
-   */
-  uint32_t reached;
-  /**
-   * Distance from the chain's end to the target after the solve.
-   */
-  float error;
-  /**
-   * Iterations used (1 for analytic solvers).
-   */
-  uint32_t iterations;
-} SinewIkResult;
-
 
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `out` with the defaults. NULL is ignored.
+ *
+ * # Safety
+ * `out` must be NULL or valid for a write.
+ */
+void sinew_ccd_settings_default(SinewCcdSettings *out);
+
+/**
+ * Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_ccd_create(const SinewCcdSettings *settings,
+                             uint32_t max_joints,
+                             SinewCcd **out_solver);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ *
+ * # Safety
+ * `solver` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_ccd_destroy(SinewCcd *solver);
+
+/**
+ * Copies the solver's settings.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_ccd_get_settings(const SinewCcd *solver, SinewCcdSettings *out_settings);
+
+/**
+ * Replaces the solver's settings; unchanged on error.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_ccd_set_settings(SinewCcd *solver, const SinewCcdSettings *settings);
+
+/**
+ * Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_ccd_set_constraint(SinewCcd *solver,
+                                     uint32_t joint,
+                                     const SinewJointConstraint *constraint);
+
+/**
+ * Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
+ * input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
+ * weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
+ *
+ * # Safety
+ * `solver` must be valid.
+ */
+SinewStatus sinew_ccd_set_joint(SinewCcd *solver,
+                                uint32_t joint,
+                                float rotation_limit_degrees,
+                                float weight);
+
+/**
+ * Solves `joint_count` model-space transforms (root first; the root stays in place) toward
+ * `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
+ * root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
+ * may be NULL. On error `chain` and `out_result` are untouched.
+ *
+ * # Safety
+ * `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+ */
+SinewStatus sinew_ccd_solve(SinewCcd *solver,
+                            SinewTransform *chain,
+                            uint32_t joint_count,
+                            const SinewQuat *root_parent_rotation,
+                            const SinewVec3 *effector_position,
+                            const SinewQuat *effector_rotation,
+                            SinewIkResult *out_result);
+
+/**
+ * Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
+ * toward a model-space effector and writes their local rotations back.
+ *
+ * # Safety
+ * `joints` must hold `joint_count` items; other non-null pointers must be valid.
+ */
+SinewStatus sinew_ccd_solve_pose(SinewCcd *solver,
+                                 SinewPose *pose,
+                                 const uint32_t *joints,
+                                 uint32_t joint_count,
+                                 const SinewVec3 *effector_position,
+                                 const SinewQuat *effector_rotation,
+                                 SinewIkResult *out_result);
+
+/**
+ * Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
+ * (disabled), centred on the identity. NULL is ignored.
+ *
+ * # Safety
+ * `out` must be NULL or valid for a write.
+ */
+void sinew_joint_constraint_default(SinewJointConstraint *out);
+
+/**
+ * Projects the local rotations of `count` joints of `pose` onto their constraints
+ * (`constraints[i]` applies to `joints[i]`). Every entry is validated before any is applied.
+ *
+ * # Safety
+ * `joints` and `constraints` must hold `count` items.
+ */
+SinewStatus sinew_pose_apply_constraints(SinewPose *pose,
+                                         const uint32_t *joints,
+                                         const SinewJointConstraint *constraints,
+                                         uint32_t count);
 
 /**
  * Copies this thread's last error message (UTF-8, empty after a successful call) into `buf`.
@@ -235,6 +527,164 @@ extern "C" {
  * `buf` must be NULL or valid for `capacity` bytes; `out_len` must be NULL or valid.
  */
 SinewStatus sinew_last_error_message(char *buf, size_t capacity, size_t *out_len);
+
+/**
+ * Fills `out` with the defaults. NULL is ignored.
+ *
+ * # Safety
+ * `out` must be NULL or valid for a write.
+ */
+void sinew_fabrik_settings_default(SinewFabrikSettings *out);
+
+/**
+ * Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_fabrik_create(const SinewFabrikSettings *settings,
+                                uint32_t max_joints,
+                                SinewFabrik **out_solver);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ *
+ * # Safety
+ * `solver` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_fabrik_destroy(SinewFabrik *solver);
+
+/**
+ * Copies the solver's settings.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_fabrik_get_settings(const SinewFabrik *solver, SinewFabrikSettings *out_settings);
+
+/**
+ * Replaces the solver's settings; unchanged on error.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_fabrik_set_settings(SinewFabrik *solver, const SinewFabrikSettings *settings);
+
+/**
+ * Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_fabrik_set_constraint(SinewFabrik *solver,
+                                        uint32_t joint,
+                                        const SinewJointConstraint *constraint);
+
+/**
+ * Solves `joint_count` model-space transforms (root first; the root stays in place) toward
+ * `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
+ * root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
+ * may be NULL. On error `chain` and `out_result` are untouched.
+ *
+ * # Safety
+ * `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+ */
+SinewStatus sinew_fabrik_solve(SinewFabrik *solver,
+                               SinewTransform *chain,
+                               uint32_t joint_count,
+                               const SinewQuat *root_parent_rotation,
+                               const SinewVec3 *effector_position,
+                               const SinewQuat *effector_rotation,
+                               SinewIkResult *out_result);
+
+/**
+ * Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
+ * toward a model-space effector and writes their local rotations back.
+ *
+ * # Safety
+ * `joints` must hold `joint_count` items; other non-null pointers must be valid.
+ */
+SinewStatus sinew_fabrik_solve_pose(SinewFabrik *solver,
+                                    SinewPose *pose,
+                                    const uint32_t *joints,
+                                    uint32_t joint_count,
+                                    const SinewVec3 *effector_position,
+                                    const SinewQuat *effector_rotation,
+                                    SinewIkResult *out_result);
+
+/**
+ * Fills `out` with the defaults. NULL is ignored.
+ *
+ * # Safety
+ * `out` must be NULL or valid for a write.
+ */
+void sinew_hand_ik_retargeting_settings_default(SinewHandIkRetargetingSettings *out);
+
+/**
+ * Creates a retargeting node with validated settings.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_hand_ik_retargeting_create(const SinewHandIkRetargetingSettings *settings,
+                                             SinewHandIkRetargeting **out_node);
+
+/**
+ * Releases a node. NULL is a no-op.
+ *
+ * # Safety
+ * `node` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_hand_ik_retargeting_destroy(SinewHandIkRetargeting *node);
+
+/**
+ * Copies the node's settings.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_hand_ik_retargeting_get_settings(const SinewHandIkRetargeting *node,
+                                                   SinewHandIkRetargetingSettings *out_settings);
+
+/**
+ * Replaces the node's settings; unchanged on error.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_hand_ik_retargeting_set_settings(SinewHandIkRetargeting *node,
+                                                   const SinewHandIkRetargetingSettings *settings);
+
+/**
+ * Adds `(FK − IK) * per_axis_alpha` to the translation of each of `bone_count` bones of a
+ * model-space array of `count` transforms (duplicates move once); the hands are read from the
+ * same array through `hands`. `out_offset` (may be NULL) receives the offset.
+ *
+ * # Safety
+ * `model` must hold `count` transforms, `bones` `bone_count` indices; other non-null pointers
+ * must be valid.
+ */
+SinewStatus sinew_hand_ik_retargeting_apply_model(const SinewHandIkRetargeting *node,
+                                                  SinewTransform *model,
+                                                  uint32_t count,
+                                                  const SinewHandJoints *hands,
+                                                  const uint32_t *bones,
+                                                  uint32_t bone_count,
+                                                  SinewVec3 *out_offset);
+
+/**
+ * Moves each listed bone of `pose` by the offset in model space (descendants follow; a bone
+ * whose ancestor is also listed moves once). `out_offset` (may be NULL) receives the offset.
+ *
+ * # Safety
+ * `bones` must hold `bone_count` indices; other non-null pointers must be valid.
+ */
+SinewStatus sinew_hand_ik_retargeting_apply_pose(const SinewHandIkRetargeting *node,
+                                                 SinewPose *pose,
+                                                 const SinewHandJoints *hands,
+                                                 const uint32_t *bones,
+                                                 uint32_t bone_count,
+                                                 SinewVec3 *out_offset);
 
 /**
  * Creates a pose of `skeleton`, starting at its rest pose.

@@ -3,6 +3,7 @@
 //! The core ([`Skeleton`], [`Pose`], [`Transform`], [`ik`]) knows nothing of the FFI; the C ABI
 //! lives in [`ffi`] and only checks, converts, calls and reports.
 
+pub mod constraint;
 pub mod error;
 pub mod ffi;
 pub mod ik;
@@ -11,9 +12,13 @@ pub mod rotation;
 pub mod skeleton;
 pub mod transform;
 
+pub use constraint::{JointConstraint, Limit};
 pub use error::{Error, ErrorKind, Result};
 pub use glam::{Quat, Vec3};
-pub use ik::{EndRotation, IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
+pub use ik::{
+    Ccd, CcdSettings, ChainTarget, EndRotation, Fabrik, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget,
+};
 pub use pose::Pose;
 pub use skeleton::{Skeleton, MAX_JOINTS, NO_PARENT};
 pub use transform::Transform;

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::skeleton::{validated_transform, Skeleton};
 use crate::transform::Transform;
@@ -133,6 +134,14 @@ impl Pose {
                 None => self.model[i],
             };
         }
+        Ok(())
+    }
+
+    /// Projects joint `joint`'s local rotation onto `constraint`'s allowed set.
+    pub fn apply_constraint(&mut self, joint: usize, constraint: &JointConstraint) -> Result<()> {
+        self.skeleton.check_joint(joint)?;
+        let local = &mut self.local[joint];
+        local.rotation = constraint.project(local.rotation);
         Ok(())
     }
 

@@ -107,20 +107,21 @@ impl Skeleton {
     }
 
     /// Validates that `chain` lists existing joints, root first, each the parent of the next.
-    pub fn check_chain(&self, chain: &[usize]) -> Result<()> {
-        for &j in chain {
+    pub fn check_chain(&self, chain: impl IntoIterator<Item = usize>) -> Result<()> {
+        let mut previous: Option<usize> = None;
+        for j in chain {
             self.check_joint(j)?;
-        }
-        for pair in chain.windows(2) {
-            if self.parent(pair[1]) != Some(pair[0]) {
-                return Err(Error::new(
-                    ErrorKind::InvalidArgument,
-                    format!(
-                        "joint {} is not the parent of joint {}: a chain lists each joint's parent before it",
-                        pair[0], pair[1]
-                    ),
-                ));
+            if let Some(p) = previous {
+                if self.parent(j) != Some(p) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        format!(
+                            "joint {p} is not the parent of joint {j}: a chain lists each joint's parent before it"
+                        ),
+                    ));
+                }
             }
+            previous = Some(j);
         }
         Ok(())
     }

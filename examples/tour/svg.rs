@@ -67,7 +67,6 @@ impl Style {
 #[derive(Clone, Copy, Debug)]
 pub enum Align {
     Start,
-    Middle,
     End,
 }
 
@@ -78,6 +77,8 @@ pub struct Font {
     pub colour: &'static str,
     pub bold: bool,
     pub align: Align,
+    /// Outline the letters in white so they stay legible over lines.
+    pub halo: bool,
 }
 
 impl Font {
@@ -88,12 +89,18 @@ impl Font {
             colour,
             bold: false,
             align: Align::Start,
+            halo: false,
         }
     }
 
     /// The same font in bold.
     pub fn bold(self) -> Self {
         Self { bold: true, ..self }
+    }
+
+    /// The same font with a white halo.
+    pub fn halo(self) -> Self {
+        Self { halo: true, ..self }
     }
 
     /// The same font with another alignment.
@@ -117,7 +124,12 @@ impl Svg {
             height,
             body: String::new(),
         };
-        svg.rect(Vec2::ZERO, Vec2::new(width, height), 0.0, Style::fill("white"));
+        svg.rect(
+            Vec2::ZERO,
+            Vec2::new(width, height),
+            0.0,
+            Style::fill("white"),
+        );
         svg
     }
 
@@ -182,12 +194,16 @@ impl Svg {
     pub fn text(&mut self, at: Vec2, text: &str, font: Font) {
         let anchor = match font.align {
             Align::Start => "start",
-            Align::Middle => "middle",
             Align::End => "end",
         };
         let weight = if font.bold { "bold" } else { "normal" };
+        let halo = if font.halo {
+            r#" stroke="white" stroke-width="3" stroke-linejoin="round" paint-order="stroke""#
+        } else {
+            ""
+        };
         self.push(format!(
-            r#"<text x="{:.1}" y="{:.1}" font-size="{}" font-weight="{weight}" fill="{}" text-anchor="{anchor}">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{}" font-weight="{weight}" fill="{}" text-anchor="{anchor}"{halo}>{}</text>"#,
             at.x,
             at.y,
             font.size,

@@ -7,8 +7,13 @@
 //! reference count, so poses created from a skeleton stay valid after the skeleton handle is
 //! destroyed. All other handles own their data outright.
 
+pub mod ccd;
+pub mod chain;
+pub mod constraint;
 pub mod error;
+pub mod fabrik;
 pub mod guard;
+pub mod hand_ik;
 pub mod pose;
 pub mod skeleton;
 pub mod status;
@@ -16,12 +21,16 @@ pub mod two_bone_ik;
 pub mod types;
 pub mod version;
 
+pub use ccd::*;
+pub use constraint::*;
 pub use error::sinew_last_error_message;
+pub use fabrik::*;
+pub use hand_ik::*;
 pub use pose::*;
 pub use skeleton::*;
 pub use status::SinewStatus;
 pub use two_bone_ik::*;
-pub use types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+pub use types::{SinewEndRotation, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 pub use version::*;
 
 #[cfg(test)]

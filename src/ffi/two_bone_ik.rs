@@ -3,21 +3,11 @@
 use super::guard::{arg, arg_mut, destroy, flag, guard, opt_arg, publish, FfiError, FfiResult};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
-use crate::ik::{EndRotation, IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
+use super::types::{
+    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
+};
+use crate::ik::{IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 use crate::transform::Transform;
-
-/// Values of `SinewTwoBoneIkSettings::end_rotation`.
-#[repr(i32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SinewEndRotation {
-    /// The end bone keeps its model-space rotation (Unreal's default).
-    KeepModel = 0,
-    /// The end bone copies the effector rotation (kept when the effector rotation is NULL).
-    CopyEffector = 1,
-    /// The end bone keeps its rotation relative to the joint bone.
-    KeepLocal = 2,
-}
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
 #[repr(C)]
@@ -51,11 +41,7 @@ impl From<TwoBoneIkSettings> for SinewTwoBoneIkSettings {
             allow_stretching: s.allow_stretching.into(),
             start_stretch_ratio: s.start_stretch_ratio,
             max_stretch_scale: s.max_stretch_scale,
-            end_rotation: match s.end_rotation {
-                EndRotation::KeepModel => SinewEndRotation::KeepModel,
-                EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
-                EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
-            } as i32,
+            end_rotation: end_rotation_to_c(s.end_rotation),
             soften: s.soften,
             keep_twist: s.keep_twist.into(),
             pole_weight: s.pole_weight,
@@ -67,17 +53,7 @@ impl TryFrom<&SinewTwoBoneIkSettings> for TwoBoneIkSettings {
     type Error = FfiError;
 
     fn try_from(s: &SinewTwoBoneIkSettings) -> FfiResult<Self> {
-        let end_rotation = match s.end_rotation {
-            0 => EndRotation::KeepModel,
-            1 => EndRotation::CopyEffector,
-            2 => EndRotation::KeepLocal,
-            v => {
-                return Err(FfiError::new(
-                    SinewStatus::InvalidArgument,
-                    format!("end_rotation {v} is not a SinewEndRotation value"),
-                ))
-            }
-        };
+        let end_rotation = end_rotation_from_c(s.end_rotation)?;
         let settings = TwoBoneIkSettings {
             weight: s.weight,
             allow_stretching: flag(s.allow_stretching, "allow_stretching")?,
@@ -274,7 +250,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
             // SAFETY: alignment check before any write.
             unsafe { arg_mut(out_result, "out_result") }?;
         }
-        let joints = [root as usize, joint as usize, end as usize];
+        let joints = [root, joint, end];
         let result = solver.inner.solve_pose(&mut pose.inner, joints, &target)?;
         // SAFETY: as above.
         unsafe { write_result(out_result, result) }

@@ -3,7 +3,9 @@
 
 use glam::{Quat, Vec3};
 
-use crate::ik::IkResult;
+use super::guard::{FfiError, FfiResult};
+use super::status::SinewStatus;
+use crate::ik::{EndRotation, IkResult};
 use crate::transform::Transform;
 
 /// A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
@@ -116,4 +118,39 @@ pub(crate) fn write_transforms(out: &mut [SinewTransform], src: &[Transform]) {
     for (o, t) in out.iter_mut().zip(src) {
         *o = (*t).into();
     }
+}
+
+/// Values of the `end_rotation` field of solver settings: what rotation the chain's last joint
+/// gets.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewEndRotation {
+    /// The last joint keeps its model-space rotation (Unreal's default).
+    KeepModel = 0,
+    /// The last joint copies the effector rotation (kept when the effector rotation is NULL).
+    CopyEffector = 1,
+    /// The last joint keeps its rotation relative to the joint bone.
+    KeepLocal = 2,
+}
+
+/// Reads an `end_rotation` settings field.
+pub(crate) fn end_rotation_from_c(value: i32) -> FfiResult<EndRotation> {
+    match value {
+        0 => Ok(EndRotation::KeepModel),
+        1 => Ok(EndRotation::CopyEffector),
+        2 => Ok(EndRotation::KeepLocal),
+        v => Err(FfiError::new(
+            SinewStatus::InvalidArgument,
+            format!("end_rotation {v} is not a SinewEndRotation value"),
+        )),
+    }
+}
+
+/// Writes an `end_rotation` settings field.
+pub(crate) fn end_rotation_to_c(value: EndRotation) -> i32 {
+    (match value {
+        EndRotation::KeepModel => SinewEndRotation::KeepModel,
+        EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
+        EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
+    }) as i32
 }

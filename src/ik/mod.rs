@@ -1,8 +1,17 @@
 //! Inverse kinematics solvers. Each works on model-space transforms of a chain, root first,
 //! and reports an [`IkResult`].
 
+pub mod ccd;
+pub mod chain;
+pub mod fabrik;
+pub mod hand_retarget;
 pub mod two_bone;
 
+pub use ccd::CcdJoint;
+pub use ccd::{Ccd, CcdSettings};
+pub use chain::ChainTarget;
+pub use fabrik::{Fabrik, FabrikSettings};
+pub use hand_retarget::{HandIkRetargeting, HandIkRetargetingSettings, HandPair, Translated};
 pub use two_bone::{EndRotation, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 /// Outcome of one solve, shared by every solver.

@@ -195,7 +195,10 @@ impl TwoBoneIk {
         let (solved, result) = if skip {
             let [a, b, c] = input.map(|t| t.translation);
             let length = (b - a).length() + (c - b).length();
-            (input, result((c - target.position).length(), tolerance(length)))
+            (
+                input,
+                result((c - target.position).length(), tolerance(length)),
+            )
         } else {
             self.solve_chain(&input, target)
         };
@@ -214,13 +217,16 @@ impl TwoBoneIk {
 
     /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
     /// model-space target and writes local rotations back (and translations when stretching).
+    /// Like Unreal's node, stretching scales the pose's current bone lengths: feed it the
+    /// animated (un-stretched) pose each frame, or repeated solves compound the stretch.
     pub fn solve_pose(
         &self,
         pose: &mut Pose,
-        joints: [usize; 3],
+        joints: [u32; 3],
         target: &TwoBoneTarget,
     ) -> Result<IkResult> {
-        pose.skeleton().check_chain(&joints)?;
+        let joints = joints.map(|j| j as usize);
+        pose.skeleton().check_chain(joints)?;
         let parent = pose.parent_model_of(joints[0])?;
         let root = parent.mul_transform(&pose.local()[joints[0]]);
         let mid = root.mul_transform(&pose.local()[joints[1]]);

@@ -1,0 +1,613 @@
+//! Section 1: analytic two-bone IK. A left arm (clavicle, upper arm, forearm, hand) reaches for
+//! eight targets that cover the solver's regimes: easy reaches, the inner dead zone, full
+//! extension, out of reach, stretching and soft reach.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::Vec2;
+use sinew::{
+    IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
+};
+
+use crate::svg::{Align, Font, Style, Svg, Viewport};
+use crate::timing;
+
+/// Joint names, root first; each joint is the parent of the next. Model space is y up,
+/// z forward, and x towards the character's left, so this is the left arm.
+const JOINTS: [&str; 4] = ["clavicle_l", "upperarm_l", "lowerarm_l", "hand_l"];
+
+/// The IK chain: upper arm (shoulder), forearm (elbow), hand (wrist).
+const CHAIN: [&str; 3] = ["upperarm_l", "lowerarm_l", "hand_l"];
+
+/// Bone lengths of an adult arm, in metres: shoulder to elbow, elbow to wrist.
+const UPPER_ARM: f32 = 0.30;
+const FOREARM: f32 = 0.27;
+
+/// Runs the section: builds the arm, solves every case, prints the table and writes the SVG.
+pub fn two_bone_section(out_dir: &Path) {
+    crate::heading("1. Two-bone IK: a left arm reaching for targets");
+    let mut arm = Arm::new();
+    let rest = arm.joint_positions();
+    let shoulder = rest[1];
+    println!(
+        "Rig: {} (upper arm {UPPER_ARM:.2} m, forearm {FOREARM:.2} m, reach {:.2} m).",
+        JOINTS.join(" > "),
+        UPPER_ARM + FOREARM
+    );
+    println!("Model space: y up, z forward, x to the character's left; positions in metres.\n");
+
+    let outcomes: Vec<Outcome> = cases(shoulder)
+        .into_iter()
+        .map(|case| arm.run(case))
+        .collect();
+    print_table(&outcomes);
+
+    let svg = draw(&outcomes, rest);
+    crate::write_output(out_dir, "two_bone_ik.svg", &svg);
+}
+
+/// Which solver settings a case uses.
+#[derive(Clone, Copy, Debug)]
+enum Setup {
+    /// Unreal's TwoBoneIK defaults: rigid bones, hard reach.
+    Plain,
+    /// Bones may lengthen up to 20% once the target is past full reach.
+    Stretch,
+    /// Reach eases in over the last 5% of the chain length, so the elbow never snaps straight.
+    Soften,
+}
+
+impl Setup {
+    /// Short name for tables and captions.
+    fn label(self) -> &'static str {
+        match self {
+            Setup::Plain => "plain",
+            Setup::Stretch => "stretch",
+            Setup::Soften => "soften",
+        }
+    }
+
+    /// A solver with these settings.
+    fn solver(self) -> TwoBoneIk {
+        let defaults = TwoBoneIkSettings::default();
+        let settings = match self {
+            Setup::Plain => defaults,
+            Setup::Stretch => TwoBoneIkSettings {
+                allow_stretching: true,
+                ..defaults
+            },
+            Setup::Soften => TwoBoneIkSettings {
+                soften: 0.95,
+                ..defaults
+            },
+        };
+        TwoBoneIk::new(settings).expect("the tour's solver settings are valid")
+    }
+
+    /// Closest and farthest the hand can get from the shoulder: |upper arm - forearm|, and the
+    /// arm's length (times the stretch limit when stretching).
+    fn reach_range(self) -> (f32, f32) {
+        let solver = self.solver();
+        let settings = solver.settings();
+        let stretch = if settings.allow_stretching {
+            settings.max_stretch_scale
+        } else {
+            1.0
+        };
+        ((UPPER_ARM - FOREARM).abs(), (UPPER_ARM + FOREARM) * stretch)
+    }
+}
+
+/// One named target for the hand, with the elbow's pole, in model space.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    name: &'static str,
+    setup: Setup,
+    target: Vec3,
+    pole: Vec3,
+}
+
+/// The targets, placed relative to the shoulder so the intent of each stays readable:
+/// offsets are (out to the side, up, forward) in metres.
+fn cases(shoulder: Vec3) -> Vec<Case> {
+    let reach = UPPER_ARM + FOREARM;
+    let along = |dir: Vec3, dist: f32| shoulder + dir.normalize() * dist;
+    let at = |x: f32, y: f32, z: f32| shoulder + Vec3::new(x, y, z);
+    vec![
+        Case {
+            name: "in front",
+            setup: Setup::Plain,
+            target: at(0.10, -0.15, 0.38),
+            pole: at(0.15, -0.35, -0.25),
+        },
+        Case {
+            name: "above",
+            setup: Setup::Plain,
+            target: at(0.08, 0.45, 0.12),
+            pole: at(0.25, 0.0, -0.35),
+        },
+        Case {
+            name: "across the body",
+            setup: Setup::Plain,
+            target: at(-0.36, -0.10, 0.25),
+            pole: at(0.05, -0.45, -0.10),
+        },
+        Case {
+            // 2 cm away: closer than |upper arm - forearm| = 3 cm, so the hand stops 1 cm off.
+            name: "near the shoulder",
+            setup: Setup::Plain,
+            target: at(0.012, -0.012, 0.010),
+            pole: at(0.10, -0.30, -0.20),
+        },
+        Case {
+            name: "full extension",
+            setup: Setup::Plain,
+            target: along(Vec3::new(1.0, -0.35, 0.35), reach),
+            pole: at(0.20, -0.40, -0.20),
+        },
+        Case {
+            name: "out of reach",
+            setup: Setup::Plain,
+            target: at(0.75, 0.25, 0.30),
+            pole: at(0.20, -0.40, -0.20),
+        },
+        Case {
+            // 12% past full reach: within the 20% stretch limit, so the bones lengthen to get there.
+            name: "stretched",
+            setup: Setup::Stretch,
+            target: along(Vec3::new(0.8, 0.1, 0.3), reach * 1.12),
+            pole: at(0.20, -0.40, -0.20),
+        },
+        Case {
+            // 98% of full reach, inside the softened zone: the hand eases in a few mm short.
+            name: "softened",
+            setup: Setup::Soften,
+            target: along(Vec3::new(1.0, -0.35, 0.35), reach * 0.98),
+            pole: at(0.20, -0.40, -0.20),
+        },
+    ]
+}
+
+/// What solving one case gave.
+struct Outcome {
+    case: Case,
+    result: IkResult,
+    /// Median time of one `solve_pose` call, including a pose reset, in nanoseconds.
+    ns: f64,
+    /// Model-space joint positions after the solve, in [`JOINTS`] order.
+    solved: [Vec3; 4],
+}
+
+/// The arm rig and a pose of it.
+struct Arm {
+    pose: Pose,
+    chain: [u32; 3],
+}
+
+impl Arm {
+    /// The built-in rig at its rest pose: a relaxed A-pose with the elbow bent slightly forward.
+    fn new() -> Self {
+        let rest = [
+            // Clavicle at the base of the neck, 1.40 m up, axes aligned with the model.
+            Transform::from_translation(Vec3::new(0.0, 1.40, 0.0)),
+            // Shoulder 18 cm out along the clavicle; the arm hangs 45 degrees down.
+            Transform::from_rotation_translation(
+                Quat::from_rotation_z(-45f32.to_radians()),
+                Vec3::new(0.18, 0.03, 0.0),
+            ),
+            // Elbow at the end of the upper arm (bones run along local x), bent 15 degrees forward.
+            Transform::from_rotation_translation(
+                Quat::from_rotation_y(-15f32.to_radians()),
+                Vec3::new(UPPER_ARM, 0.0, 0.0),
+            ),
+            // Wrist at the end of the forearm.
+            Transform::from_translation(Vec3::new(FOREARM, 0.0, 0.0)),
+        ];
+        let skeleton = Skeleton::new(&[-1, 0, 1, 2], &rest, Some(&JOINTS))
+            .expect("the built-in arm rig is a valid skeleton");
+        let chain = CHAIN.map(|name| {
+            let index = skeleton
+                .find_joint(name)
+                .expect("every chain joint is named in the rig");
+            u32::try_from(index).expect("a four-joint rig's indices fit in u32")
+        });
+        Self {
+            pose: Pose::new(Arc::new(skeleton)),
+            chain,
+        }
+    }
+
+    /// Model-space position of every joint, in [`JOINTS`] order.
+    fn joint_positions(&mut self) -> [Vec3; 4] {
+        let model = self.pose.model();
+        std::array::from_fn(|i| model[i].translation)
+    }
+
+    /// Solves `case` from the rest pose once to record the result, then times the solve.
+    fn run(&mut self, case: Case) -> Outcome {
+        let solver = case.setup.solver();
+        let target = TwoBoneTarget::at(case.target).with_pole(case.pole);
+        self.pose.reset();
+        let result = solver
+            .solve_pose(&mut self.pose, self.chain, &target)
+            .expect("the tour's chain and targets are valid");
+        let solved = self.joint_positions();
+
+        let (pose, chain) = (&mut self.pose, self.chain);
+        let ns = timing::median_ns_per_call(|| {
+            pose.reset();
+            let r = solver.solve_pose(black_box(&mut *pose), chain, black_box(&target));
+            black_box(r.expect("the tour's chain and targets are valid"));
+        });
+        self.pose.reset();
+        Outcome {
+            case,
+            result,
+            ns,
+            solved,
+        }
+    }
+}
+
+/// Prints one aligned row per case, then how the timings were taken.
+fn print_table(outcomes: &[Outcome]) {
+    let row = |cells: [&str; 6]| {
+        let [name, solver, position, reached, error, ns] = cells;
+        println!("{name:<18}  {solver:<7}  {position:<24}  {reached:>7}  {error:>10}  {ns:>8}");
+    };
+    row([
+        "target",
+        "solver",
+        "position (x, y, z) m",
+        "reached",
+        "error (mm)",
+        "ns/solve",
+    ]);
+    row([
+        "-".repeat(18),
+        "-".repeat(7),
+        "-".repeat(24),
+        "-".repeat(7),
+        "-".repeat(10),
+        "-".repeat(8),
+    ]
+    .each_ref()
+    .map(String::as_str));
+    for o in outcomes {
+        let p = o.case.target;
+        row([
+            o.case.name,
+            o.case.setup.label(),
+            &format!("({:6.3}, {:6.3}, {:6.3})", p.x, p.y, p.z),
+            if o.result.reached { "yes" } else { "no" },
+            &format!("{:.3}", o.result.error * 1000.0),
+            &format!("{:.0}", o.ns),
+        ]);
+    }
+    println!(
+        "\nns/solve: median of {} batches of {} `solve_pose` calls, each after a pose reset, on \
+         this machine.\nIndicative only: the Criterion benches under benches/ (`cargo bench`) \
+         are the reference.",
+        timing::BATCHES,
+        timing::CALLS_PER_BATCH
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Picture: one panel per case, each with a front and a side view at the same scale.
+
+/// Pixels per metre in every view.
+const SCALE: f32 = 140.0;
+/// Panels per row.
+const COLUMNS: usize = 4;
+/// Space around the figure, between panels, and inside a panel.
+const MARGIN: f32 = 24.0;
+const GAP: f32 = 16.0;
+const PAD: f32 = 12.0;
+/// Height of the title block above the grid, and of a panel's header and caption.
+const TITLE_H: f32 = 78.0;
+const HEADER_H: f32 = 26.0;
+const CAPTION_H: f32 = 40.0;
+/// Spacing of the faint background grid, in metres.
+const GRID_STEP: f32 = 0.1;
+
+const REST_GREY: &str = "#9aa3ad";
+const SOLVED_BLUE: &str = "#2563eb";
+const TARGET_RED: &str = "#dc2626";
+const POLE_PURPLE: &str = "#9333ea";
+const INK: &str = "#1f2933";
+const MUTED: &str = "#616e7c";
+const FAINT: &str = "#e4e7eb";
+const OK_GREEN: &str = "#15803d";
+
+/// A view onto a model-space plane. Both keep y up, so side by side they share a vertical axis.
+#[derive(Clone, Copy, Debug)]
+enum Plane {
+    /// Looking at the character from the front: x (towards its left) to the right.
+    Front,
+    /// Looking from the character's right side: z (forward) to the right.
+    Side,
+}
+
+impl Plane {
+    const BOTH: [Plane; 2] = [Plane::Front, Plane::Side];
+
+    fn project(self, p: Vec3) -> Vec2 {
+        match self {
+            Plane::Front => Vec2::new(p.x, p.y),
+            Plane::Side => Vec2::new(p.z, p.y),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Plane::Front => "front view   x →",
+            Plane::Side => "side view   z (forward) →",
+        }
+    }
+}
+
+/// Everything a panel draws: the rest pose, the solved pose, the target and the pole.
+fn panel_points(o: &Outcome, rest: &[Vec3; 4]) -> Vec<Vec3> {
+    let mut points = rest.to_vec();
+    points.extend(o.solved);
+    points.extend([o.case.target, o.case.pole]);
+    points
+}
+
+/// World bounds of one plane over every panel, including the reach circles, padded and
+/// snapped outward to the grid so grid lines meet the view's edges cleanly.
+fn plane_bounds(plane: Plane, outcomes: &[Outcome], rest: &[Vec3; 4]) -> (Vec2, Vec2) {
+    let shoulder = plane.project(rest[1]);
+    let (mut min, mut max) = (shoulder, shoulder);
+    for o in outcomes {
+        let reach = Vec2::splat(o.case.setup.reach_range().1);
+        min = min.min(shoulder - reach);
+        max = max.max(shoulder + reach);
+        for p in panel_points(o, rest) {
+            min = min.min(plane.project(p));
+            max = max.max(plane.project(p));
+        }
+    }
+    let snap = |v: Vec2, f: fn(f32) -> f32| (v / GRID_STEP).map(f) * GRID_STEP;
+    (snap(min - 0.04, f32::floor), snap(max + 0.04, f32::ceil))
+}
+
+/// The whole figure: a title block with a legend, then a grid of panels.
+fn draw(outcomes: &[Outcome], rest: [Vec3; 4]) -> String {
+    // Both views share one vertical range so the arm lines up across them.
+    let mut bounds = Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, &rest));
+    let (y_min, y_max) = (
+        bounds[0].0.y.min(bounds[1].0.y),
+        bounds[0].1.y.max(bounds[1].1.y),
+    );
+    for (min, max) in &mut bounds {
+        min.y = y_min;
+        max.y = y_max;
+    }
+    let view_sizes = bounds.map(|(min, max)| (max - min) * SCALE);
+    let panel = Vec2::new(
+        view_sizes[0].x + view_sizes[1].x + 3.0 * PAD,
+        HEADER_H + view_sizes[0].y + CAPTION_H,
+    );
+    let rows = outcomes.len().div_ceil(COLUMNS);
+    let size = Vec2::new(
+        2.0 * MARGIN + COLUMNS as f32 * panel.x + (COLUMNS - 1) as f32 * GAP,
+        2.0 * MARGIN + TITLE_H + rows as f32 * panel.y + (rows - 1) as f32 * GAP,
+    );
+
+    let mut svg = Svg::new(size.x, size.y);
+    draw_title(&mut svg, outcomes.len());
+    for (i, o) in outcomes.iter().enumerate() {
+        let cell = Vec2::new((i % COLUMNS) as f32, (i / COLUMNS) as f32);
+        let corner = Vec2::new(MARGIN, MARGIN + TITLE_H) + cell * (panel + GAP);
+        svg.rect(
+            corner,
+            panel,
+            8.0,
+            Style::stroke(FAINT, 1.0).filled("#f8f9fb"),
+        );
+        draw_caption(&mut svg, corner, panel, i + 1, o);
+        let mut view_corner = corner + Vec2::new(PAD, HEADER_H);
+        for (k, plane) in Plane::BOTH.into_iter().enumerate() {
+            let (min, max) = bounds[k];
+            let view = Viewport::fit(min, max, view_corner, view_sizes[k]);
+            draw_view(&mut svg, plane, &view, (min, max), o, &rest);
+            view_corner.x += view_sizes[k].x + PAD;
+        }
+    }
+    svg.finish()
+}
+
+/// Figure title, a one-line explanation and the legend.
+fn draw_title(svg: &mut Svg, cases: usize) {
+    let mut at = Vec2::new(MARGIN, MARGIN + 18.0);
+    svg.text(
+        at,
+        &format!("Sinew two-bone IK: a left arm reaching for {cases} targets"),
+        Font::new(20.0, INK).bold(),
+    );
+    at.y += 22.0;
+    svg.text(
+        at,
+        &format!(
+            "Upper arm {UPPER_ARM} m, forearm {FOREARM} m. Each panel: front and side view at the \
+             same scale; grid {} cm.",
+            GRID_STEP * 100.0
+        ),
+        Font::new(13.0, MUTED),
+    );
+    at.y += 24.0;
+    let text = Font::new(12.5, INK);
+    let mut x = MARGIN;
+    let mut item = |svg: &mut Svg, label: &str, width: f32, draw: &dyn Fn(&mut Svg, Vec2)| {
+        draw(svg, Vec2::new(x + 10.0, at.y - 4.0));
+        svg.text(Vec2::new(x + 26.0, at.y), label, text);
+        x += width;
+    };
+    item(svg, "rest pose", 100.0, &|svg, c| {
+        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, rest_style());
+    });
+    item(svg, "solved", 85.0, &|svg, c| {
+        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, solved_style());
+    });
+    item(svg, "shoulder, elbow, hand", 175.0, &|svg, c| {
+        svg.circle(c, 4.0, joint_style());
+    });
+    item(svg, "target", 80.0, &|svg, c| {
+        svg.cross(c, 5.0, Style::stroke(TARGET_RED, 2.0));
+    });
+    item(svg, "pole (elbow hint)", 150.0, &|svg, c| {
+        svg.diamond(c, 5.5, Style::fill(POLE_PURPLE));
+    });
+    item(svg, "reach limit", 115.0, &|svg, c| {
+        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, reach_style());
+    });
+    item(
+        svg,
+        "body midline (front) / body plane (side)",
+        300.0,
+        &|svg, c| {
+            svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, midline_style());
+        },
+    );
+}
+
+/// A panel's header (number, name, solver) and caption (outcome, distance to the target).
+fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
+    let header = corner + Vec2::new(PAD, 18.0);
+    svg.text(
+        header,
+        &format!("{number}. {}", o.case.name),
+        Font::new(14.0, INK).bold(),
+    );
+    svg.text(
+        header + Vec2::X * (panel.x - 2.0 * PAD),
+        &format!("{} solver", o.case.setup.label()),
+        Font::new(12.0, MUTED).aligned(Align::End),
+    );
+    let line1 = corner + Vec2::new(PAD, panel.y - CAPTION_H + 16.0);
+    let (verdict, colour) = if o.result.reached {
+        ("reached", OK_GREEN)
+    } else {
+        ("not reached", TARGET_RED)
+    };
+    svg.text(
+        line1,
+        &format!("{verdict}, error {:.3} mm", o.result.error * 1000.0),
+        Font::new(13.0, colour).bold(),
+    );
+    let distance = (o.case.target - o.solved[1]).length();
+    let (near, far) = o.case.setup.reach_range();
+    svg.text(
+        line1 + Vec2::Y * 17.0,
+        &format!("target {distance:.3} m from the shoulder; reach {near:.2}–{far:.2} m"),
+        Font::new(12.0, MUTED),
+    );
+}
+
+/// One view of one panel: frame, grid, references, rest pose, solved pose, pole and target.
+fn draw_view(
+    svg: &mut Svg,
+    plane: Plane,
+    view: &Viewport,
+    (min, max): (Vec2, Vec2),
+    o: &Outcome,
+    rest: &[Vec3; 4],
+) {
+    let top_left = view.map(Vec2::new(min.x, max.y));
+    let size = view.map(Vec2::new(max.x, min.y)) - top_left;
+    svg.rect(
+        top_left,
+        size,
+        4.0,
+        Style::stroke(FAINT, 1.0).filled("white"),
+    );
+    draw_grid(svg, view, min, max);
+    // Body midline (front) or body plane (side): both are the zero of the horizontal axis.
+    svg.line(
+        view.map(Vec2::new(0.0, min.y)),
+        view.map(Vec2::new(0.0, max.y)),
+        midline_style(),
+    );
+    let project = |p: Vec3| view.map(plane.project(p));
+    let shoulder = project(rest[1]);
+    let far = o.case.setup.reach_range().1;
+    svg.circle(shoulder, view.scale(far), reach_style());
+
+    // Rest pose underneath, dashed grey.
+    let rest_px = rest.map(project);
+    svg.polyline(&rest_px, rest_style());
+    for &p in &rest_px[1..] {
+        svg.circle(p, 2.5, Style::fill(REST_GREY));
+    }
+
+    // Pole and the line from the solved elbow towards it.
+    let pole = project(o.case.pole);
+    let solved = o.solved.map(project);
+    svg.line(
+        solved[2],
+        pole,
+        Style::stroke(POLE_PURPLE, 1.0).dashed("1 3"),
+    );
+    svg.diamond(pole, 5.0, Style::fill(POLE_PURPLE));
+
+    // Solved pose: clavicle in grey (IK leaves it alone), the chain in blue.
+    svg.line(solved[0], solved[1], Style::stroke(REST_GREY, 2.0));
+    svg.circle(solved[0], 2.5, Style::fill(REST_GREY));
+    svg.polyline(&solved[1..], solved_style());
+    for &p in &solved[1..] {
+        svg.circle(p, 3.5, joint_style());
+    }
+
+    svg.cross(project(o.case.target), 5.0, Style::stroke(TARGET_RED, 2.0));
+    svg.text(
+        top_left + Vec2::new(6.0, 14.0),
+        plane.label(),
+        Font::new(11.0, MUTED).halo(),
+    );
+}
+
+/// Faint lines every [`GRID_STEP`] metres across the view.
+fn draw_grid(svg: &mut Svg, view: &Viewport, min: Vec2, max: Vec2) {
+    let style = Style::stroke("#f0f2f4", 1.0);
+    let steps = ((max - min) / GRID_STEP).round();
+    for i in 1..steps.x as i32 {
+        let x = min.x + i as f32 * GRID_STEP;
+        svg.line(
+            view.map(Vec2::new(x, min.y)),
+            view.map(Vec2::new(x, max.y)),
+            style,
+        );
+    }
+    for i in 1..steps.y as i32 {
+        let y = min.y + i as f32 * GRID_STEP;
+        svg.line(
+            view.map(Vec2::new(min.x, y)),
+            view.map(Vec2::new(max.x, y)),
+            style,
+        );
+    }
+}
+
+fn rest_style() -> Style {
+    Style::stroke(REST_GREY, 1.5).dashed("5 4")
+}
+
+fn solved_style() -> Style {
+    Style::stroke(SOLVED_BLUE, 3.0)
+}
+
+fn joint_style() -> Style {
+    Style::stroke(SOLVED_BLUE, 1.8).filled("white")
+}
+
+fn reach_style() -> Style {
+    Style::stroke("#aab4be", 1.0).dashed("3 3")
+}
+
+fn midline_style() -> Style {
+    Style::stroke("#d3d9df", 2.0)
+}

@@ -1,0 +1,242 @@
+//! FABRIK exports (`SinewFabrik`), shaped after Unreal's FABRIK node.
+
+use super::chain::{check_result_ptr, read_chain_target, read_joints, solve_c_chain, write_result};
+use super::constraint::{read_constraint, SinewJointConstraint};
+use super::guard::{arg, arg_mut, destroy, flag, guard, publish, FfiError, FfiResult};
+use super::pose::SinewPose;
+use super::status::SinewStatus;
+use super::types::{
+    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
+};
+use crate::ik::{Fabrik, FabrikSettings};
+use crate::transform::Transform;
+
+/// FABRIK settings; fill with `sinew_fabrik_settings_default` then adjust.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewFabrikSettings {
+    /// Reach tolerance (Unreal's Precision): relative to the chain length when
+    /// `relative_precision` is 1, else in the caller's units. Default 1e-3, relative.
+    pub precision: f32,
+    /// 1: `precision` is a fraction of the chain length; 0: absolute. Default 1.
+    pub relative_precision: u32,
+    /// Most iterations (Unreal's MaxIterations). Default 10.
+    pub max_iterations: u32,
+    /// 1: stop when an iteration improves the error by less than 0.1 %. Default 1.
+    pub stop_when_stalled: u32,
+    /// A `SinewEndRotation` for the tip (Unreal's EffectorRotationSource). Default KEEP_LOCAL.
+    pub end_rotation: i32,
+}
+
+impl From<FabrikSettings> for SinewFabrikSettings {
+    fn from(s: FabrikSettings) -> Self {
+        Self {
+            precision: s.precision,
+            relative_precision: s.relative_precision.into(),
+            max_iterations: s.max_iterations,
+            stop_when_stalled: s.stop_when_stalled.into(),
+            end_rotation: end_rotation_to_c(s.end_rotation),
+        }
+    }
+}
+
+impl TryFrom<&SinewFabrikSettings> for FabrikSettings {
+    type Error = FfiError;
+
+    fn try_from(s: &SinewFabrikSettings) -> FfiResult<Self> {
+        let settings = FabrikSettings {
+            precision: s.precision,
+            relative_precision: flag(s.relative_precision, "relative_precision")?,
+            max_iterations: s.max_iterations,
+            stop_when_stalled: flag(s.stop_when_stalled, "stop_when_stalled")?,
+            end_rotation: end_rotation_from_c(s.end_rotation)?,
+        };
+        settings.validate()?;
+        Ok(settings)
+    }
+}
+
+/// Opaque FABRIK solver with per-joint constraints and scratch memory for up to its
+/// `max_joints`. Owned by the caller; use from one thread at a time.
+pub struct SinewFabrik {
+    inner: Fabrik,
+    chain: Vec<Transform>,
+}
+
+/// Fills `out` with the defaults. NULL is ignored.
+///
+/// # Safety
+/// `out` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_settings_default(out: *mut SinewFabrikSettings) {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        *unsafe { arg_mut(out, "out") }? = FabrikSettings::default().into();
+        Ok(())
+    });
+}
+
+/// Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
+///
+/// # Safety
+/// Pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_create(
+    settings: *const SinewFabrikSettings,
+    max_joints: u32,
+    out_solver: *mut *mut SinewFabrik,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (settings, out) = unsafe {
+            (
+                arg(settings, "settings")?,
+                arg_mut(out_solver, "out_solver")?,
+            )
+        };
+        let inner = Fabrik::new(settings.try_into()?, max_joints as usize)?;
+        let chain = vec![Transform::IDENTITY; inner.max_joints()];
+        publish(out, SinewFabrik { inner, chain });
+        Ok(())
+    })
+}
+
+/// Releases a solver. NULL is a no-op.
+///
+/// # Safety
+/// `solver` must be NULL or a live handle, not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_destroy(solver: *mut SinewFabrik) {
+    // SAFETY: forwarded contract.
+    unsafe { destroy(solver) }
+}
+
+/// Copies the solver's settings.
+///
+/// # Safety
+/// Pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_get_settings(
+    solver: *const SinewFabrik,
+    out_settings: *mut SinewFabrikSettings,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (solver, out) = unsafe {
+            (
+                arg(solver, "solver")?,
+                arg_mut(out_settings, "out_settings")?,
+            )
+        };
+        *out = (*solver.inner.settings()).into();
+        Ok(())
+    })
+}
+
+/// Replaces the solver's settings; unchanged on error.
+///
+/// # Safety
+/// Pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_set_settings(
+    solver: *mut SinewFabrik,
+    settings: *const SinewFabrikSettings,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (solver, settings) =
+            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
+        solver.inner.set_settings(settings.try_into()?)?;
+        Ok(())
+    })
+}
+
+/// Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
+///
+/// # Safety
+/// Non-null pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_set_constraint(
+    solver: *mut SinewFabrik,
+    joint: u32,
+    constraint: *const SinewJointConstraint,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let solver = unsafe { arg_mut(solver, "solver") }?;
+        // SAFETY: as above.
+        let constraint = unsafe { read_constraint(constraint) }?;
+        solver.inner.set_constraint(joint as usize, constraint)?;
+        Ok(())
+    })
+}
+
+/// Solves `joint_count` model-space transforms (root first; the root stays in place) toward
+/// `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
+/// root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
+/// may be NULL. On error `chain` and `out_result` are untouched.
+///
+/// # Safety
+/// `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_solve(
+    solver: *mut SinewFabrik,
+    chain: *mut SinewTransform,
+    joint_count: u32,
+    root_parent_rotation: *const SinewQuat,
+    effector_position: *const SinewVec3,
+    effector_rotation: *const SinewQuat,
+    out_result: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let solver = unsafe { arg_mut(solver, "solver") }?;
+        let SinewFabrik {
+            inner,
+            chain: buffer,
+        } = solver;
+        // SAFETY: forwarded contract.
+        unsafe {
+            solve_c_chain(
+                buffer,
+                chain,
+                joint_count,
+                root_parent_rotation,
+                effector_position,
+                effector_rotation,
+                out_result,
+                |c, parent, target| inner.solve(c, parent, target),
+            )
+        }
+    })
+}
+
+/// Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
+/// toward a model-space effector and writes their local rotations back.
+///
+/// # Safety
+/// `joints` must hold `joint_count` items; other non-null pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fabrik_solve_pose(
+    solver: *mut SinewFabrik,
+    pose: *mut SinewPose,
+    joints: *const u32,
+    joint_count: u32,
+    effector_position: *const SinewVec3,
+    effector_rotation: *const SinewQuat,
+    out_result: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (solver, pose) = unsafe { (arg_mut(solver, "solver")?, arg_mut(pose, "pose")?) };
+        // SAFETY: as above.
+        let joints = unsafe { read_joints(joints, joint_count) }?;
+        // SAFETY: as above.
+        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
+        // SAFETY: as above.
+        unsafe { check_result_ptr(out_result) }?;
+        let result = solver.inner.solve_pose(&mut pose.inner, joints, &target)?;
+        // SAFETY: checked above.
+        unsafe { write_result(out_result, result) }
+    })
+}

@@ -1,0 +1,313 @@
+//! Cyclic coordinate descent with the semantics of Unreal's CCDIK node (precision, max
+//! iterations, start from tail, per-joint rotation limits in degrees) plus per-joint weights
+//! (Final IK's damping), a rotating root (optionally fixed) and joint constraints.
+
+use glam::Quat;
+
+use crate::constraint::JointConstraint;
+use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::ik::chain::{
+    chain_result, end_rotation, solve_pose, tolerance, validate_iteration_settings, ChainSolver,
+    ChainTarget, ChainWork,
+};
+use crate::ik::{EndRotation, IkResult};
+use crate::pose::Pose;
+use crate::rotation::shortest_arc;
+use crate::transform::Transform;
+
+/// CCD settings. Defaults follow Unreal's CCDIK node, except that precision is relative.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcdSettings {
+    /// Reach tolerance: a fraction of the chain length when `relative_precision`, else in the
+    /// caller's units.
+    pub precision: f32,
+    /// Whether `precision` is relative to the chain length.
+    pub relative_precision: bool,
+    /// Most sweeps over the chain (Unreal's default 10).
+    pub max_iterations: u32,
+    /// Sweep from the joint nearest the tip toward the root (Unreal's `bStartFromTail`).
+    pub start_from_tail: bool,
+    /// Keep the root joint's rotation (Unreal's node never rotates it; here it does by default).
+    pub fix_root: bool,
+    /// Stop when a sweep improves the error by less than 0.1 %.
+    pub stop_when_stalled: bool,
+    /// The tip's rotation.
+    pub end_rotation: EndRotation,
+}
+
+impl Default for CcdSettings {
+    fn default() -> Self {
+        Self {
+            precision: 1e-3,
+            relative_precision: true,
+            max_iterations: 10,
+            start_from_tail: true,
+            fix_root: false,
+            stop_when_stalled: true,
+            end_rotation: EndRotation::KeepLocal,
+        }
+    }
+}
+
+impl CcdSettings {
+    /// Checks every field is in its domain.
+    pub fn validate(&self) -> Result<()> {
+        validate_iteration_settings(self.precision, self.max_iterations)
+    }
+}
+
+/// Per-joint CCD tuning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcdJoint {
+    /// Largest angle, in degrees, that the joint's local rotation may turn away from its input
+    /// during a solve (Unreal's `RotationLimitPerJoints`); 180 is unlimited.
+    pub rotation_limit_degrees: f32,
+    /// Fraction of each step's rotation the joint takes, in [0, 1] (damps bones near the tip).
+    pub weight: f32,
+}
+
+impl Default for CcdJoint {
+    fn default() -> Self {
+        Self {
+            rotation_limit_degrees: 180.0,
+            weight: 1.0,
+        }
+    }
+}
+
+impl CcdJoint {
+    fn validate(&self) -> Result<()> {
+        ensure_finite(
+            self.rotation_limit_degrees.is_finite() && self.weight.is_finite(),
+            "CCD joint setting",
+        )?;
+        if !(0.0..=180.0).contains(&self.rotation_limit_degrees) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "rotation_limit_degrees {} is outside [0, 180]",
+                    self.rotation_limit_degrees
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.weight) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("weight {} is outside [0, 1]", self.weight),
+            ));
+        }
+        Ok(())
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// A CCD solver for chains of up to `max_joints` joints; all memory is allocated at creation.
+#[derive(Clone, Debug)]
+pub struct Ccd {
+    settings: CcdSettings,
+    joints: Vec<CcdJoint>,
+    /// Local rotations of the input, for the per-joint rotation limits.
+    input_local: Vec<Quat>,
+    work: ChainWork,
+}
+
+impl Ccd {
+    /// A solver for chains of 2 to `max_joints` joints.
+    pub fn new(settings: CcdSettings, max_joints: usize) -> Result<Self> {
+        settings.validate()?;
+        let work = ChainWork::new(max_joints)?;
+        Ok(Self {
+            settings,
+            joints: vec![CcdJoint::default(); max_joints],
+            input_local: vec![Quat::IDENTITY; max_joints],
+            work,
+        })
+    }
+
+    /// Current settings.
+    pub fn settings(&self) -> &CcdSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings (unchanged on error).
+    pub fn set_settings(&mut self, settings: CcdSettings) -> Result<()> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Largest chain this solver accepts.
+    pub fn max_joints(&self) -> usize {
+        self.work.max_joints()
+    }
+
+    /// Sets chain joint `joint`'s rotation limit and weight.
+    pub fn set_joint(&mut self, joint: usize, tuning: CcdJoint) -> Result<()> {
+        tuning.validate()?;
+        let max = self.max_joints();
+        let slot = self.joints.get_mut(joint).ok_or_else(|| {
+            Error::new(
+                ErrorKind::OutOfRange,
+                format!("chain joint {joint} is out of range (max_joints {max})"),
+            )
+        })?;
+        *slot = tuning;
+        Ok(())
+    }
+
+    /// Sets (or with `None` clears) the constraint of chain joint `joint` (0 is the root).
+    pub fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> Result<()> {
+        self.work.set_constraint(joint, c)
+    }
+
+    /// The constraint of chain joint `joint`, if any.
+    pub fn constraint(&self, joint: usize) -> Option<&JointConstraint> {
+        self.work.constraint(joint)
+    }
+
+    /// Solves a model-space chain (root first; the root's position is pinned) in place.
+    /// `root_parent` is the model rotation the root's constraint and limit are relative to.
+    /// On error the chain is untouched.
+    pub fn solve(
+        &mut self,
+        chain: &mut [Transform],
+        root_parent: Quat,
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        let length = self.work.load(chain, target)?;
+        let n = chain.len();
+        let s = self.settings;
+        let tol = tolerance(s.precision, s.relative_precision, length);
+        let goal = target.position;
+        let free = !s.fix_root
+            && !self.work.has_constraints(n)
+            && self.joints[..n].iter().all(CcdJoint::is_default);
+        let w = &mut self.work;
+        let mut error = (w.positions[n - 1] - goal).length();
+        let mut iterations = 0;
+        if error > tol && free && (goal - w.positions[0]).length() >= length {
+            // What unlimited CCD converges to for an unreachable target, in one pass.
+            w.lay_straight(n, goal);
+            w.orient(n, root_parent, s.end_rotation, target);
+            let error = (w.positions[n - 1] - goal).length();
+            return w.store(chain, chain_result(error, tol, 1));
+        }
+        w.output[..n].copy_from_slice(&w.input[..n]);
+        let mut parent = root_parent;
+        for i in 0..n {
+            self.input_local[i] = parent.conjugate() * w.input[i].rotation;
+            parent = w.input[i].rotation;
+        }
+        let first = usize::from(s.fix_root);
+        while error > tol && iterations < s.max_iterations {
+            iterations += 1;
+            for k in 0..n - 1 - first {
+                let i = if s.start_from_tail {
+                    n - 2 - k
+                } else {
+                    first + k
+                };
+                self.step(i, n, root_parent, goal);
+            }
+            let w = &self.work;
+            let new_error = (w.output[n - 1].translation - goal).length();
+            let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
+            error = new_error;
+            if stalled {
+                break;
+            }
+        }
+        let w = &mut self.work;
+        let tip_parent = w.output[n - 2].rotation;
+        let rotation = end_rotation(s.end_rotation, target, &w.input[n - 2..n], tip_parent);
+        w.output[n - 1].rotation = w.constrained(n - 1, tip_parent, rotation);
+        let error = (w.output[n - 1].translation - goal).length();
+        w.store(chain, chain_result(error, tol, iterations))
+    }
+
+    /// Turns joint `i` so the tip points at `goal`, limited by weight, rotation limit and
+    /// constraint, carrying its descendants along.
+    fn step(&mut self, i: usize, n: usize, root_parent: Quat, goal: glam::Vec3) {
+        let w = &mut self.work;
+        let pivot = w.output[i].translation;
+        let tip = w.output[n - 1].translation;
+        let tuning = self.joints[i];
+        let arc = shortest_arc(tip - pivot, goal - pivot);
+        let arc = if tuning.weight < 1.0 {
+            Quat::from_scaled_axis(arc.to_scaled_axis() * tuning.weight)
+        } else {
+            arc
+        };
+        let parent = if i == 0 {
+            root_parent
+        } else {
+            w.output[i - 1].rotation
+        };
+        let old = w.output[i].rotation;
+        let mut local = parent.conjugate() * (arc * old).normalize();
+        if tuning.rotation_limit_degrees < 180.0 {
+            local = limit_deviation(
+                self.input_local[i],
+                local,
+                tuning.rotation_limit_degrees.to_radians(),
+            );
+        }
+        let rotation = w.constrained(i, parent, (parent * local).normalize());
+        let delta = rotation * old.conjugate();
+        w.output[i].rotation = rotation;
+        for j in i + 1..n {
+            w.output[j].rotation = (delta * w.output[j].rotation).normalize();
+        }
+        // Positions by forward kinematics from the rotations, so bone lengths never drift.
+        for j in i..n - 1 {
+            w.output[j + 1].translation =
+                w.output[j].translation + w.output[j].rotation * w.bones[j];
+        }
+    }
+
+    /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
+    /// model-space target and writes their local rotations back.
+    pub fn solve_pose(
+        &mut self,
+        pose: &mut Pose,
+        joints: &[u32],
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        solve_pose(self, pose, joints, target)
+    }
+}
+
+/// Relative improvement per sweep below which a solve counts as stalled.
+const STALL_RATIO: f32 = 1e-3;
+
+/// Pulls `local` back toward `reference` so the two differ by at most `max_angle` radians.
+fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
+    let mut delta = reference.conjugate() * local;
+    if delta.w < 0.0 {
+        delta = -delta;
+    }
+    let v = delta.to_scaled_axis();
+    let angle = v.length();
+    if angle <= max_angle {
+        return local;
+    }
+    (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
+}
+
+impl ChainSolver for Ccd {
+    fn work_mut(&mut self) -> &mut ChainWork {
+        &mut self.work
+    }
+
+    fn solve_chain(
+        &mut self,
+        chain: &mut [Transform],
+        root_parent: Quat,
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        self.solve(chain, root_parent, target)
+    }
+}

@@ -1,0 +1,185 @@
+//! FABRIK (Aristidou & Lasenby 2011) with the semantics of Unreal's FABRIK node: precision,
+//! max iterations, effector rotation source, straight lay-out for unreachable targets; plus a
+//! relative tolerance, early exit when an iteration stops improving, and joint constraints.
+
+use glam::{Quat, Vec3};
+
+use crate::constraint::JointConstraint;
+use crate::error::Result;
+use crate::ik::chain::{
+    chain_result, solve_pose, tolerance, validate_iteration_settings, ChainSolver, ChainTarget,
+    ChainWork,
+};
+use crate::ik::{EndRotation, IkResult};
+use crate::pose::Pose;
+use crate::transform::Transform;
+
+/// FABRIK settings. Defaults follow Unreal's node, except that precision is relative.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FabrikSettings {
+    /// Reach tolerance: a fraction of the chain length when `relative_precision`, else in the
+    /// caller's units (Unreal's `Precision`, 1 cm by default there).
+    pub precision: f32,
+    /// Whether `precision` is relative to the chain length.
+    pub relative_precision: bool,
+    /// Most forward-and-backward iterations (Unreal's default 10).
+    pub max_iterations: u32,
+    /// Stop when an iteration improves the error by less than 0.1 %.
+    pub stop_when_stalled: bool,
+    /// The tip's rotation (Unreal's `EffectorRotationSource`, default keep local).
+    pub end_rotation: EndRotation,
+}
+
+impl Default for FabrikSettings {
+    fn default() -> Self {
+        Self {
+            precision: 1e-3,
+            relative_precision: true,
+            max_iterations: 10,
+            stop_when_stalled: true,
+            end_rotation: EndRotation::KeepLocal,
+        }
+    }
+}
+
+impl FabrikSettings {
+    /// Checks every field is in its domain.
+    pub fn validate(&self) -> Result<()> {
+        validate_iteration_settings(self.precision, self.max_iterations)
+    }
+}
+
+/// Relative improvement per iteration below which a solve counts as stalled.
+const STALL_RATIO: f32 = 1e-3;
+
+/// A FABRIK solver for chains of up to `max_joints` joints; all memory is allocated at creation.
+#[derive(Clone, Debug)]
+pub struct Fabrik {
+    settings: FabrikSettings,
+    work: ChainWork,
+}
+
+impl Fabrik {
+    /// A solver for chains of 2 to `max_joints` joints.
+    pub fn new(settings: FabrikSettings, max_joints: usize) -> Result<Self> {
+        settings.validate()?;
+        Ok(Self {
+            settings,
+            work: ChainWork::new(max_joints)?,
+        })
+    }
+
+    /// Current settings.
+    pub fn settings(&self) -> &FabrikSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings (unchanged on error).
+    pub fn set_settings(&mut self, settings: FabrikSettings) -> Result<()> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Largest chain this solver accepts.
+    pub fn max_joints(&self) -> usize {
+        self.work.max_joints()
+    }
+
+    /// Sets (or with `None` clears) the constraint of chain joint `joint` (0 is the root).
+    pub fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> Result<()> {
+        self.work.set_constraint(joint, c)
+    }
+
+    /// The constraint of chain joint `joint`, if any.
+    pub fn constraint(&self, joint: usize) -> Option<&JointConstraint> {
+        self.work.constraint(joint)
+    }
+
+    /// Solves a model-space chain (root first; the root's position is pinned) in place.
+    /// `root_parent` is the model rotation the root's constraint is relative to.
+    /// On error the chain is untouched.
+    pub fn solve(
+        &mut self,
+        chain: &mut [Transform],
+        root_parent: Quat,
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        let length = self.work.load(chain, target)?;
+        let n = chain.len();
+        let s = self.settings;
+        let tol = tolerance(s.precision, s.relative_precision, length);
+        let goal = target.position;
+        let constrained = self.work.has_constraints(n);
+        let w = &mut self.work;
+        let mut error = (w.positions[n - 1] - goal).length();
+        let mut iterations = 0;
+        if error > tol && (goal - w.positions[0]).length() >= length {
+            w.lay_straight(n, goal);
+            iterations = 1;
+        } else if error > tol {
+            while iterations < s.max_iterations {
+                iterations += 1;
+                forward_backward(w, n, goal);
+                // Constraints act on rotations: turn positions into constrained rotations and
+                // back after every iteration, so the next one starts from an allowed pose.
+                if constrained {
+                    w.orient(n, root_parent, s.end_rotation, target);
+                }
+                let new_error = (w.positions[n - 1] - goal).length();
+                let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
+                error = new_error;
+                if error <= tol || stalled {
+                    break;
+                }
+            }
+        }
+        if !constrained || iterations <= 1 {
+            w.orient(n, root_parent, s.end_rotation, target);
+        }
+        let error = (w.positions[n - 1] - goal).length();
+        w.store(chain, chain_result(error, tol, iterations))
+    }
+
+    /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
+    /// model-space target and writes their local rotations back.
+    pub fn solve_pose(
+        &mut self,
+        pose: &mut Pose,
+        joints: &[u32],
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        solve_pose(self, pose, joints, target)
+    }
+}
+
+impl ChainSolver for Fabrik {
+    fn work_mut(&mut self) -> &mut ChainWork {
+        &mut self.work
+    }
+
+    fn solve_chain(
+        &mut self,
+        chain: &mut [Transform],
+        root_parent: Quat,
+        target: &ChainTarget,
+    ) -> Result<IkResult> {
+        self.solve(chain, root_parent, target)
+    }
+}
+
+/// One FABRIK iteration: tip to the target and back, then root back to its place and out.
+/// Coincident joints fall back to the input bone direction, so nothing divides by zero.
+fn forward_backward(w: &mut ChainWork, n: usize, goal: Vec3) {
+    let root = w.positions[0];
+    w.positions[n - 1] = goal;
+    for i in (0..n - 1).rev() {
+        let dir = (w.positions[i] - w.positions[i + 1]).normalize_or(-w.directions[i]);
+        w.positions[i] = w.positions[i + 1] + dir * w.lengths[i];
+    }
+    w.positions[0] = root;
+    for i in 0..n - 1 {
+        let dir = (w.positions[i + 1] - w.positions[i]).normalize_or(w.directions[i]);
+        w.positions[i + 1] = w.positions[i] + dir * w.lengths[i];
+    }
+}

@@ -1,0 +1,209 @@
+//! Unreal's HandIKRetargeting node: moves IK bones by the offset between the FK and IK hands,
+//! so that IK hand bones authored on one skeleton follow the FK hands of another.
+
+use glam::Vec3;
+
+use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::pose::Pose;
+use crate::transform::Transform;
+
+/// HandIKRetargeting settings (Unreal's defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandIkRetargetingSettings {
+    /// Which hand drives the offset: 0 the left, 1 the right, between a mix. Default 0.5.
+    pub hand_fk_weight: f32,
+    /// Per-axis scale of the offset, each in [0, 1]. Default (1, 1, 1).
+    pub per_axis_alpha: Vec3,
+}
+
+impl Default for HandIkRetargetingSettings {
+    fn default() -> Self {
+        Self {
+            hand_fk_weight: 0.5,
+            per_axis_alpha: Vec3::ONE,
+        }
+    }
+}
+
+impl HandIkRetargetingSettings {
+    /// Checks every field is finite and in [0, 1].
+    pub fn validate(&self) -> Result<()> {
+        ensure_finite(
+            self.hand_fk_weight.is_finite() && self.per_axis_alpha.is_finite(),
+            "hand IK retargeting setting",
+        )?;
+        let unit = |v: f32| (0.0..=1.0).contains(&v);
+        let a = self.per_axis_alpha;
+        if !(unit(self.hand_fk_weight) && unit(a.x) && unit(a.y) && unit(a.z)) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "hand_fk_weight {} and per_axis_alpha {a} must lie in [0, 1]",
+                    self.hand_fk_weight
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Indices of the four hand joints the offset is measured between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandPair {
+    /// Right hand, FK (the animated hand).
+    pub right_fk: u32,
+    /// Left hand, FK.
+    pub left_fk: u32,
+    /// Right hand, IK (the IK target bone).
+    pub right_ik: u32,
+    /// Left hand, IK.
+    pub left_ik: u32,
+}
+
+impl HandPair {
+    fn indices(&self) -> [u32; 4] {
+        [self.right_fk, self.left_fk, self.right_ik, self.left_ik]
+    }
+}
+
+/// Moves bones by `(FK − IK) * per_axis_alpha`, FK and IK being the hand positions mixed by
+/// `hand_fk_weight`; rotations are untouched.
+#[derive(Clone, Debug)]
+pub struct HandIkRetargeting {
+    settings: HandIkRetargetingSettings,
+}
+
+impl HandIkRetargeting {
+    /// A retargeter with validated settings.
+    pub fn new(settings: HandIkRetargetingSettings) -> Result<Self> {
+        settings.validate()?;
+        Ok(Self { settings })
+    }
+
+    /// Current settings.
+    pub fn settings(&self) -> &HandIkRetargetingSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings (unchanged on error).
+    pub fn set_settings(&mut self, settings: HandIkRetargetingSettings) -> Result<()> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The model-space offset from the four hand positions.
+    pub fn offset(&self, right_fk: Vec3, left_fk: Vec3, right_ik: Vec3, left_ik: Vec3) -> Vec3 {
+        let w = self.settings.hand_fk_weight;
+        let fk = left_fk.lerp(right_fk, w);
+        let ik = left_ik.lerp(right_ik, w);
+        (fk - ik) * self.settings.per_axis_alpha
+    }
+
+    /// Adds the offset to each listed bone of a model-space array (duplicates move once).
+    /// Returns the offset. On error nothing is written.
+    pub fn apply_model<T: Translated>(
+        &self,
+        model: &mut [T],
+        hands: &HandPair,
+        bones: &[u32],
+    ) -> Result<Vec3> {
+        let n = model.len();
+        check_indices(hands.indices().iter().chain(bones), n)?;
+        if let Some(i) = model.iter().position(|t| !t.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!("model transform {i} is not finite (NaN or infinity)"),
+            ));
+        }
+        let at = |j: u32| model[j as usize].translation();
+        let offset = self.offset(
+            at(hands.right_fk),
+            at(hands.left_fk),
+            at(hands.right_ik),
+            at(hands.left_ik),
+        );
+        ensure_result_finite(offset)?;
+        for (k, &b) in bones.iter().enumerate() {
+            if !bones[..k].contains(&b) {
+                model[b as usize].translate(offset);
+            }
+        }
+        Ok(offset)
+    }
+
+    /// Moves each listed bone of `pose` by the offset in model space. A bone whose ancestor is
+    /// also listed already moves with it and is not moved again. Returns the offset.
+    pub fn apply_pose(&self, pose: &mut Pose, hands: &HandPair, bones: &[u32]) -> Result<Vec3> {
+        let skeleton = pose.skeleton().clone();
+        check_indices(hands.indices().iter().chain(bones), skeleton.joint_count())?;
+        let at = |j: u32| skeleton.model_of(pose.local(), j as usize).translation;
+        let offset = self.offset(
+            at(hands.right_fk),
+            at(hands.left_fk),
+            at(hands.right_ik),
+            at(hands.left_ik),
+        );
+        ensure_result_finite(offset)?;
+        let listed = |j: usize| bones.contains(&(j as u32));
+        for (k, &b) in bones.iter().enumerate() {
+            let mut ancestor = skeleton.parent(b as usize);
+            let mut covered = bones[..k].contains(&b);
+            while let (Some(a), false) = (ancestor, covered) {
+                covered = listed(a);
+                ancestor = skeleton.parent(a);
+            }
+            if !covered {
+                let mut model = pose.model_of(b as usize)?;
+                model.translation += offset;
+                pose.set_model_of(b as usize, &model)?;
+            }
+        }
+        Ok(offset)
+    }
+}
+
+/// A model-space transform whose translation hand IK retargeting reads and moves.
+pub trait Translated {
+    /// The position.
+    fn translation(&self) -> Vec3;
+    /// Moves the position by `offset`.
+    fn translate(&mut self, offset: Vec3);
+    /// Whether every component is finite.
+    fn is_finite(&self) -> bool;
+}
+
+impl Translated for Transform {
+    fn translation(&self) -> Vec3 {
+        self.translation
+    }
+    fn translate(&mut self, offset: Vec3) {
+        self.translation += offset;
+    }
+    fn is_finite(&self) -> bool {
+        Transform::is_finite(self)
+    }
+}
+
+fn check_indices<'a>(indices: impl Iterator<Item = &'a u32>, count: usize) -> Result<()> {
+    for &j in indices {
+        if j as usize >= count {
+            return Err(Error::new(
+                ErrorKind::OutOfRange,
+                format!("joint index {j} is out of range ({count} joints)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn ensure_result_finite(offset: Vec3) -> Result<()> {
+    if offset.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::NumericOverflow,
+            "hand offset is not representable in f32 (inputs too large)",
+        ))
+    }
+}
