@@ -194,3 +194,176 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
         sinew_skeleton_destroy(skeleton);
     }
 }
+
+/// A 6-joint tentacle along X with a cone on every joint.
+fn tentacle() -> (Vec<Transform>, Vec<sinew::JointConstraint>) {
+    let chain: Vec<Transform> = (0..6)
+        .map(|i| {
+            Transform::from_rotation_translation(
+                Quat::from_rotation_z(0.1),
+                Vec3::new(i as f32 * 0.5, 0.0, 0.0),
+            )
+        })
+        .collect();
+    let limit = sinew::Limit::Cone {
+        half_angle_1: 0.4,
+        half_angle_2: 0.3,
+        twist: Some((-0.2, 0.2)),
+    };
+    let cones = (0..6)
+        .map(|_| sinew::JointConstraint::new(Quat::IDENTITY, Vec3::X, limit).unwrap())
+        .collect();
+    (chain, cones)
+}
+
+#[test]
+fn chain_solvers_hand_retargeting_and_constraints_allocate_nothing() {
+    use sinew::{
+        Ccd, CcdSettings, ChainTarget, Fabrik, FabrikSettings, HandIkRetargeting, HandPair,
+    };
+    let (chain, cones) = tentacle();
+    let mut fabrik = Fabrik::new(FabrikSettings::default(), 8).unwrap();
+    let mut ccd = Ccd::new(CcdSettings::default(), 8).unwrap();
+    let near = ChainTarget::at(Vec3::new(1.0, 1.2, 0.3));
+    let far = ChainTarget::at(Vec3::new(9.0, 1.0, 0.0));
+    for constrained in [false, true] {
+        if constrained {
+            for (i, c) in cones.iter().enumerate() {
+                fabrik.set_constraint(i, Some(*c)).unwrap();
+                ccd.set_constraint(i, Some(*c)).unwrap();
+            }
+        }
+        for target in [&near, &far] {
+            let mut work = chain.clone();
+            assert_eq!(
+                allocations(|| {
+                    fabrik.solve(&mut work, Quat::IDENTITY, target).unwrap();
+                }),
+                0
+            );
+            let mut work = chain.clone();
+            assert_eq!(
+                allocations(|| {
+                    ccd.solve(&mut work, Quat::IDENTITY, target).unwrap();
+                }),
+                0
+            );
+        }
+    }
+    let mut pose = Pose::new(Arc::new(arm_skeleton()));
+    let target = ChainTarget::at(Vec3::new(0.4, 1.2, 0.2));
+    assert_eq!(
+        allocations(|| {
+            fabrik.solve_pose(&mut pose, &[1, 2, 3], &target).unwrap();
+        }),
+        0
+    );
+    assert_eq!(
+        allocations(|| {
+            ccd.solve_pose(&mut pose, &[0, 1, 2, 3], &target).unwrap();
+        }),
+        0
+    );
+    assert_eq!(
+        allocations(|| pose.apply_constraint(2, &cones[0]).unwrap()),
+        0
+    );
+    let hands = HandIkRetargeting::new(Default::default()).unwrap();
+    let pair = HandPair {
+        right_fk: 3,
+        left_fk: 2,
+        right_ik: 1,
+        left_ik: 0,
+    };
+    let mut model = pose.model().to_vec();
+    assert_eq!(
+        allocations(|| {
+            hands.apply_model(&mut model, &pair, &[1, 1, 3]).unwrap();
+        }),
+        0
+    );
+    assert_eq!(
+        allocations(|| {
+            hands.apply_pose(&mut pose, &pair, &[1, 2]).unwrap();
+        }),
+        0
+    );
+}
+
+#[test]
+fn c_abi_chain_paths_allocate_nothing() {
+    let (chain, _) = tentacle();
+    let mut c_chain: Vec<SinewTransform> = chain.iter().map(|&t| t.into()).collect();
+    let (mut fabrik, mut ccd, mut hands) = (null_mut(), null_mut(), null_mut());
+    let mut constraint = std::mem::MaybeUninit::uninit();
+    // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
+    unsafe {
+        let mut fs = std::mem::MaybeUninit::uninit();
+        sinew_fabrik_settings_default(fs.as_mut_ptr());
+        assert_eq!(
+            sinew_fabrik_create(fs.as_ptr(), 8, &mut fabrik),
+            SinewStatus::Ok
+        );
+        let mut cs = std::mem::MaybeUninit::uninit();
+        sinew_ccd_settings_default(cs.as_mut_ptr());
+        assert_eq!(sinew_ccd_create(cs.as_ptr(), 8, &mut ccd), SinewStatus::Ok);
+        let mut hs = std::mem::MaybeUninit::uninit();
+        sinew_hand_ik_retargeting_settings_default(hs.as_mut_ptr());
+        assert_eq!(
+            sinew_hand_ik_retargeting_create(hs.as_ptr(), &mut hands),
+            SinewStatus::Ok
+        );
+        sinew_joint_constraint_default(constraint.as_mut_ptr());
+        let constraint = constraint.assume_init();
+        assert_eq!(
+            sinew_fabrik_set_constraint(fabrik, 2, &constraint),
+            SinewStatus::Ok
+        );
+        assert_eq!(
+            sinew_ccd_set_constraint(ccd, 2, &constraint),
+            SinewStatus::Ok
+        );
+        let goal = SinewVec3 {
+            x: 1.0,
+            y: 1.2,
+            z: 0.3,
+        };
+        let mut result = SinewIkResult::default();
+        let pair = SinewHandJoints {
+            right_fk: 5,
+            left_fk: 4,
+            right_ik: 1,
+            left_ik: 0,
+        };
+        let bones = [2u32, 3];
+        let mut offset = SinewVec3::default();
+        let n = c_chain.len() as u32;
+        assert_eq!(
+            allocations(|| {
+                let p = c_chain.as_mut_ptr();
+                assert_eq!(
+                    sinew_fabrik_solve(fabrik, p, n, null(), &goal, null(), &mut result),
+                    SinewStatus::Ok
+                );
+                assert_eq!(
+                    sinew_ccd_solve(ccd, p, n, null(), &goal, null(), &mut result),
+                    SinewStatus::Ok
+                );
+                let s = sinew_hand_ik_retargeting_apply_model(
+                    hands,
+                    p,
+                    n,
+                    &pair,
+                    bones.as_ptr(),
+                    2,
+                    &mut offset,
+                );
+                assert_eq!(s, SinewStatus::Ok);
+            }),
+            0
+        );
+        sinew_fabrik_destroy(fabrik);
+        sinew_ccd_destroy(ccd);
+        sinew_hand_ik_retargeting_destroy(hands);
+    }
+}

@@ -1,6 +1,6 @@
 //! Distinct handles used from different threads at once: 8 threads, each with its own pose and
-//! solver over one shared skeleton, give bitwise the results of the same work done serially;
-//! error messages stay on the thread that caused them.
+//! solvers (two-bone, FABRIK, CCD) over one shared skeleton, give bitwise the results of the
+//! same work done serially; error messages stay on the thread that caused them.
 
 use std::ptr::{null, null_mut};
 
@@ -49,7 +49,8 @@ fn make_skeleton() -> *mut SinewSkeleton {
 
 /// Solves `frames` frames of an orbiting target for worker `seed`; returns every model pose.
 fn work(skeleton: Shared, seed: u32, frames: u32) -> Vec<SinewTransform> {
-    let (mut pose, mut solver) = (null_mut(), null_mut());
+    let (mut pose, mut solver, mut fabrik, mut ccd) =
+        (null_mut(), null_mut(), null_mut(), null_mut());
     let mut settings = std::mem::MaybeUninit::uninit();
     let mut out = Vec::with_capacity((frames * 4) as usize);
     // SAFETY: handles are created, used and destroyed on this thread; pointers are to locals.
@@ -62,6 +63,15 @@ fn work(skeleton: Shared, seed: u32, frames: u32) -> Vec<SinewTransform> {
             SinewStatus::Ok
         );
         assert_eq!(sinew_pose_create(skeleton.0, &mut pose), SinewStatus::Ok);
+        let mut fs = std::mem::MaybeUninit::uninit();
+        sinew_fabrik_settings_default(fs.as_mut_ptr());
+        assert_eq!(
+            sinew_fabrik_create(fs.as_ptr(), 4, &mut fabrik),
+            SinewStatus::Ok
+        );
+        let mut cs = std::mem::MaybeUninit::uninit();
+        sinew_ccd_settings_default(cs.as_mut_ptr());
+        assert_eq!(sinew_ccd_create(cs.as_ptr(), 4, &mut ccd), SinewStatus::Ok);
         let pole = SinewVec3 {
             x: 0.2,
             y: 0.8,
@@ -95,6 +105,8 @@ fn work(skeleton: Shared, seed: u32, frames: u32) -> Vec<SinewTransform> {
         }
         sinew_pose_destroy(pose);
         sinew_two_bone_ik_destroy(solver);
+        sinew_fabrik_destroy(fabrik);
+        sinew_ccd_destroy(ccd);
     }
     out
 }
