@@ -77,33 +77,37 @@ impl Pose {
         Ok(())
     }
 
-    /// Model-space transforms of every joint, recomputed in one forward pass.
-    pub fn model(&mut self) -> &[Transform] {
+    /// Model-space transforms of every joint, recomputed in one forward pass. Fails with
+    /// [`ErrorKind::NumericOverflow`] when finite local transforms compose beyond f32's range.
+    pub fn model(&mut self) -> Result<&[Transform]> {
         self.skeleton.local_to_model(&self.local, &mut self.model);
-        &self.model
+        if !self.model.iter().all(Transform::is_finite) {
+            return Err(overflow());
+        }
+        Ok(&self.model)
     }
 
     /// Model-space transform of one joint, O(depth).
     pub fn model_of(&self, joint: usize) -> Result<Transform> {
         self.skeleton.check_joint(joint)?;
-        Ok(self.skeleton.model_of(&self.local, joint))
+        finite(self.skeleton.model_of(&self.local, joint))
     }
 
     /// Model-space transform of `joint`'s parent (identity for a root).
     pub fn parent_model_of(&self, joint: usize) -> Result<Transform> {
         self.skeleton.check_joint(joint)?;
-        Ok(match self.skeleton.parent(joint) {
-            Some(p) => self.skeleton.model_of(&self.local, p),
-            None => Transform::IDENTITY,
-        })
+        match self.skeleton.parent(joint) {
+            Some(p) => finite(self.skeleton.model_of(&self.local, p)),
+            None => Ok(Transform::IDENTITY),
+        }
     }
 
     /// Moves one joint to a model-space transform; its descendants keep their local transforms
-    /// and so follow it.
+    /// and so follow it. Unchanged on error.
     pub fn set_model_of(&mut self, joint: usize, model: &Transform) -> Result<()> {
         let model = validated_transform(model, || "model transform".into())?;
         let parent = self.parent_model_of(joint)?;
-        self.local[joint] = parent.inverse_mul(&model);
+        self.local[joint] = finite(parent.inverse_mul(&model))?;
         Ok(())
     }
 
@@ -123,17 +127,18 @@ impl Pose {
             validated_transform(&t, || format!("model transform of joint {i}"))?;
         }
         for (dst, src) in self.model.iter_mut().zip(model) {
-            *dst = Transform {
-                rotation: src.rotation.normalize(),
-                ..src
-            };
+            *dst = validated_transform(&src, String::new)?;
         }
-        for i in 0..self.local.len() {
-            self.local[i] = match self.skeleton.parent(i) {
-                Some(p) => self.model[p].inverse_mul(&self.model[i]),
-                None => self.model[i],
-            };
+        // Children first, so each parent's model transform is still there when a child reads it.
+        for i in (0..self.local.len()).rev() {
+            if let Some(p) = self.skeleton.parent(i) {
+                self.model[i] = self.model[p].inverse_mul(&self.model[i]);
+            }
         }
+        if !self.model.iter().all(Transform::is_finite) {
+            return Err(overflow());
+        }
+        self.local.copy_from_slice(&self.model);
         Ok(())
     }
 
@@ -160,6 +165,23 @@ impl Pose {
     }
 }
 
+/// The error for finite inputs whose model-space result leaves f32's range.
+fn overflow() -> Error {
+    Error::new(
+        ErrorKind::NumericOverflow,
+        "model-space transforms are not representable in f32 (pose magnitudes too large)",
+    )
+}
+
+/// Passes a finite transform through, or fails with [`overflow`].
+pub(crate) fn finite(t: Transform) -> Result<Transform> {
+    if t.is_finite() {
+        Ok(t)
+    } else {
+        Err(overflow())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,7 +199,7 @@ mod tests {
     #[test]
     fn model_round_trips_through_set_model() {
         let mut pose = Pose::new(arm());
-        let model = pose.model().to_vec();
+        let model = pose.model().unwrap().to_vec();
         let mut other = Pose::new(arm());
         other.local_mut()[1].rotation = Quat::from_rotation_x(1.0);
         other.set_model(&model).unwrap();

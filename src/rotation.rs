@@ -43,6 +43,18 @@ pub fn swing_twist(q: Quat, axis: Vec3) -> (Quat, Quat) {
     (q * twist.conjugate(), twist)
 }
 
+/// Normalizes a quaternion of any finite magnitude (scaling first, so huge components do not
+/// overflow); `None` when it is shorter than 1e-6 (no usable direction) or not finite.
+pub fn normalize_robust(q: Quat) -> Option<Quat> {
+    let m = q.x.abs().max(q.y.abs()).max(q.z.abs()).max(q.w.abs());
+    if !(m.is_finite() && m >= 1e-6 * 0.5) {
+        return None;
+    }
+    let scaled = q / m;
+    let len = scaled.length();
+    (m * len >= 1e-6).then(|| scaled / len)
+}
+
 /// Interpolates two rotations along the shorter arc and renormalizes (nlerp).
 pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
     let b = if a.dot(b) < 0.0 { -b } else { b };

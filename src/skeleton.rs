@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::rotation::normalize_robust;
 use crate::transform::Transform;
+use glam::Quat;
 
 /// Most joints a skeleton may have; indices fit in `u16` with room to spare for sentinels.
 pub const MAX_JOINTS: usize = 1 << 16;
@@ -161,16 +163,29 @@ pub(crate) fn validated_transform(t: &Transform, what: impl Fn() -> String) -> R
             format!("{} is not finite (NaN or infinity)", what()),
         ));
     }
-    let len = t.rotation.length();
-    if !(len > 1e-6 && len.is_finite()) {
-        return Err(Error::new(
+    let rotation = normalize_robust(t.rotation).ok_or_else(|| {
+        Error::new(
             ErrorKind::InvalidArgument,
             format!("{} has a zero-length rotation quaternion", what()),
+        )
+    })?;
+    Ok(Transform { rotation, ..*t })
+}
+
+/// Checks an optional effector rotation and returns it normalized.
+pub(crate) fn validated_rotation(rotation: Option<Quat>) -> Result<Option<Quat>> {
+    let Some(r) = rotation else { return Ok(None) };
+    if !r.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            "effector rotation is not finite (NaN or infinity)",
         ));
     }
-    Ok(Transform {
-        rotation: t.rotation / len,
-        ..*t
+    normalize_robust(r).map(Some).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArgument,
+            "effector rotation is a zero-length quaternion",
+        )
     })
 }
 

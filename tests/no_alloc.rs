@@ -99,10 +99,10 @@ fn rust_solve_and_pose_paths_allocate_nothing() {
             }),
             0
         );
-        let model = pose.model().to_vec();
+        let model = pose.model().unwrap().to_vec();
         assert_eq!(
             allocations(|| {
-                pose.model();
+                pose.model().unwrap();
             }),
             0
         );
@@ -275,7 +275,7 @@ fn chain_solvers_hand_retargeting_and_constraints_allocate_nothing() {
         right_ik: 1,
         left_ik: 0,
     };
-    let mut model = pose.model().to_vec();
+    let mut model = pose.model().unwrap().to_vec();
     assert_eq!(
         allocations(|| {
             hands.apply_model(&mut model, &pair, &[1, 1, 3]).unwrap();

@@ -221,7 +221,10 @@ impl Arm {
 
     /// Model-space position of every joint, in [`JOINTS`] order.
     fn joint_positions(&mut self) -> [Vec3; 4] {
-        let model = self.pose.model();
+        let model = self
+            .pose
+            .model()
+            .expect("the arm rig stays within f32 range");
         std::array::from_fn(|i| model[i].translation)
     }
 

@@ -136,7 +136,7 @@ pub unsafe extern "C" fn sinew_pose_get_model(
         check_count(count, pose.inner.joint_count(), "out_model")?;
         // SAFETY: as above.
         let out = unsafe { arg_slice_mut(out_model, count, "out_model") }?;
-        write_transforms(out, pose.inner.model());
+        write_transforms(out, pose.inner.model()?);
         Ok(())
     })
 }

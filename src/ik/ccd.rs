@@ -177,7 +177,8 @@ impl Ccd {
         root_parent: Quat,
         target: &ChainTarget,
     ) -> Result<IkResult> {
-        let length = self.work.load(chain, target)?;
+        let (length, target) = self.work.load(chain, target)?;
+        let target = &target;
         let n = chain.len();
         let s = self.settings;
         let tol = tolerance(s.precision, s.relative_precision, length);

@@ -7,8 +7,8 @@ use glam::{Quat, Vec3};
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::{EndRotation, IkResult};
-use crate::pose::Pose;
-use crate::skeleton::validated_transform;
+use crate::pose::{finite, Pose};
+use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
 /// Where a chain's tip should go, in the chain's model space.
@@ -29,18 +29,13 @@ impl ChainTarget {
         }
     }
 
-    fn validate(&self) -> Result<()> {
+    /// The target with its rotation normalized, or why it is unusable.
+    pub(crate) fn validated(&self) -> Result<Self> {
         ensure_finite(self.position.is_finite(), "effector position")?;
-        if let Some(r) = self.rotation {
-            ensure_finite(r.is_finite(), "effector rotation")?;
-            if r.length_squared() < 1e-12 {
-                return Err(Error::new(
-                    ErrorKind::InvalidArgument,
-                    "effector rotation is a zero-length quaternion",
-                ));
-            }
-        }
-        Ok(())
+        Ok(Self {
+            rotation: validated_rotation(self.rotation)?,
+            ..*self
+        })
     }
 }
 
@@ -142,14 +137,19 @@ impl ChainWork {
         self.constraints[..n].iter().any(Option::is_some)
     }
 
-    /// Validates a chain and its target and loads them; returns the chain length (sum of bones).
-    pub fn load(&mut self, chain: &[Transform], target: &ChainTarget) -> Result<f32> {
+    /// Validates a chain and its target and loads the chain; returns the chain length (sum of
+    /// bones) and the validated target.
+    pub fn load(
+        &mut self,
+        chain: &[Transform],
+        target: &ChainTarget,
+    ) -> Result<(f32, ChainTarget)> {
         let n = chain.len();
         self.check_count(n)?;
         for (i, t) in chain.iter().enumerate() {
             self.input[i] = validated_transform(t, || format!("chain transform {i}"))?;
         }
-        target.validate()?;
+        let target = target.validated()?;
         let mut length = 0.0;
         for i in 0..n {
             let t = self.input[i];
@@ -163,7 +163,7 @@ impl ChainWork {
                 length += l;
             }
         }
-        Ok(length)
+        Ok((length, target))
     }
 
     fn check_count(&self, n: usize) -> Result<()> {
@@ -281,7 +281,10 @@ pub(crate) fn solve_pose<S: ChainSolver>(
         model = model.mul_transform(&pose.local()[j as usize]);
         *slot = model;
     }
-    let outcome = solver.solve_chain(&mut chain[..n], parent.rotation, target);
+    let outcome = chain[..n]
+        .iter()
+        .try_for_each(|t| finite(*t).map(drop))
+        .and_then(|()| solver.solve_chain(&mut chain[..n], parent.rotation, target));
     if outcome.is_ok() {
         let local = pose.local_mut();
         let mut parent_rotation = parent.rotation;
@@ -305,7 +308,7 @@ pub(crate) fn end_rotation(
     let (input_parent, input_tip) = (input[0].rotation, input[1].rotation);
     match end {
         EndRotation::KeepModel => input_tip,
-        EndRotation::CopyEffector => target.rotation.map_or(input_tip, Quat::normalize),
+        EndRotation::CopyEffector => target.rotation.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
     }
 }

@@ -6,9 +6,9 @@ use glam::{Quat, Vec3};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::IkResult;
-use crate::pose::Pose;
+use crate::pose::{finite, Pose};
 use crate::rotation::{nlerp_shortest, perpendicular_dir, shortest_arc, swing_twist};
-use crate::skeleton::validated_transform;
+use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
 /// Relative reach tolerance: the end counts as reached within this fraction of the chain length.
@@ -137,21 +137,16 @@ impl TwoBoneTarget {
         }
     }
 
-    fn validate(&self) -> Result<()> {
+    /// The target with its rotation normalized, or why it is unusable.
+    fn validated(&self) -> Result<Self> {
         ensure_finite(self.position.is_finite(), "effector position")?;
-        if let Some(r) = self.rotation {
-            ensure_finite(r.is_finite(), "effector rotation")?;
-            if r.length_squared() < 1e-12 {
-                return Err(Error::new(
-                    ErrorKind::InvalidArgument,
-                    "effector rotation is a zero-length quaternion",
-                ));
-            }
-        }
         if let Some(p) = self.pole {
             ensure_finite(p.is_finite(), "joint target (pole)")?;
         }
-        Ok(())
+        Ok(Self {
+            rotation: validated_rotation(self.rotation)?,
+            ..*self
+        })
     }
 }
 
@@ -189,7 +184,7 @@ impl TwoBoneIk {
             validated_transform(&chain[1], || "joint transform".into())?,
             validated_transform(&chain[2], || "end transform".into())?,
         ];
-        target.validate()?;
+        let target = &target.validated()?;
         // At weight 0 there is nothing to apply: the chain stays bit-identical.
         let skip = self.settings.weight == 0.0;
         let (solved, result) = if skip {
@@ -228,9 +223,9 @@ impl TwoBoneIk {
         let joints = joints.map(|j| j as usize);
         pose.skeleton().check_chain(joints)?;
         let parent = pose.parent_model_of(joints[0])?;
-        let root = parent.mul_transform(&pose.local()[joints[0]]);
-        let mid = root.mul_transform(&pose.local()[joints[1]]);
-        let end = mid.mul_transform(&pose.local()[joints[2]]);
+        let root = finite(parent.mul_transform(&pose.local()[joints[0]]))?;
+        let mid = finite(root.mul_transform(&pose.local()[joints[1]]))?;
+        let end = finite(mid.mul_transform(&pose.local()[joints[2]]))?;
         let mut chain = [root, mid, end];
         let result = self.solve(&mut chain, target)?;
         let parents = [parent, chain[0], chain[1]];
@@ -322,7 +317,7 @@ impl TwoBoneIk {
         }
         let end_rot = match s.end_rotation {
             EndRotation::KeepModel => end.rotation,
-            EndRotation::CopyEffector => target.rotation.map_or(end.rotation, Quat::normalize),
+            EndRotation::CopyEffector => target.rotation.unwrap_or(end.rotation),
             EndRotation::KeepLocal => {
                 (mid_rot * (mid.rotation.conjugate() * end.rotation)).normalize()
             }
