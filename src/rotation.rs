@@ -2,30 +2,40 @@
 
 use glam::{Quat, Vec3};
 
-/// Squared length below which a direction is treated as undefined.
-const TINY_SQ: f32 = 1e-24;
+/// `v` scaled to unit length, robust to huge and tiny finite inputs; `None` for zero or
+/// non-finite vectors.
+fn unit(v: Vec3) -> Option<Vec3> {
+    let m = v.abs().max_element();
+    if !(m > 0.0 && m.is_finite()) {
+        return None;
+    }
+    let scaled = v / m;
+    Some(scaled / scaled.length())
+}
+
+/// Half-angle form of the arc between unit vectors that are not near opposite.
+fn arc_between_units(f: Vec3, t: Vec3) -> Quat {
+    let c = f.cross(t);
+    Quat::from_xyzw(c.x, c.y, c.z, 1.0 + f.dot(t)).normalize()
+}
 
 /// The smallest rotation that turns direction `from` into direction `to`.
 ///
-/// Inputs need not be normalized. A zero-length input gives the identity; opposite
-/// directions give a half turn about an axis perpendicular to `from` (deterministic).
+/// Inputs need not be normalized and may have any finite length. A zero input gives the
+/// identity. Near-opposite directions are handled as a half turn followed by a small arc, so
+/// the result stays precise up to exactly opposite (where the axis is a fixed perpendicular).
 pub fn shortest_arc(from: Vec3, to: Vec3) -> Quat {
-    let lf = from.length_squared();
-    let lt = to.length_squared();
-    if lf < TINY_SQ || lt < TINY_SQ || !lf.is_finite() || !lt.is_finite() {
+    let (Some(f), Some(t)) = (unit(from), unit(to)) else {
         return Quat::IDENTITY;
+    };
+    if f.dot(t) > -0.99 {
+        return arc_between_units(f, t);
     }
-    let f = from / lf.sqrt();
-    let t = to / lt.sqrt();
-    let d = f.dot(t);
-    if d < -1.0 + 1e-6 {
-        // Near-opposite: the cross product is unreliable; turn half way round a fixed perpendicular.
-        let axis = f.any_orthonormal_vector();
-        return Quat::from_axis_angle(axis, std::f32::consts::PI);
-    }
-    // (cross, 1 + dot) normalized is the half-angle quaternion; stable away from d = -1.
-    let c = f.cross(t);
-    Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+    // Half turn about an axis perpendicular to f (toward t where defined), then the small arc
+    // from -f to t: together exactly the minimal rotation.
+    let axis = perpendicular_dir(f.cross(t), f, 1e-7).unwrap_or_else(|| f.any_orthonormal_vector());
+    let half_turn = Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+    (arc_between_units(-f, t) * half_turn).normalize()
 }
 
 /// Splits `q` into `swing * twist`, where `twist` rotates about `axis` and `swing` about an
@@ -36,7 +46,7 @@ pub fn swing_twist(q: Quat, axis: Vec3) -> (Quat, Quat) {
     let p = axis * v.dot(axis);
     let twist = Quat::from_xyzw(p.x, p.y, p.z, q.w);
     let len_sq = twist.length_squared();
-    if len_sq < TINY_SQ {
+    if len_sq < 1e-24 {
         return (q, Quat::IDENTITY);
     }
     let twist = twist / len_sq.sqrt();
@@ -67,11 +77,16 @@ pub fn angle(q: Quat) -> f32 {
 }
 
 /// The component of `v` perpendicular to unit `axis`, normalized; `None` when `v`'s
-/// perpendicular part is shorter than `min_len`.
+/// perpendicular part is shorter than `min_len`. Orthogonalized twice, so the result is
+/// perpendicular to working precision even when `v` is nearly parallel to `axis`.
 pub fn perpendicular_dir(v: Vec3, axis: Vec3, min_len: f32) -> Option<Vec3> {
     let w = v - axis * v.dot(axis);
     let len = w.length();
-    (len > min_len && len.is_finite()).then(|| w / len)
+    if !(len > min_len && len.is_finite()) {
+        return None;
+    }
+    let u = w / len;
+    (u - axis * u.dot(axis)).try_normalize()
 }
 
 #[cfg(test)]
