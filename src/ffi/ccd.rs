@@ -1,7 +1,7 @@
 //! CCD exports (`SinewCcd`), shaped after Unreal's CCDIK node.
 
-use super::chain::{check_result_ptr, read_chain_target, read_joints, solve_c_chain, write_result};
-use super::constraint::{read_constraint, SinewJointConstraint};
+use super::chain::{self, ChainHandle};
+use super::constraint::SinewJointConstraint;
 use super::guard::{arg, arg_mut, destroy, flag, guard, publish, FfiError, FfiResult};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -69,6 +69,14 @@ impl TryFrom<&SinewCcdSettings> for CcdSettings {
 pub struct SinewCcd {
     inner: Ccd,
     chain: Vec<Transform>,
+}
+
+impl ChainHandle for SinewCcd {
+    type Solver = Ccd;
+
+    fn parts(&mut self) -> (&mut Ccd, &mut [Transform]) {
+        (&mut self.inner, &mut self.chain)
+    }
 }
 
 /// Fills `out` with the defaults. NULL is ignored.
@@ -169,14 +177,8 @@ pub unsafe extern "C" fn sinew_ccd_set_constraint(
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg_mut(solver, "solver") }?;
-        // SAFETY: as above.
-        let constraint = unsafe { read_constraint(constraint) }?;
-        solver.inner.set_constraint(joint as usize, constraint)?;
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe { chain::set_constraint(solver, joint, constraint) }
 }
 
 /// Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
@@ -221,27 +223,18 @@ pub unsafe extern "C" fn sinew_ccd_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg_mut(solver, "solver") }?;
-        let SinewCcd {
-            inner,
-            chain: buffer,
-        } = solver;
-        // SAFETY: forwarded contract.
-        unsafe {
-            solve_c_chain(
-                buffer,
-                chain,
-                joint_count,
-                root_parent_rotation,
-                effector_position,
-                effector_rotation,
-                out_result,
-                |c, parent, target| inner.solve(c, parent, target),
-            )
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        chain::solve(
+            solver,
+            chain,
+            joint_count,
+            root_parent_rotation,
+            effector_position,
+            effector_rotation,
+            out_result,
+        )
+    }
 }
 
 /// Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
@@ -259,17 +252,16 @@ pub unsafe extern "C" fn sinew_ccd_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, pose) = unsafe { (arg_mut(solver, "solver")?, arg_mut(pose, "pose")?) };
-        // SAFETY: as above.
-        let joints = unsafe { read_joints(joints, joint_count) }?;
-        // SAFETY: as above.
-        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
-        // SAFETY: as above.
-        unsafe { check_result_ptr(out_result) }?;
-        let result = solver.inner.solve_pose(&mut pose.inner, joints, &target)?;
-        // SAFETY: checked above.
-        unsafe { write_result(out_result, result) }
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        chain::solve_pose(
+            solver,
+            pose,
+            joints,
+            joint_count,
+            effector_position,
+            effector_rotation,
+            out_result,
+        )
+    }
 }

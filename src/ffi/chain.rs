@@ -1,12 +1,154 @@
-//! Glue shared by the FABRIK and CCD exports: moving a C chain through a handle's scratch
-//! buffer, reading targets, writing results.
+//! The bodies of the exports FABRIK and CCD share (set a constraint, solve a chain, solve a
+//! pose), generic over the handle; each export is a documented one-line call into these.
 
 use glam::Quat;
 
-use super::guard::{arg, arg_mut, arg_slice, arg_slice_mut, opt_arg, FfiResult};
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
-use crate::ik::{ChainTarget, IkResult};
+use super::constraint::{read_constraint, SinewJointConstraint};
+use super::guard::{arg, arg_mut, arg_slice, arg_slice_mut, guard, opt_arg, FfiResult};
+use super::pose::SinewPose;
+use super::status::SinewStatus;
+use super::types::{
+    check_result_ptr, write_result, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
+};
+use crate::ik::chain::ChainSolver;
+use crate::ik::ChainTarget;
 use crate::transform::Transform;
+
+/// A chain solver handle: the solver plus a buffer of `max_joints` transforms allocated at
+/// creation, through which C chains are converted without allocating.
+pub(crate) trait ChainHandle {
+    /// The core solver.
+    type Solver: ChainSolver;
+    /// The solver and the conversion buffer.
+    fn parts(&mut self) -> (&mut Self::Solver, &mut [Transform]);
+}
+
+/// Body of `sinew_<solver>_set_constraint`.
+///
+/// # Safety
+/// Non-null pointers must be valid.
+pub(crate) unsafe fn set_constraint<H: ChainHandle>(
+    handle: *mut H,
+    joint: u32,
+    constraint: *const SinewJointConstraint,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let handle = unsafe { arg_mut(handle, "solver") }?;
+        // SAFETY: as above.
+        let constraint = unsafe { read_constraint(constraint) }?;
+        handle
+            .parts()
+            .0
+            .work_mut()
+            .set_constraint(joint as usize, constraint)?;
+        Ok(())
+    })
+}
+
+/// Body of `sinew_<solver>_solve`: converts the C chain through the handle's buffer, solves,
+/// converts back only on success.
+///
+/// # Safety
+/// `chain` must hold `count` transforms; other non-null pointers must be valid.
+pub(crate) unsafe fn solve<H: ChainHandle>(
+    handle: *mut H,
+    chain: *mut SinewTransform,
+    count: u32,
+    root_parent_rotation: *const SinewQuat,
+    effector_position: *const SinewVec3,
+    effector_rotation: *const SinewQuat,
+    out_result: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
+        // SAFETY: as above.
+        let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
+        // SAFETY: as above.
+        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
+        // SAFETY: as above.
+        let parent = unsafe { read_parent_rotation(root_parent_rotation) }?;
+        // SAFETY: as above.
+        unsafe { check_result_ptr(out_result) }?;
+        if chain.len() > buffer.len() {
+            return Err(crate::Error::new(
+                crate::ErrorKind::OutOfRange,
+                format!(
+                    "chain of {} joints exceeds the solver's max_joints {}",
+                    chain.len(),
+                    buffer.len()
+                ),
+            )
+            .into());
+        }
+        let buffer = &mut buffer[..chain.len()];
+        for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
+            *dst = (*src).into();
+        }
+        let result = solver.solve_chain(buffer, parent, &target)?;
+        for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
+            *dst = (*src).into();
+        }
+        // SAFETY: checked above.
+        unsafe { write_result(out_result, result) }
+    })
+}
+
+/// Body of `sinew_<solver>_solve_pose`.
+///
+/// # Safety
+/// `joints` must hold `count` items; other non-null pointers must be valid.
+pub(crate) unsafe fn solve_pose<H: ChainHandle>(
+    handle: *mut H,
+    pose: *mut SinewPose,
+    joints: *const u32,
+    count: u32,
+    effector_position: *const SinewVec3,
+    effector_rotation: *const SinewQuat,
+    out_result: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (handle, pose) = unsafe { (arg_mut(handle, "solver")?, arg_mut(pose, "pose")?) };
+        // SAFETY: as above.
+        let joints = unsafe { arg_slice(joints, count, "joints") }?;
+        // SAFETY: as above.
+        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
+        // SAFETY: as above.
+        unsafe { check_result_ptr(out_result) }?;
+        let result =
+            crate::ik::chain::solve_pose(handle.parts().0, &mut pose.inner, joints, &target)?;
+        // SAFETY: checked above.
+        unsafe { write_result(out_result, result) }
+    })
+}
+
+/// Reads the optional model rotation of the chain root's parent (NULL is identity).
+///
+/// # Safety
+/// A non-null pointer must be valid.
+unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
+    // SAFETY: forwarded contract.
+    let Some(&q) = unsafe { opt_arg(p, "root_parent_rotation") }? else {
+        return Ok(Quat::IDENTITY);
+    };
+    let q = Quat::from(q);
+    if !q.is_finite() {
+        return Err(crate::Error::new(
+            crate::ErrorKind::NonFinite,
+            "root_parent_rotation is not finite",
+        )
+        .into());
+    }
+    crate::rotation::normalize_robust(q).ok_or_else(|| {
+        crate::Error::new(
+            crate::ErrorKind::InvalidArgument,
+            "root_parent_rotation is a zero quaternion",
+        )
+        .into()
+    })
+}
 
 /// Reads a chain target: a required position and an optional rotation.
 ///
@@ -23,95 +165,4 @@ pub(crate) unsafe fn read_chain_target(
             rotation: opt_arg(effector_rotation, "effector_rotation")?.map(|&q| q.into()),
         })
     }
-}
-
-/// Checks an optional result pointer before anything is written, so a misaligned one fails
-/// early.
-///
-/// # Safety
-/// A non-null pointer must be valid.
-pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        unsafe { arg_mut(out_result, "out_result") }?;
-    }
-    Ok(())
-}
-
-/// Writes a result if the caller asked for one.
-///
-/// # Safety
-/// A non-null pointer must be valid (checked by [`check_result_ptr`]).
-pub(crate) unsafe fn write_result(
-    out_result: *mut SinewIkResult,
-    result: IkResult,
-) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        *unsafe { arg_mut(out_result, "out_result") }? = result.into();
-    }
-    Ok(())
-}
-
-/// Solves a C chain of `count` transforms through `buffer` (allocated at handle creation):
-/// converts in, runs `solve`, converts back only on success.
-///
-/// # Safety
-/// `chain` must hold `count` transforms; other non-null pointers must be valid.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn solve_c_chain(
-    buffer: &mut [Transform],
-    chain: *mut SinewTransform,
-    count: u32,
-    root_parent_rotation: *const SinewQuat,
-    effector_position: *const SinewVec3,
-    effector_rotation: *const SinewQuat,
-    out_result: *mut SinewIkResult,
-    solve: impl FnOnce(&mut [Transform], Quat, &ChainTarget) -> crate::Result<IkResult>,
-) -> FfiResult<()> {
-    // SAFETY: forwarded contract.
-    let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
-    // SAFETY: forwarded contract.
-    let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
-    // SAFETY: forwarded contract.
-    let parent = unsafe { opt_arg(root_parent_rotation, "root_parent_rotation") }?
-        .map_or(Quat::IDENTITY, |&q| Quat::from(q).normalize());
-    if !parent.is_finite() {
-        return Err(crate::Error::new(
-            crate::ErrorKind::NonFinite,
-            "root_parent_rotation is not finite or is a zero quaternion",
-        )
-        .into());
-    }
-    // SAFETY: forwarded contract.
-    unsafe { check_result_ptr(out_result) }?;
-    if chain.len() > buffer.len() {
-        return Err(too_long(chain.len(), buffer.len()).into());
-    }
-    let buffer = &mut buffer[..chain.len()];
-    for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
-        *dst = (*src).into();
-    }
-    let result = solve(buffer, parent, &target)?;
-    for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
-        *dst = (*src).into();
-    }
-    // SAFETY: checked above.
-    unsafe { write_result(out_result, result) }
-}
-
-fn too_long(count: usize, max: usize) -> crate::Error {
-    crate::Error::new(
-        crate::ErrorKind::OutOfRange,
-        format!("chain of {count} joints exceeds the solver's max_joints {max}"),
-    )
-}
-
-/// Reads a pose-level chain's joint indices.
-///
-/// # Safety
-/// `joints` must hold `count` items.
-pub(crate) unsafe fn read_joints<'a>(joints: *const u32, count: u32) -> FfiResult<&'a [u32]> {
-    // SAFETY: forwarded contract.
-    unsafe { arg_slice(joints, count, "joints") }
 }

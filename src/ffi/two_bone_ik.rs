@@ -4,9 +4,10 @@ use super::guard::{arg, arg_mut, destroy, flag, guard, opt_arg, publish, FfiErro
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{
-    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
+    check_result_ptr, end_rotation_from_c, end_rotation_to_c, write_result, SinewIkResult,
+    SinewQuat, SinewTransform, SinewVec3,
 };
-use crate::ik::{IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
+use crate::ik::{TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 use crate::transform::Transform;
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -178,15 +179,6 @@ unsafe fn read_target(
     }
 }
 
-/// Writes a result if the caller asked for one.
-unsafe fn write_result(out_result: *mut SinewIkResult, result: IkResult) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract; alignment checked.
-        *unsafe { arg_mut(out_result, "out_result") }? = result.into();
-    }
-    Ok(())
-}
-
 /// Solves a chain of three model-space transforms (root, joint, end) in place toward
 /// `effector_position`. `effector_rotation` (used by `SINEW_END_ROTATION_COPY_EFFECTOR`) and
 /// `joint_target` (the pole: the joint bends toward it; NULL keeps the chain's current bend
@@ -210,10 +202,8 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
         let chain = unsafe { arg_mut(chain.cast::<[SinewTransform; 3]>(), "chain") }?;
         // SAFETY: as above.
         let target = unsafe { read_target(effector_position, effector_rotation, joint_target) }?;
-        if !out_result.is_null() {
-            // SAFETY: alignment check before any write.
-            unsafe { arg_mut(out_result, "out_result") }?;
-        }
+        // SAFETY: as above.
+        unsafe { check_result_ptr(out_result) }?;
         let mut work: [Transform; 3] = chain.map(Transform::from);
         let result = solver.inner.solve(&mut work, &target)?;
         *chain = work.map(SinewTransform::from);
@@ -246,10 +236,8 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
         let (solver, pose) = unsafe { (arg(solver, "solver")?, arg_mut(pose, "pose")?) };
         // SAFETY: as above.
         let target = unsafe { read_target(effector_position, effector_rotation, joint_target) }?;
-        if !out_result.is_null() {
-            // SAFETY: alignment check before any write.
-            unsafe { arg_mut(out_result, "out_result") }?;
-        }
+        // SAFETY: as above.
+        unsafe { check_result_ptr(out_result) }?;
         let joints = [root, joint, end];
         let result = solver.inner.solve_pose(&mut pose.inner, joints, &target)?;
         // SAFETY: as above.

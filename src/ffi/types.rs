@@ -3,7 +3,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::guard::{FfiError, FfiResult};
+use super::guard::{arg_mut, FfiError, FfiResult};
 use super::status::SinewStatus;
 use crate::ik::{EndRotation, IkResult};
 use crate::transform::Transform;
@@ -153,4 +153,32 @@ pub(crate) fn end_rotation_to_c(value: EndRotation) -> i32 {
         EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
         EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
     }) as i32
+}
+
+/// Checks an optional result pointer before anything is written, so a misaligned one fails
+/// early.
+///
+/// # Safety
+/// A non-null pointer must be valid.
+pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResult<()> {
+    if !out_result.is_null() {
+        // SAFETY: forwarded contract.
+        unsafe { arg_mut(out_result, "out_result") }?;
+    }
+    Ok(())
+}
+
+/// Writes a result if the caller asked for one.
+///
+/// # Safety
+/// A non-null pointer must be valid (checked by [`check_result_ptr`]).
+pub(crate) unsafe fn write_result(
+    out_result: *mut SinewIkResult,
+    result: IkResult,
+) -> FfiResult<()> {
+    if !out_result.is_null() {
+        // SAFETY: forwarded contract.
+        *unsafe { arg_mut(out_result, "out_result") }? = result.into();
+    }
+    Ok(())
 }
