@@ -73,7 +73,8 @@ pub fn nlerp_shortest(a: Quat, b: Quat, t: f32) -> Quat {
 
 /// Rotation angle of `q` in radians, in [0, pi].
 pub fn angle(q: Quat) -> f32 {
-    2.0 * q.w.abs().min(1.0).acos()
+    // atan2 of the vector part's length keeps precision near the identity, where acos(w) does not.
+    2.0 * Vec3::new(q.x, q.y, q.z).length().atan2(q.w.abs())
 }
 
 /// The component of `v` perpendicular to unit `axis`, normalized; `None` when `v`'s

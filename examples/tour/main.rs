@@ -3,10 +3,12 @@
 //!
 //! Run it with `cargo run --release --example tour`.
 //!
-//! Sections live in their own modules and take the output directory, so new ones (a FABRIK or
-//! CCD tentacle, hand retargeting, a crossfade) slot in as one more call in `main`.
+//! Sections live in their own modules and take the output directory, so a new one (a crossfade,
+//! say) slots in as one more call in `main`.
 
+mod hand_retarget;
 mod svg;
+mod tentacle;
 mod timing;
 mod two_bone;
 
@@ -21,6 +23,8 @@ fn main() {
     println!("Sinew tour");
     println!("==========");
     two_bone::two_bone_section(&out_dir);
+    tentacle::tentacle_section(&out_dir);
+    hand_retarget::hand_retarget_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.

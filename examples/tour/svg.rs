@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 /// Stroke and fill of a shape. Colours are any SVG colour string (`"#336699"`, `"none"`).
 #[derive(Clone, Copy, Debug)]
@@ -117,8 +117,10 @@ pub struct Svg {
 }
 
 impl Svg {
-    /// An empty picture of `width` x `height` pixels on a white background.
+    /// An empty picture of `width` x `height` pixels on a white background. The size is rounded
+    /// up to whole pixels, so renderers leave no half-transparent edge.
     pub fn new(width: f32, height: f32) -> Self {
+        let (width, height) = (width.ceil(), height.ceil());
         let mut svg = Self {
             width,
             height,
@@ -188,6 +190,43 @@ impl Svg {
     pub fn diamond(&mut self, centre: Vec2, r: f32, style: Style) {
         let corners = [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y].map(|d| centre + d * r);
         self.polygon(&corners, style);
+    }
+
+    /// An arrow from `from` to `to` whose head, `head` pixels long, is filled with the stroke
+    /// colour. An arrow shorter than its head is just the head; a zero-length one is not drawn.
+    pub fn arrow(&mut self, from: Vec2, to: Vec2, head: f32, style: Style) {
+        let Some(dir) = (to - from).try_normalize() else {
+            return;
+        };
+        let base = to - dir * head;
+        let side = dir.perp() * head * 0.45;
+        if (to - from).length() > head {
+            self.line(from, base, style);
+        }
+        self.polygon(&[to, base + side, base - side], Style::fill(style.stroke));
+    }
+
+    /// Faint lines every `step` world units across the world box `min..max` of `view`, whose
+    /// edges should lie on multiples of `step`.
+    pub fn grid(&mut self, view: &Viewport, (min, max): (Vec2, Vec2), step: f32) {
+        let style = Style::stroke("#f0f2f4", 1.0);
+        let steps = ((max - min) / step).round();
+        for i in 1..steps.x as i32 {
+            let x = min.x + i as f32 * step;
+            self.line(
+                view.map(Vec2::new(x, min.y)),
+                view.map(Vec2::new(x, max.y)),
+                style,
+            );
+        }
+        for i in 1..steps.y as i32 {
+            let y = min.y + i as f32 * step;
+            self.line(
+                view.map(Vec2::new(min.x, y)),
+                view.map(Vec2::new(max.x, y)),
+                style,
+            );
+        }
     }
 
     /// One line of text whose baseline is anchored at `at`.
@@ -261,6 +300,37 @@ impl Viewport {
     /// Pixel length of a world length.
     pub fn scale(&self, length: f32) -> f32 {
         length * self.scale
+    }
+}
+
+/// A view onto a plane of the tour's model space (y up, z forward, x to the character's left).
+/// Both keep y up, so side by side they share a vertical axis.
+#[derive(Clone, Copy, Debug)]
+pub enum Plane {
+    /// Looking at the character from the front: x (towards its left) to the right.
+    Front,
+    /// Looking from the character's right side: z (forward) to the right.
+    Side,
+}
+
+impl Plane {
+    /// Front, then side.
+    pub const BOTH: [Plane; 2] = [Plane::Front, Plane::Side];
+
+    /// The point's coordinates in this plane.
+    pub fn project(self, p: Vec3) -> Vec2 {
+        match self {
+            Plane::Front => Vec2::new(p.x, p.y),
+            Plane::Side => Vec2::new(p.z, p.y),
+        }
+    }
+
+    /// A corner label naming the view and its horizontal axis.
+    pub fn label(self) -> &'static str {
+        match self {
+            Plane::Front => "front view   x →",
+            Plane::Side => "side view   z (forward) →",
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use sinew::{
     IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
-use crate::svg::{Align, Font, Style, Svg, Viewport};
+use crate::svg::{Align, Font, Plane, Style, Svg, Viewport};
 use crate::timing;
 
 /// Joint names, root first; each joint is the parent of the next. Model space is y up,
@@ -325,33 +325,6 @@ const MUTED: &str = "#616e7c";
 const FAINT: &str = "#e4e7eb";
 const OK_GREEN: &str = "#15803d";
 
-/// A view onto a model-space plane. Both keep y up, so side by side they share a vertical axis.
-#[derive(Clone, Copy, Debug)]
-enum Plane {
-    /// Looking at the character from the front: x (towards its left) to the right.
-    Front,
-    /// Looking from the character's right side: z (forward) to the right.
-    Side,
-}
-
-impl Plane {
-    const BOTH: [Plane; 2] = [Plane::Front, Plane::Side];
-
-    fn project(self, p: Vec3) -> Vec2 {
-        match self {
-            Plane::Front => Vec2::new(p.x, p.y),
-            Plane::Side => Vec2::new(p.z, p.y),
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            Plane::Front => "front view   x →",
-            Plane::Side => "side view   z (forward) →",
-        }
-    }
-}
-
 /// Everything a panel draws: the rest pose, the solved pose, the target and the pole.
 fn panel_points(o: &Outcome, rest: &[Vec3; 4]) -> Vec<Vec3> {
     let mut points = rest.to_vec();
@@ -528,7 +501,7 @@ fn draw_view(
         4.0,
         Style::stroke(FAINT, 1.0).filled("white"),
     );
-    draw_grid(svg, view, min, max);
+    svg.grid(view, (min, max), GRID_STEP);
     // Body midline (front) or body plane (side): both are the zero of the horizontal axis.
     svg.line(
         view.map(Vec2::new(0.0, min.y)),
@@ -571,28 +544,6 @@ fn draw_view(
         plane.label(),
         Font::new(11.0, MUTED).halo(),
     );
-}
-
-/// Faint lines every [`GRID_STEP`] metres across the view.
-fn draw_grid(svg: &mut Svg, view: &Viewport, min: Vec2, max: Vec2) {
-    let style = Style::stroke("#f0f2f4", 1.0);
-    let steps = ((max - min) / GRID_STEP).round();
-    for i in 1..steps.x as i32 {
-        let x = min.x + i as f32 * GRID_STEP;
-        svg.line(
-            view.map(Vec2::new(x, min.y)),
-            view.map(Vec2::new(x, max.y)),
-            style,
-        );
-    }
-    for i in 1..steps.y as i32 {
-        let y = min.y + i as f32 * GRID_STEP;
-        svg.line(
-            view.map(Vec2::new(min.x, y)),
-            view.map(Vec2::new(max.x, y)),
-            style,
-        );
-    }
 }
 
 fn rest_style() -> Style {

@@ -187,16 +187,22 @@ impl Ccd {
             && !self.work.has_constraints(n)
             && self.joints[..n].iter().all(CcdJoint::is_default);
         let w = &mut self.work;
-        let mut error = (w.positions[n - 1] - goal).length();
         let mut iterations = 0;
-        if error > tol && free && (goal - w.positions[0]).length() >= length {
+        if (w.positions[n - 1] - goal).length() > tol
+            && free
+            && (goal - w.positions[0]).length() >= length
+        {
             // What unlimited CCD converges to for an unreachable target, in one pass.
             w.lay_straight(n, goal);
             w.orient(n, root_parent, s.end_rotation, target);
             let error = (w.positions[n - 1] - goal).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
-        w.output[..n].copy_from_slice(&w.input[..n]);
+        // Start from the input projected onto the constraints (identity where there are none).
+        w.orient(n, root_parent, s.end_rotation, target);
+        let mut error = (w.positions[n - 1] - goal).length();
+        let mut best = error;
+        w.save_best(n);
         let mut parent = root_parent;
         for i in 0..n {
             self.input_local[i] = parent.conjugate() * w.input[i].rotation;
@@ -213,14 +219,19 @@ impl Ccd {
                 };
                 self.step(i, n, root_parent, goal);
             }
-            let w = &self.work;
+            let w = &mut self.work;
             let new_error = (w.output[n - 1].translation - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;
+            if error < best {
+                best = error;
+                w.save_best(n);
+            }
             if stalled {
                 break;
             }
         }
+        self.work.restore_best(n);
         let w = &mut self.work;
         let tip_parent = w.output[n - 2].rotation;
         let rotation = end_rotation(s.end_rotation, target, &w.input[n - 2..n], tip_parent);

@@ -85,6 +85,10 @@ pub(crate) struct ChainWork {
     pub directions: Vec<Vec3>,
     /// Model-space chain of a pose-level solve.
     pose_chain: Vec<Transform>,
+    /// Positions of the best iterate so far.
+    best_positions: Vec<Vec3>,
+    /// Output of the best iterate so far.
+    best_output: Vec<Transform>,
 }
 
 /// Smallest and largest chain a solver accepts.
@@ -110,6 +114,8 @@ impl ChainWork {
             lengths: vec![0.0; max_joints],
             directions: vec![Vec3::ZERO; max_joints],
             pose_chain: vec![Transform::IDENTITY; max_joints],
+            best_positions: vec![Vec3::ZERO; max_joints],
+            best_output: vec![Transform::IDENTITY; max_joints],
         })
     }
 
@@ -183,6 +189,18 @@ impl ChainWork {
             ));
         }
         Ok(())
+    }
+
+    /// Remembers the current iterate as the best so far.
+    pub fn save_best(&mut self, n: usize) {
+        self.best_positions[..n].copy_from_slice(&self.positions[..n]);
+        self.best_output[..n].copy_from_slice(&self.output[..n]);
+    }
+
+    /// Returns to the best iterate, so more iterations never give a worse answer.
+    pub fn restore_best(&mut self, n: usize) {
+        self.positions[..n].copy_from_slice(&self.best_positions[..n]);
+        self.output[..n].copy_from_slice(&self.best_output[..n]);
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

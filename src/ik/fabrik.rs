@@ -113,29 +113,40 @@ impl Fabrik {
         let goal = target.position;
         let constrained = self.work.has_constraints(n);
         let w = &mut self.work;
+        // Constraints act on rotations: the input is first projected onto them, and after every
+        // iteration positions become constrained rotations and back, so each iteration starts
+        // from an allowed pose.
+        if constrained {
+            w.orient(n, root_parent, s.end_rotation, target);
+        }
         let mut error = (w.positions[n - 1] - goal).length();
         let mut iterations = 0;
-        if error > tol && (goal - w.positions[0]).length() >= length {
+        if error > tol && !constrained && (goal - w.positions[0]).length() >= length {
             w.lay_straight(n, goal);
             iterations = 1;
-        } else if error > tol {
-            while iterations < s.max_iterations {
+        } else {
+            let mut best = error;
+            w.save_best(n);
+            while error > tol && iterations < s.max_iterations {
                 iterations += 1;
                 forward_backward(w, n, goal);
-                // Constraints act on rotations: turn positions into constrained rotations and
-                // back after every iteration, so the next one starts from an allowed pose.
                 if constrained {
                     w.orient(n, root_parent, s.end_rotation, target);
                 }
                 let new_error = (w.positions[n - 1] - goal).length();
                 let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
                 error = new_error;
-                if error <= tol || stalled {
+                if error < best {
+                    best = error;
+                    w.save_best(n);
+                }
+                if stalled {
                     break;
                 }
             }
+            w.restore_best(n);
         }
-        if !constrained || iterations <= 1 {
+        if !constrained {
             w.orient(n, root_parent, s.end_rotation, target);
         }
         let error = (w.positions[n - 1] - goal).length();

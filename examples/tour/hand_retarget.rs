@@ -1,0 +1,652 @@
+//! Section 3: hand IK retargeting, after Unreal's HandIKRetargeting node. A rifle-aiming frame
+//! was authored on a taller character with longer arms and then retargeted to ours: the arms
+//! (FK) copy the source's joint rotations, so with our shorter bones the hands land elsewhere,
+//! while the IK hand bones keep the source's hand positions. Moving the IK bones by the
+//! offset between the FK and IK hands puts them back on our hands.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::Vec2;
+use sinew::{
+    HandIkRetargeting, HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, Vec3,
+};
+
+use crate::svg::{Align, Font, Plane, Style, Svg, Viewport};
+
+/// Joint names; every parent comes before its children (see [`PARENTS`]).
+const JOINTS: [&str; 12] = [
+    "root",
+    "spine",
+    "upperarm_r",
+    "lowerarm_r",
+    "hand_r",
+    "upperarm_l",
+    "lowerarm_l",
+    "hand_l",
+    "ik_hand_root",
+    "ik_hand_gun",
+    "ik_hand_r",
+    "ik_hand_l",
+];
+
+/// Parent of each joint in [`JOINTS`]: the body (root > spine > both arms) and, beside it, the
+/// IK bones (root > ik_hand_root > ik_hand_gun > both IK hands), as on Unreal's mannequin.
+const PARENTS: [i32; 12] = [-1, 0, 1, 2, 3, 1, 5, 6, 0, 8, 9, 9];
+
+/// Body measurements, in metres, that differ between the two characters.
+#[derive(Clone, Copy, Debug)]
+struct Proportions {
+    /// Height of the spine joint (between the shoulders) above the root.
+    shoulder_height: f32,
+    /// Distance from the spine joint to either shoulder.
+    half_shoulder_width: f32,
+    upper_arm: f32,
+    forearm: f32,
+}
+
+/// The character the animation was authored on.
+const SOURCE: Proportions = Proportions {
+    shoulder_height: 1.45,
+    half_shoulder_width: 0.20,
+    upper_arm: 0.31,
+    forearm: 0.29,
+};
+
+/// Our character, shorter and narrower.
+const TARGET: Proportions = Proportions {
+    shoulder_height: 1.38,
+    half_shoulder_width: 0.17,
+    upper_arm: 0.27,
+    forearm: 0.25,
+};
+
+/// The frame of animation: model-space directions of the upper arm and forearm of each arm.
+/// The right hand holds the grip by the chest, the left supports the barrel further forward.
+const RIGHT_ARM: [Vec3; 2] = [Vec3::new(0.15, -0.85, 0.30), Vec3::new(0.45, 0.20, 0.90)];
+const LEFT_ARM: [Vec3; 2] = [Vec3::new(-0.10, -0.70, 0.60), Vec3::new(-0.45, 0.15, 0.90)];
+
+/// Runs the section: builds both characters, applies every setting, prints the table and
+/// writes the SVG.
+pub fn hand_retarget_section(out_dir: &Path) {
+    crate::heading("3. Hand IK retargeting: IK hand bones follow retargeted FK hands");
+    let source = Rig::new(SOURCE);
+    let mut rig = Rig::new(TARGET);
+    rig.copy_ik_bones_from(&source);
+    println!(
+        "Source character: shoulders {:.2} m high, arms {:.2} + {:.2} m. Ours: {:.2} m, {:.2} + \
+         {:.2} m.",
+        SOURCE.shoulder_height,
+        SOURCE.upper_arm,
+        SOURCE.forearm,
+        TARGET.shoulder_height,
+        TARGET.upper_arm,
+        TARGET.forearm
+    );
+    println!(
+        "The IK hand bones sit on the source's hands; the offset moves the listed bones, their \
+         children follow,\nand a bone listed with its ancestor moves once. hand_fk_weight picks \
+         the hand the offset is measured\nat: 0 the left, 1 the right, 0.5 halfway. Distances \
+         in mm.\n"
+    );
+
+    let outcomes: Vec<Outcome> = cases().into_iter().map(|case| rig.run(case)).collect();
+    print_table(&outcomes);
+
+    let svg = draw(&outcomes, &source.arms());
+    crate::write_output(out_dir, "hand_retarget.svg", &svg);
+}
+
+/// One setting of the node, and which bones it moves.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    /// Which hand the offset is measured at: 0 the left, 1 the right.
+    hand_fk_weight: f32,
+    /// Scale of each component of the offset.
+    per_axis_alpha: Vec3,
+    /// Names of the bones the offset moves.
+    bones: &'static [&'static str],
+}
+
+impl Case {
+    /// "weight 0.5, alpha (1, 0, 1)".
+    fn label(&self) -> String {
+        let a = self.per_axis_alpha;
+        format!(
+            "weight {}, alpha ({}, {}, {})",
+            self.hand_fk_weight, a.x, a.y, a.z
+        )
+    }
+}
+
+/// The settings: each hand weight with the full offset, then, at weight 0.5, the offset without
+/// its vertical part and the same offset applied to other bones.
+fn cases() -> [Case; 6] {
+    let case = |hand_fk_weight, per_axis_alpha, bones| Case {
+        hand_fk_weight,
+        per_axis_alpha,
+        bones,
+    };
+    [
+        case(0.0, Vec3::ONE, &["ik_hand_root"]),
+        case(0.5, Vec3::ONE, &["ik_hand_root"]),
+        case(1.0, Vec3::ONE, &["ik_hand_root"]),
+        case(0.5, Vec3::new(1.0, 0.0, 1.0), &["ik_hand_root"]),
+        case(0.5, Vec3::ONE, &["ik_hand_gun"]),
+        // ik_hand_gun is a child of ik_hand_root, so it moves once, with its parent.
+        case(0.5, Vec3::ONE, &["ik_hand_root", "ik_hand_gun"]),
+    ]
+}
+
+/// Model-space positions of the hands and IK bones at one moment.
+#[derive(Clone, Copy, Debug)]
+struct Hands {
+    fk_r: Vec3,
+    fk_l: Vec3,
+    ik_r: Vec3,
+    ik_l: Vec3,
+    ik_gun: Vec3,
+}
+
+impl Hands {
+    /// How far each IK hand is from its FK hand: (right, left).
+    fn gaps(&self) -> (f32, f32) {
+        (
+            (self.fk_r - self.ik_r).length(),
+            (self.fk_l - self.ik_l).length(),
+        )
+    }
+}
+
+/// What applying one case gave.
+struct Outcome {
+    case: Case,
+    /// The model-space offset the node applied.
+    offset: Vec3,
+    /// The hands and IK bones before and after applying it.
+    before: Hands,
+    after: Hands,
+    /// Model-space positions of both arms' joints, right then left: see [`Rig::arms`].
+    arms: [[Vec3; 4]; 2],
+}
+
+/// A character: a pose of its skeleton, and which joints are its hands.
+#[derive(Clone, Debug)]
+struct Rig {
+    pose: Pose,
+    /// The FK and IK hand joints the offset is measured between.
+    hands: HandPair,
+}
+
+impl Rig {
+    /// A character with `proportions` in the animation frame, its IK bones on its own hands
+    /// as the animation was authored: ik_hand_gun (and with it ik_hand_r) on the right hand,
+    /// ik_hand_l on the left; ik_hand_root stays at the origin.
+    fn new(proportions: Proportions) -> Self {
+        let local = local_transforms(proportions);
+        let skeleton = Skeleton::new(&PARENTS, &local, Some(&JOINTS))
+            .expect("the built-in rigs are valid skeletons");
+        let hands = HandPair {
+            right_fk: joint(&skeleton, "hand_r"),
+            left_fk: joint(&skeleton, "hand_l"),
+            right_ik: joint(&skeleton, "ik_hand_r"),
+            left_ik: joint(&skeleton, "ik_hand_l"),
+        };
+        let mut rig = Self {
+            pose: Pose::new(Arc::new(skeleton)),
+            hands,
+        };
+        rig.move_to("ik_hand_gun", rig.position("hand_r"));
+        rig.move_to("ik_hand_l", rig.position("hand_l"));
+        rig
+    }
+
+    /// Copies the IK bones' local transforms from `source`'s pose, as retargeting an animation
+    /// does: the arms keep their rotations on our shorter bones, the IK bones their positions.
+    fn copy_ik_bones_from(&mut self, source: &Rig) {
+        for name in ["ik_hand_root", "ik_hand_gun", "ik_hand_r", "ik_hand_l"] {
+            let j = joint(self.pose.skeleton(), name) as usize;
+            self.pose.local_mut()[j] = source.pose.local()[j];
+        }
+    }
+
+    /// Moves the joint called `name` to a model-space position (its children follow).
+    fn move_to(&mut self, name: &str, position: Vec3) {
+        let j = joint(self.pose.skeleton(), name) as usize;
+        self.pose
+            .set_model_of(j, &Transform::from_translation(position))
+            .expect("the rigs stay within f32 range");
+    }
+
+    /// Model-space position of the joint called `name`.
+    fn position(&self, name: &str) -> Vec3 {
+        let index = joint(self.pose.skeleton(), name);
+        self.pose
+            .model_of(index as usize)
+            .expect("the rigs stay within f32 range")
+            .translation
+    }
+
+    /// Where the hands and IK bones are now.
+    fn hands(&self) -> Hands {
+        Hands {
+            fk_r: self.position("hand_r"),
+            fk_l: self.position("hand_l"),
+            ik_r: self.position("ik_hand_r"),
+            ik_l: self.position("ik_hand_l"),
+            ik_gun: self.position("ik_hand_gun"),
+        }
+    }
+
+    /// Spine, shoulder, elbow and hand of the right arm, then of the left.
+    fn arms(&self) -> [[Vec3; 4]; 2] {
+        [
+            ["spine", "upperarm_r", "lowerarm_r", "hand_r"].map(|n| self.position(n)),
+            ["spine", "upperarm_l", "lowerarm_l", "hand_l"].map(|n| self.position(n)),
+        ]
+    }
+
+    /// Applies `case` to a fresh copy of the pose and records the hands before and after.
+    fn run(&self, case: Case) -> Outcome {
+        let retargeter = HandIkRetargeting::new(HandIkRetargetingSettings {
+            hand_fk_weight: case.hand_fk_weight,
+            per_axis_alpha: case.per_axis_alpha,
+        })
+        .expect("the tour's retargeting settings are valid");
+        let bones: Vec<u32> = case
+            .bones
+            .iter()
+            .map(|name| joint(self.pose.skeleton(), name))
+            .collect();
+        let mut moved = self.clone();
+        let offset = retargeter
+            .apply_pose(&mut moved.pose, &self.hands, &bones)
+            .expect("the tour's bones and pose are valid");
+        Outcome {
+            case,
+            offset,
+            before: self.hands(),
+            after: moved.hands(),
+            arms: self.arms(),
+        }
+    }
+}
+
+/// Index of the joint called `name`.
+fn joint(skeleton: &Skeleton, name: &str) -> u32 {
+    let index = skeleton
+        .find_joint(name)
+        .unwrap_or_else(|| panic!("{name} is a joint of the rig"));
+    u32::try_from(index).expect("a twelve-joint rig's indices fit in u32")
+}
+
+/// Local transforms of every joint in [`JOINTS`] order, with all IK bones at the origin.
+/// Bones run along their joint's local x; the root, spine and IK bones keep the model's axes.
+fn local_transforms(p: Proportions) -> Vec<Transform> {
+    let mut local = vec![
+        Transform::IDENTITY,
+        Transform::from_translation(Vec3::new(0.0, p.shoulder_height, 0.0)),
+    ];
+    local.extend(arm(p, -1.0, RIGHT_ARM));
+    local.extend(arm(p, 1.0, LEFT_ARM));
+    local.extend([Transform::IDENTITY; 4]);
+    local
+}
+
+/// Local transforms of one arm (upper arm, forearm, hand) whose bones point along
+/// `directions` in model space; `side` is -1 for the right arm (towards -x), 1 for the left.
+fn arm(p: Proportions, side: f32, directions: [Vec3; 2]) -> [Transform; 3] {
+    let [upper, fore] = directions.map(|d| Quat::from_rotation_arc(Vec3::X, d.normalize()));
+    [
+        Transform::from_rotation_translation(
+            upper,
+            Vec3::new(side * p.half_shoulder_width, 0.0, 0.0),
+        ),
+        Transform::from_rotation_translation(
+            upper.conjugate() * fore,
+            Vec3::new(p.upper_arm, 0.0, 0.0),
+        ),
+        Transform::from_translation(Vec3::new(p.forearm, 0.0, 0.0)),
+    ]
+}
+
+/// Prints one aligned row per case.
+fn print_table(outcomes: &[Outcome]) {
+    let row = |cells: [&str; 7]| {
+        let [setting, bones, offset, r0, r1, l0, l1] = cells;
+        println!("{setting:<27}  {bones:<26}  {offset:<21}  {r0:>8}  {r1:>7}  {l0:>8}  {l1:>7}");
+    };
+    row([
+        "setting",
+        "bones moved",
+        "offset (x, y, z) mm",
+        "R before",
+        "R after",
+        "L before",
+        "L after",
+    ]);
+    row([27, 26, 21, 8, 7, 8, 7]
+        .map(|w| "-".repeat(w))
+        .each_ref()
+        .map(String::as_str));
+    for o in outcomes {
+        let (r0, l0) = o.before.gaps();
+        let (r1, l1) = o.after.gaps();
+        row([
+            &o.case.label(),
+            &o.case.bones.join(", "),
+            &offset_mm(o.offset),
+            &mm(r0),
+            &mm(r1),
+            &mm(l0),
+            &mm(l1),
+        ]);
+    }
+    println!(
+        "\nR, L: distance from the right (left) FK hand to its IK hand bone, before and after."
+    );
+}
+
+/// A length in metres as millimetres with one decimal, never "-0.0".
+fn mm(metres: f32) -> String {
+    let text = format!("{:.1}", metres * 1000.0);
+    match text.strip_prefix('-') {
+        Some(unsigned) if unsigned.trim_matches(['0', '.']).is_empty() => unsigned.to_owned(),
+        _ => text,
+    }
+}
+
+/// An offset in millimetres: "(x, y, z)", each right-aligned to five characters.
+fn offset_mm(offset: Vec3) -> String {
+    let [x, y, z] = offset.to_array().map(mm);
+    format!("({x:>5}, {y:>5}, {z:>5})")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Picture: one panel per case, each with a front and a side view of the arms at the same scale.
+
+/// Pixels per metre in every view.
+const SCALE: f32 = 560.0;
+/// Panels per row.
+const COLUMNS: usize = 2;
+/// Space around the figure, between panels, and inside a panel.
+const MARGIN: f32 = 24.0;
+const GAP: f32 = 16.0;
+const PAD: f32 = 12.0;
+/// Height of the title block above the grid, and of a panel's header and caption.
+const TITLE_H: f32 = 78.0;
+const HEADER_H: f32 = 26.0;
+const CAPTION_H: f32 = 44.0;
+/// Spacing of the faint background grid, in metres.
+const GRID_STEP: f32 = 0.05;
+
+const BODY: &str = "#475569";
+const FK_BLUE: &str = "#2563eb";
+const SOURCE_GREY: &str = "#c3cad2";
+const BEFORE_GREY: &str = "#8a94a0";
+const AFTER_ORANGE: &str = "#ea580c";
+const INK: &str = "#1f2933";
+const MUTED: &str = "#616e7c";
+const FAINT: &str = "#e4e7eb";
+
+/// Everything a panel draws, in model space.
+fn panel_points(o: &Outcome, source_arms: &[[Vec3; 4]; 2]) -> Vec<Vec3> {
+    let mut points: Vec<Vec3> = o
+        .arms
+        .iter()
+        .chain(source_arms)
+        .flatten()
+        .copied()
+        .collect();
+    for h in [o.before, o.after] {
+        points.extend([h.ik_r, h.ik_l, h.ik_gun]);
+    }
+    points
+}
+
+/// World bounds of one plane over every panel, padded and snapped outward to the grid.
+fn plane_bounds(plane: Plane, outcomes: &[Outcome], source_arms: &[[Vec3; 4]; 2]) -> (Vec2, Vec2) {
+    let points = outcomes
+        .iter()
+        .flat_map(|o| panel_points(o, source_arms))
+        .map(|p| plane.project(p));
+    let (min, max) = points.fold(
+        (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+        |(min, max), p| (min.min(p), max.max(p)),
+    );
+    let snap = |v: Vec2, f: fn(f32) -> f32| (v / GRID_STEP).map(f) * GRID_STEP;
+    (snap(min - 0.03, f32::floor), snap(max + 0.03, f32::ceil))
+}
+
+/// The whole figure: a title block with a legend, then a grid of panels.
+fn draw(outcomes: &[Outcome], source_arms: &[[Vec3; 4]; 2]) -> String {
+    // Both views share one vertical range so the arms line up across them.
+    let mut bounds = Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, source_arms));
+    let (y_min, y_max) = (
+        bounds[0].0.y.min(bounds[1].0.y),
+        bounds[0].1.y.max(bounds[1].1.y),
+    );
+    for (min, max) in &mut bounds {
+        min.y = y_min;
+        max.y = y_max;
+    }
+    let view_sizes = bounds.map(|(min, max)| (max - min) * SCALE);
+    let panel = Vec2::new(
+        view_sizes[0].x + view_sizes[1].x + 3.0 * PAD,
+        HEADER_H + view_sizes[0].y + CAPTION_H,
+    );
+    let rows = outcomes.len().div_ceil(COLUMNS);
+    let size = Vec2::new(
+        2.0 * MARGIN + COLUMNS as f32 * panel.x + (COLUMNS - 1) as f32 * GAP,
+        2.0 * MARGIN + TITLE_H + rows as f32 * panel.y + (rows - 1) as f32 * GAP,
+    );
+
+    let mut svg = Svg::new(size.x, size.y);
+    draw_title(&mut svg);
+    for (i, o) in outcomes.iter().enumerate() {
+        let cell = Vec2::new((i % COLUMNS) as f32, (i / COLUMNS) as f32);
+        let corner = Vec2::new(MARGIN, MARGIN + TITLE_H) + cell * (panel + GAP);
+        svg.rect(
+            corner,
+            panel,
+            8.0,
+            Style::stroke(FAINT, 1.0).filled("#f8f9fb"),
+        );
+        draw_caption(&mut svg, corner, panel, i + 1, o);
+        let mut view_corner = corner + Vec2::new(PAD, HEADER_H);
+        for (k, plane) in Plane::BOTH.into_iter().enumerate() {
+            let view = Viewport::fit(bounds[k].0, bounds[k].1, view_corner, view_sizes[k]);
+            draw_view(&mut svg, plane, &view, bounds[k], o, source_arms);
+            view_corner.x += view_sizes[k].x + PAD;
+        }
+    }
+    svg.finish()
+}
+
+/// Figure title, a one-line explanation and the legend.
+fn draw_title(svg: &mut Svg) {
+    let mut at = Vec2::new(MARGIN, MARGIN + 18.0);
+    svg.text(
+        at,
+        "Sinew hand IK retargeting: moving the IK hand bones onto retargeted FK hands",
+        Font::new(20.0, INK).bold(),
+    );
+    at.y += 22.0;
+    svg.text(
+        at,
+        &format!(
+            "The IK bones were authored on a taller character (its arms dashed). Offset = (FK − \
+             IK) at the weighted hand, times alpha per axis. Grid {} cm.",
+            GRID_STEP * 100.0
+        ),
+        Font::new(13.0, MUTED),
+    );
+    at.y += 24.0;
+    let text = Font::new(12.5, INK);
+    let mut x = MARGIN;
+    let mut item = |svg: &mut Svg, label: &str, width: f32, draw: &dyn Fn(&mut Svg, Vec2)| {
+        draw(svg, Vec2::new(x + 10.0, at.y - 4.0));
+        svg.text(Vec2::new(x + 26.0, at.y), label, text);
+        x += width;
+    };
+    item(svg, "our arms (FK)", 125.0, &|svg, c| {
+        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, body_style());
+    });
+    item(svg, "FK hand", 90.0, &|svg, c| {
+        svg.circle(c, 4.5, fk_hand_style());
+    });
+    item(svg, "source's arms", 130.0, &|svg, c| {
+        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, source_style());
+    });
+    item(svg, "IK hands and gun before", 195.0, &|svg, c| {
+        legend_ik_bones(svg, c, BEFORE_GREY);
+    });
+    item(svg, "after", 70.0, &|svg, c| {
+        legend_ik_bones(svg, c, AFTER_ORANGE);
+    });
+    item(svg, "offset, at the weighted hand", 230.0, &|svg, c| {
+        svg.arrow(
+            c - Vec2::X * 10.0,
+            c + Vec2::X * 10.0,
+            7.0,
+            Style::stroke(INK, 1.5),
+        );
+    });
+}
+
+/// The legend's sample of the IK bones: the gun line ending in an IK hand's square.
+fn legend_ik_bones(svg: &mut Svg, centre: Vec2, colour: &'static str) {
+    svg.line(
+        centre - Vec2::X * 10.0,
+        centre + Vec2::X * 6.0,
+        Style::stroke(colour, 2.0),
+    );
+    svg.rect(
+        centre + Vec2::new(2.0, -4.0),
+        Vec2::splat(8.0),
+        1.0,
+        Style::fill(colour),
+    );
+}
+
+/// A panel's header (number, setting, bones) and caption (offset, hand distances).
+fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
+    let header = corner + Vec2::new(PAD, 18.0);
+    svg.text(
+        header,
+        &format!("{number}. {}", o.case.label()),
+        Font::new(14.0, INK).bold(),
+    );
+    svg.text(
+        header + Vec2::X * (panel.x - 2.0 * PAD),
+        &format!("moves {}", o.case.bones.join(" + ")),
+        Font::new(12.0, MUTED).aligned(Align::End),
+    );
+    let line1 = corner + Vec2::new(PAD, panel.y - CAPTION_H + 17.0);
+    let [x, y, z] = o.offset.to_array().map(mm);
+    svg.text(
+        line1,
+        &format!("offset ({x}, {y}, {z}) mm"),
+        Font::new(13.0, INK).bold(),
+    );
+    let (r0, l0) = o.before.gaps();
+    let (r1, l1) = o.after.gaps();
+    svg.text(
+        line1 + Vec2::Y * 18.0,
+        &format!(
+            "IK hand to FK hand: right {} → {} mm, left {} → {} mm",
+            mm(r0),
+            mm(r1),
+            mm(l0),
+            mm(l1)
+        ),
+        Font::new(12.5, MUTED),
+    );
+}
+
+/// One view of one panel: frame, grid, the source's arms, our arms, the IK bones before and
+/// after, and the offset arrow.
+fn draw_view(
+    svg: &mut Svg,
+    plane: Plane,
+    view: &Viewport,
+    (min, max): (Vec2, Vec2),
+    o: &Outcome,
+    source_arms: &[[Vec3; 4]; 2],
+) {
+    let top_left = view.map(Vec2::new(min.x, max.y));
+    let size = view.map(Vec2::new(max.x, min.y)) - top_left;
+    svg.rect(
+        top_left,
+        size,
+        4.0,
+        Style::stroke(FAINT, 1.0).filled("white"),
+    );
+    svg.grid(view, (min, max), GRID_STEP);
+    let project = |p: Vec3| view.map(plane.project(p));
+
+    for arm in source_arms {
+        svg.polyline(&arm.map(project), source_style());
+    }
+    for arm in &o.arms {
+        let px = arm.map(project);
+        svg.polyline(&px, body_style());
+        for &joint in &px[..3] {
+            svg.circle(joint, 3.0, Style::fill(BODY));
+        }
+    }
+    draw_ik_bones(svg, &o.before, &project, BEFORE_GREY);
+    draw_ik_bones(svg, &o.after, &project, AFTER_ORANGE);
+    for (arm, side) in o.arms.iter().zip(["R", "L"]) {
+        let hand = project(arm[3]);
+        svg.circle(hand, 5.0, fk_hand_style());
+        svg.text(
+            hand + Vec2::new(-4.0, 20.0),
+            side,
+            Font::new(12.0, FK_BLUE).bold().halo(),
+        );
+    }
+
+    let w = o.case.hand_fk_weight;
+    let from = o.before.ik_l.lerp(o.before.ik_r, w);
+    svg.arrow(
+        project(from),
+        project(from + o.offset),
+        8.0,
+        Style::stroke(INK, 1.5),
+    );
+    svg.text(
+        top_left + Vec2::new(6.0, 14.0),
+        plane.label(),
+        Font::new(11.0, MUTED).halo(),
+    );
+}
+
+/// The IK bones as the weapon (ik_hand_gun to ik_hand_l) and a square on each IK hand.
+fn draw_ik_bones(
+    svg: &mut Svg,
+    hands: &Hands,
+    project: &dyn Fn(Vec3) -> Vec2,
+    colour: &'static str,
+) {
+    svg.line(
+        project(hands.ik_gun),
+        project(hands.ik_l),
+        Style::stroke(colour, 2.0),
+    );
+    for p in [hands.ik_r, hands.ik_l] {
+        svg.rect(project(p) - 4.0, Vec2::splat(8.0), 1.0, Style::fill(colour));
+    }
+}
+
+fn body_style() -> Style {
+    Style::stroke(BODY, 2.5)
+}
+
+fn source_style() -> Style {
+    Style::stroke(SOURCE_GREY, 1.5).dashed("5 4")
+}
+
+fn fk_hand_style() -> Style {
+    Style::stroke(FK_BLUE, 2.0).filled("white")
+}
