@@ -55,9 +55,9 @@ impl JointConstraint {
         ensure_finite(reference.is_finite(), "constraint reference rotation")?;
         ensure_finite(axis.is_finite(), "constraint axis")?;
         let invalid = |m: &str| Err(Error::new(ErrorKind::InvalidArgument, m.to_owned()));
-        if reference.length_squared() < 1e-12 {
+        let Some(reference) = crate::rotation::normalize_robust(reference) else {
             return invalid("constraint reference rotation is a zero quaternion");
-        }
+        };
         if axis.length_squared() < 1e-12 {
             return invalid("constraint axis is a zero vector");
         }
@@ -92,7 +92,7 @@ impl JointConstraint {
             Limit::Twist { min, max } => range(min, max, "twist range")?,
         }
         Ok(Self {
-            reference: reference.normalize(),
+            reference,
             frame: shortest_arc(Vec3::X, axis),
             limit,
         })

@@ -16,8 +16,9 @@ pub use constraint::{JointConstraint, Limit};
 pub use error::{Error, ErrorKind, Result};
 pub use glam::{Quat, Vec3};
 pub use ik::{
-    Ccd, CcdSettings, ChainTarget, EndRotation, Fabrik, FabrikSettings, HandIkRetargeting,
-    HandIkRetargetingSettings, HandPair, IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget,
+    Ccd, CcdJoint, CcdSettings, ChainTarget, EndRotation, Fabrik, FabrikSettings,
+    HandIkRetargeting, HandIkRetargetingSettings, HandPair, IkResult, TwoBoneIk, TwoBoneIkSettings,
+    TwoBoneTarget,
 };
 pub use pose::Pose;
 pub use skeleton::{Skeleton, MAX_JOINTS, NO_PARENT};

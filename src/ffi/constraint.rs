@@ -48,6 +48,18 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
     type Error = FfiError;
 
     fn try_from(c: &SinewJointConstraint) -> FfiResult<Self> {
+        let floats = [
+            c.swing_half_angle_1,
+            c.swing_half_angle_2,
+            c.min_angle,
+            c.max_angle,
+        ];
+        if !floats.iter().all(|v| v.is_finite()) {
+            return Err(FfiError::new(
+                SinewStatus::NonFinite,
+                "a constraint angle is not finite (NaN or infinity), even if its type does not use it",
+            ));
+        }
         let range = (c.min_angle, c.max_angle);
         let limit = match c.r#type {
             1 => Limit::Cone {

@@ -1,6 +1,9 @@
 //! Cyclic coordinate descent with the semantics of Unreal's CCDIK node (precision, max
 //! iterations, start from tail, per-joint rotation limits in degrees) plus per-joint weights
 //! (Final IK's damping), a rotating root (optionally fixed) and joint constraints.
+//!
+//! Constraints win over weights and `fix_root`: the input is first projected onto them, so a
+//! joint whose input violates its constraint turns onto it even at weight 0 or as a fixed root.
 
 use glam::Quat;
 

@@ -4,7 +4,8 @@
 use glam::Vec3;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
-use crate::pose::Pose;
+use crate::pose::{finite, Pose};
+use crate::skeleton::Skeleton;
 use crate::transform::Transform;
 
 /// HandIKRetargeting settings (Unreal's defaults).
@@ -124,6 +125,9 @@ impl HandIkRetargeting {
             at(hands.left_ik),
         );
         ensure_result_finite(offset)?;
+        for &b in bones {
+            ensure_result_finite(model[b as usize].translation() + offset)?;
+        }
         for (k, &b) in bones.iter().enumerate() {
             if !bones[..k].contains(&b) {
                 model[b as usize].translate(offset);
@@ -145,18 +149,21 @@ impl HandIkRetargeting {
             at(hands.left_ik),
         );
         ensure_result_finite(offset)?;
-        let listed = |j: usize| bones.contains(&(j as u32));
-        for (k, &b) in bones.iter().enumerate() {
-            let mut ancestor = skeleton.parent(b as usize);
-            let mut covered = bones[..k].contains(&b);
-            while let (Some(a), false) = (ancestor, covered) {
-                covered = listed(a);
-                ancestor = skeleton.parent(a);
-            }
-            if !covered {
-                let mut model = pose.model_of(b as usize)?;
+        // Two passes: compute and check every new local transform, then write them all, so an
+        // error leaves the pose untouched.
+        for pass in [Pass::Check, Pass::Write] {
+            for (k, &b) in bones.iter().enumerate() {
+                if is_covered(&skeleton, bones, k) {
+                    continue;
+                }
+                let b = b as usize;
+                let parent = pose.parent_model_of(b)?;
+                let mut model = parent.mul_transform(&pose.local()[b]);
                 model.translation += offset;
-                pose.set_model_of(b as usize, &model)?;
+                let local = finite(parent.inverse_mul(&model))?;
+                if pass == Pass::Write {
+                    pose.local_mut()[b].translation = local.translation;
+                }
             }
         }
         Ok(offset)
@@ -183,6 +190,29 @@ impl Translated for Transform {
     fn is_finite(&self) -> bool {
         Transform::is_finite(self)
     }
+}
+
+/// The two passes of [`HandIkRetargeting::apply_pose`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Check,
+    Write,
+}
+
+/// Whether `bones[k]` is a repeat or has an ancestor in `bones`, and so already moves.
+fn is_covered(skeleton: &Skeleton, bones: &[u32], k: usize) -> bool {
+    let b = bones[k];
+    if bones[..k].contains(&b) {
+        return true;
+    }
+    let mut ancestor = skeleton.parent(b as usize);
+    while let Some(a) = ancestor {
+        if bones.contains(&(a as u32)) {
+            return true;
+        }
+        ancestor = skeleton.parent(a);
+    }
+    false
 }
 
 fn check_indices<'a>(indices: impl Iterator<Item = &'a u32>, count: usize) -> Result<()> {
