@@ -117,26 +117,31 @@ impl JointConstraint {
     /// `local`: swings are pulled radially onto the cone's ellipse, angles clamped to their range.
     pub fn project(&self, local: Quat) -> Quat {
         let rel = self.frame.conjugate() * self.reference.conjugate() * local * self.frame;
-        let limited = match self.limit {
+        let (swing, twist) = swing_twist(rel, Vec3::X);
+        let (limited_swing, limited_twist) = match self.limit {
             Limit::Cone {
                 half_angle_1,
                 half_angle_2,
-                twist,
-            } => {
-                let (swing, tw) = swing_twist(rel, Vec3::X);
-                let swing = limit_swing(swing, half_angle_1, half_angle_2);
-                let tw = match twist {
-                    Some((min, max)) => clamp_twist(tw, min, max),
-                    None => tw,
-                };
-                swing * tw
-            }
-            Limit::Hinge { min, max } => clamp_twist(swing_twist(rel, Vec3::X).1, min, max),
-            Limit::Twist { min, max } => {
-                let (swing, tw) = swing_twist(rel, Vec3::X);
-                swing * clamp_twist(tw, min, max)
-            }
+                twist: range,
+            } => (
+                limit_swing(swing, half_angle_1, half_angle_2),
+                range.map_or(twist, |(min, max)| clamp_twist(twist, min, max)),
+            ),
+            Limit::Hinge { min, max } => (
+                if crate::rotation::angle(swing) <= ALLOWED_SLACK {
+                    swing
+                } else {
+                    Quat::IDENTITY
+                },
+                clamp_twist(twist, min, max),
+            ),
+            Limit::Twist { min, max } => (swing, clamp_twist(twist, min, max)),
         };
+        if limited_swing == swing && limited_twist == twist {
+            // Allowed: returned bit for bit, so solves of satisfied chains add no rounding.
+            return local;
+        }
+        let limited = limited_swing * limited_twist;
         (self.reference * self.frame * limited * self.frame.conjugate()).normalize()
     }
 
@@ -146,6 +151,9 @@ impl JointConstraint {
         crate::rotation::angle(projected.conjugate() * local)
     }
 }
+
+/// Swing a hinge tolerates without projecting (radians): rounding, not a real swing.
+const ALLOWED_SLACK: f32 = 1e-6;
 
 /// Signed angle of a twist quaternion about +X, in (-pi, pi].
 fn twist_angle(twist: Quat) -> f32 {

@@ -55,7 +55,12 @@ pub fn swing_twist(q: Quat, axis: Vec3) -> (Quat, Quat) {
 
 /// Normalizes a quaternion of any finite magnitude (scaling first, so huge components do not
 /// overflow); `None` when it is shorter than 1e-6 (no usable direction) or not finite.
+/// Quaternions already unit to within 1e-6 are returned unchanged.
 pub fn normalize_robust(q: Quat) -> Option<Quat> {
+    // Already unit to working precision: pass it through bit for bit.
+    if (q.length_squared() - 1.0).abs() <= 1e-6 {
+        return Some(q);
+    }
     let m = q.x.abs().max(q.y.abs()).max(q.z.abs()).max(q.w.abs());
     if !(m.is_finite() && m >= 1e-6 * 0.5) {
         return None;

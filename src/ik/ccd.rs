@@ -10,12 +10,11 @@ use glam::Quat;
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::chain::{
-    chain_result, end_rotation, solve_pose, tolerance, validate_iteration_settings, ChainSolver,
-    ChainTarget, ChainWork,
+    chain_result, solve_pose, tolerance, validate_iteration_settings, ChainSolver, ChainTarget,
+    ChainWork,
 };
 use crate::ik::{EndRotation, IkResult};
 use crate::pose::Pose;
-use crate::rotation::shortest_arc;
 use crate::transform::Transform;
 
 /// CCD settings. Defaults follow Unreal's CCDIK node, except that precision is relative.
@@ -191,6 +190,9 @@ impl Ccd {
             && self.joints[..n].iter().all(CcdJoint::is_default);
         let w = &mut self.work;
         let mut iterations = 0;
+        if free {
+            w.seed_near_reach(n, goal, length);
+        }
         if (w.positions[n - 1] - goal).length() > tol
             && free
             && (goal - w.positions[0]).length() >= length
@@ -201,8 +203,13 @@ impl Ccd {
             let error = (w.positions[n - 1] - goal).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
-        // Start from the input projected onto the constraints (identity where there are none).
+        // Start from the input (or the near-reach seed) projected onto the constraints.
         w.orient(n, root_parent, s.end_rotation, target);
+        if s.fix_root {
+            // The fixed root keeps its input rotation exactly (projected only if a constraint
+            // of its own says so).
+            w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
+        }
         let mut error = (w.positions[n - 1] - goal).length();
         let mut best = error;
         w.save_best(n);
@@ -236,51 +243,22 @@ impl Ccd {
         }
         self.work.restore_best(n);
         let w = &mut self.work;
-        let tip_parent = w.output[n - 2].rotation;
-        let rotation = end_rotation(s.end_rotation, target, &w.input[n - 2..n], tip_parent);
-        w.output[n - 1].rotation = w.constrained(n - 1, tip_parent, rotation);
+        w.finish_tip(n, s.end_rotation, target);
         let error = (w.output[n - 1].translation - goal).length();
         w.store(chain, chain_result(error, tol, iterations))
     }
 
-    /// Turns joint `i` so the tip points at `goal`, limited by weight, rotation limit and
-    /// constraint, carrying its descendants along.
+    /// One CCD step at joint `i` with its tuning.
     fn step(&mut self, i: usize, n: usize, root_parent: Quat, goal: glam::Vec3) {
-        let w = &mut self.work;
-        let pivot = w.output[i].translation;
-        let tip = w.output[n - 1].translation;
         let tuning = self.joints[i];
-        let arc = shortest_arc(tip - pivot, goal - pivot);
-        let arc = if tuning.weight < 1.0 {
-            Quat::from_scaled_axis(arc.to_scaled_axis() * tuning.weight)
-        } else {
-            arc
-        };
-        let parent = if i == 0 {
-            root_parent
-        } else {
-            w.output[i - 1].rotation
-        };
-        let old = w.output[i].rotation;
-        let mut local = parent.conjugate() * (arc * old).normalize();
-        if tuning.rotation_limit_degrees < 180.0 {
-            local = limit_deviation(
+        let limit = (tuning.rotation_limit_degrees < 180.0).then(|| {
+            (
                 self.input_local[i],
-                local,
                 tuning.rotation_limit_degrees.to_radians(),
-            );
-        }
-        let rotation = w.constrained(i, parent, (parent * local).normalize());
-        let delta = rotation * old.conjugate();
-        w.output[i].rotation = rotation;
-        for j in i + 1..n {
-            w.output[j].rotation = (delta * w.output[j].rotation).normalize();
-        }
-        // Positions by forward kinematics from the rotations, so bone lengths never drift.
-        for j in i..n - 1 {
-            w.output[j + 1].translation =
-                w.output[j].translation + w.output[j].rotation * w.bones[j];
-        }
+            )
+        });
+        self.work
+            .ccd_step(i, n, root_parent, goal, tuning.weight, limit);
     }
 
     /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
@@ -297,20 +275,6 @@ impl Ccd {
 
 /// Relative improvement per sweep below which a solve counts as stalled.
 const STALL_RATIO: f32 = 1e-3;
-
-/// Pulls `local` back toward `reference` so the two differ by at most `max_angle` radians.
-fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
-    let mut delta = reference.conjugate() * local;
-    if delta.w < 0.0 {
-        delta = -delta;
-    }
-    let v = delta.to_scaled_axis();
-    let angle = v.length();
-    if angle <= max_angle {
-        return local;
-    }
-    (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
-}
 
 impl ChainSolver for Ccd {
     fn work_mut(&mut self) -> &mut ChainWork {

@@ -8,6 +8,7 @@ use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::{EndRotation, IkResult};
 use crate::pose::{finite, Pose};
+use crate::rotation::shortest_arc;
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -91,8 +92,11 @@ pub(crate) struct ChainWork {
     best_output: Vec<Transform>,
 }
 
-/// Smallest and largest chain a solver accepts.
+/// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
+
+/// Reach ratio above which unconstrained solvers start from a blend toward the arc seed.
+const NEAR_REACH: f32 = 0.9;
 
 impl ChainWork {
     pub fn new(max_joints: usize) -> Result<Self> {
@@ -203,6 +207,110 @@ impl ChainWork {
         self.output[..n].copy_from_slice(&self.best_output[..n]);
     }
 
+    /// One CCD step at joint `i` on the output chain: turn so the tip points at `goal`, scaled
+    /// by `weight`, limited by `limit` (reference local rotation, max angle) and the joint's
+    /// constraint; descendants follow, positions by forward kinematics (lengths never drift).
+    pub fn ccd_step(
+        &mut self,
+        i: usize,
+        n: usize,
+        root_parent: Quat,
+        goal: Vec3,
+        weight: f32,
+        limit: Option<(Quat, f32)>,
+    ) {
+        let pivot = self.output[i].translation;
+        let tip = self.output[n - 1].translation;
+        let mut arc = shortest_arc(tip - pivot, goal - pivot);
+        if weight < 1.0 {
+            arc = Quat::from_scaled_axis(arc.to_scaled_axis() * weight);
+        }
+        let parent = if i == 0 {
+            root_parent
+        } else {
+            self.output[i - 1].rotation
+        };
+        let old = self.output[i].rotation;
+        let mut local = parent.conjugate() * (arc * old).normalize();
+        if let Some((reference, max_angle)) = limit {
+            local = limit_deviation(reference, local, max_angle);
+        }
+        let rotation = self.constrained(i, parent, (parent * local).normalize());
+        let delta = rotation * old.conjugate();
+        self.output[i].rotation = rotation;
+        for j in i + 1..n {
+            self.output[j].rotation = (delta * self.output[j].rotation).normalize();
+        }
+        for j in i..n - 1 {
+            self.output[j + 1].translation =
+                self.output[j].translation + self.output[j].rotation * self.bones[j];
+        }
+    }
+
+    /// Copies the output's joint positions into the working positions.
+    pub fn sync_positions(&mut self, n: usize) {
+        for (p, t) in self.positions[..n].iter_mut().zip(&self.output[..n]) {
+            *p = t.translation;
+        }
+    }
+
+    /// Near full reach, moves the working positions toward an evenly bent arc whose tip is
+    /// exactly at `target` (bent in the input's plane), by a weight rising smoothly from 0 at
+    /// 90 % of the chain length to 1 at full length. At full length the arc is the straight
+    /// lay-out used for unreachable targets, so solutions do not jump across the edge of reach,
+    /// and iterative solvers start next to a solution where they converge slowest.
+    pub fn seed_near_reach(&mut self, n: usize, target: Vec3, length: f32) {
+        let root = self.positions[0];
+        let to_target = target - root;
+        let d = to_target.length();
+        let ratio = if length > 0.0 { d / length } else { 0.0 };
+        if !(ratio > NEAR_REACH && ratio < 1.0) || n < 3 {
+            return;
+        }
+        let x = (ratio - NEAR_REACH) / (1.0 - NEAR_REACH);
+        let weight = x * x * (3.0 - 2.0 * x);
+        let u = to_target / d;
+        let sag = self.positions[1..n]
+            .iter()
+            .fold(Vec3::ZERO, |acc, p| acc + (*p - root));
+        let v = crate::rotation::perpendicular_dir(sag, u, length * 1e-6)
+            .unwrap_or_else(|| u.any_orthonormal_vector());
+        let theta = self.arc_bend(n, d);
+        let (sum_cos, sum_sin) = self.arc_chord(n, theta);
+        let start = sum_sin.atan2(sum_cos);
+        let mut p = root;
+        for j in 0..n - 1 {
+            let heading = start - j as f32 * theta;
+            let next = p + (u * heading.cos() + v * heading.sin()) * self.lengths[j];
+            self.positions[j + 1] = self.positions[j + 1].lerp(next, weight);
+            p = next;
+        }
+    }
+
+    /// Chord of the arc whose bone `j` heads at angle `-j * theta`, as (along, across) sums.
+    fn arc_chord(&self, n: usize, theta: f32) -> (f32, f32) {
+        (0..n - 1).fold((0.0, 0.0), |(c, s), j| {
+            let (sin, cos) = (j as f32 * theta).sin_cos();
+            (c + self.lengths[j] * cos, s + self.lengths[j] * sin)
+        })
+    }
+
+    /// The even bend per joint whose arc's chord has length `d` (bisection; the chord shrinks
+    /// monotonically as the bend grows from 0 to pi / bones).
+    fn arc_bend(&self, n: usize, d: f32) -> f32 {
+        let (mut lo, mut hi) = (0.0f32, std::f32::consts::PI / (n - 1) as f32);
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            let (c, s) = self.arc_chord(n, mid);
+            if c.hypot(s) > d {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
     /// Lays the chain straight from the root toward `target` (desired positions).
     pub fn lay_straight(&mut self, n: usize, target: Vec3) {
         let root = self.positions[0];
@@ -223,7 +331,7 @@ impl ChainWork {
         for i in 0..n - 1 {
             let input = self.input[i];
             let want = self.positions[i + 1] - pos;
-            let arc = crate::rotation::shortest_arc(input.rotation * self.bones[i], want);
+            let arc = shortest_arc(input.rotation * self.bones[i], want);
             let rotation = self.constrained(i, parent, (arc * input.rotation).normalize());
             self.output[i] = Transform {
                 translation: pos,
@@ -244,11 +352,24 @@ impl ChainWork {
         self.positions[tip] = pos;
     }
 
+    /// Sets the tip's rotation on the output from the end-rotation mode (then its constraint).
+    pub fn finish_tip(&mut self, n: usize, end: EndRotation, target: &ChainTarget) {
+        let parent = self.output[n - 2].rotation;
+        let rotation = end_rotation(end, target, &self.input[n - 2..n], parent);
+        self.output[n - 1].rotation = self.constrained(n - 1, parent, rotation);
+    }
+
     /// Applies joint `i`'s constraint to a model rotation given its parent's model rotation.
     pub fn constrained(&self, i: usize, parent: Quat, model: Quat) -> Quat {
-        match &self.constraints[i] {
-            Some(c) => (parent * c.project(parent.conjugate() * model)).normalize(),
-            None => model,
+        let Some(c) = &self.constraints[i] else {
+            return model;
+        };
+        let local = parent.conjugate() * model;
+        let projected = c.project(local);
+        if projected == local {
+            model
+        } else {
+            (parent * projected).normalize()
         }
     }
 
@@ -329,6 +450,20 @@ pub(crate) fn end_rotation(
         EndRotation::CopyEffector => target.rotation.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
     }
+}
+
+/// Pulls `local` back toward `reference` so the two differ by at most `max_angle` radians.
+fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
+    let mut delta = reference.conjugate() * local;
+    if delta.w < 0.0 {
+        delta = -delta;
+    }
+    let v = delta.to_scaled_axis();
+    let angle = v.length();
+    if angle <= max_angle {
+        return local;
+    }
+    (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
 }
 
 /// Builds a result for a final error.

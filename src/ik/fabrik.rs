@@ -1,6 +1,12 @@
 //! FABRIK (Aristidou & Lasenby 2011) with the semantics of Unreal's FABRIK node: precision,
 //! max iterations, effector rotation source, straight lay-out for unreachable targets; plus a
 //! relative tolerance, early exit when an iteration stops improving, and joint constraints.
+//!
+//! Beyond the paper: near full reach (above 90 % of the chain length) the passes start from a
+//! blend toward an evenly bent arc that touches the target, which removes FABRIK's slow
+//! convergence there and the jump to the straight lay-out at the edge of reach. With
+//! constraints, positions become constrained rotations after every iteration, and once the
+//! passes stall the remaining iterations are constraint-aware CCD sweeps.
 
 use glam::{Quat, Vec3};
 
@@ -51,6 +57,9 @@ impl FabrikSettings {
 
 /// Relative improvement per iteration below which a solve counts as stalled.
 const STALL_RATIO: f32 = 1e-3;
+
+/// Fraction of the tolerance kept as margin for the rounding of the final rotation pass.
+const INNER_TOLERANCE_MARGIN: f32 = 1e-3;
 
 /// A FABRIK solver for chains of up to `max_joints` joints; all memory is allocated at creation.
 #[derive(Clone, Debug)]
@@ -125,28 +134,49 @@ impl Fabrik {
             w.lay_straight(n, goal);
             iterations = 1;
         } else {
+            if !constrained {
+                w.seed_near_reach(n, goal, length);
+            }
+            // Aim slightly inside the tolerance: the final rotation pass rebuilds positions with
+            // rounding that must not push a reached chain back outside it.
+            let inner = tol * (1.0 - INNER_TOLERANCE_MARGIN);
             let mut best = error;
+            let mut sweeping = false;
             w.save_best(n);
-            while error > tol && iterations < s.max_iterations {
+            while error > inner && iterations < s.max_iterations {
                 iterations += 1;
-                forward_backward(w, n, goal);
-                if constrained {
-                    w.orient(n, root_parent, s.end_rotation, target);
+                if sweeping {
+                    for i in (0..n - 1).rev() {
+                        w.ccd_step(i, n, root_parent, goal, 1.0, None);
+                    }
+                    w.sync_positions(n);
+                } else {
+                    forward_backward(w, n, goal);
+                    if constrained {
+                        w.orient(n, root_parent, s.end_rotation, target);
+                    }
                 }
                 let new_error = (w.positions[n - 1] - goal).length();
-                let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
+                let stalled = new_error > error * (1.0 - STALL_RATIO);
                 error = new_error;
                 if error < best {
                     best = error;
                     w.save_best(n);
                 }
-                if stalled {
+                if stalled && constrained && !sweeping {
+                    // Pass-then-project reaches a fixed point short of targets the limits allow;
+                    // CCD sweeps respect each constraint as they go and get past it.
+                    sweeping = true;
+                } else if stalled && s.stop_when_stalled {
                     break;
                 }
             }
             w.restore_best(n);
         }
-        if !constrained {
+        if constrained {
+            // CCD sweeps carry the tip along; give it its end rotation again.
+            w.finish_tip(n, s.end_rotation, target);
+        } else {
             w.orient(n, root_parent, s.end_rotation, target);
         }
         let error = (w.positions[n - 1] - goal).length();

@@ -1,0 +1,873 @@
+//! Joint constraints: limits hold after every FABRIK and CCD solve (checked independently of
+//! `JointConstraint::project`), constrained chains still reach targets the limits allow, and
+//! projection onto a limit is continuous.
+
+use std::f32::consts::PI;
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use sinew::rotation::shortest_arc;
+use sinew::{
+    Ccd, CcdSettings, ChainTarget, EndRotation, ErrorKind, Fabrik, FabrikSettings, IkResult,
+    JointConstraint, Limit, Quat, Transform, Vec3,
+};
+
+// ------------------------------------------------------------------------------------ helpers
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // Other people write into tests/ concurrently: keep regressions out of the tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Tolerance on every limit, in radians.
+const LIMIT_TOL: f32 = 1e-3;
+
+/// SplitMix64, so a proptest seed describes a whole scenario and rates are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Self(seed ^ 0x2545_F491_4F6C_DD1D)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn unit_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit_f32()
+    }
+
+    fn chance(&mut self, p: f32) -> bool {
+        self.unit_f32() < p
+    }
+
+    fn index(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    fn vec3(&mut self, r: f32) -> Vec3 {
+        Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
+    }
+
+    fn dir(&mut self) -> Vec3 {
+        loop {
+            let v = self.vec3(1.0);
+            let l = v.length_squared();
+            if l > 0.01 && l <= 1.0 {
+                return v.normalize();
+            }
+        }
+    }
+
+    fn rotation(&mut self, max_angle: f32) -> Quat {
+        let axis = self.dir();
+        Quat::from_axis_angle(axis, self.range(0.0, max_angle))
+    }
+
+    fn in_ball(&mut self, center: Vec3, radius: f32) -> Vec3 {
+        center + self.dir() * radius * self.unit_f32().cbrt()
+    }
+}
+
+fn build(root: Transform, locals: &[Transform]) -> Vec<Transform> {
+    let mut out = vec![root];
+    for l in locals {
+        let m = out.last().unwrap().mul_transform(l);
+        out.push(m);
+    }
+    out
+}
+
+fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Transform> {
+    let root = Transform::from_rotation_translation(rng.rotation(PI), rng.vec3(1.0));
+    let locals: Vec<Transform> = (1..n)
+        .map(|_| {
+            let dir = if x_aligned { Vec3::X } else { rng.dir() };
+            Transform::from_rotation_translation(rng.rotation(bend), dir * rng.range(0.3, 1.5))
+        })
+        .collect();
+    build(root, &locals)
+}
+
+fn bone_lengths(chain: &[Transform]) -> Vec<f32> {
+    chain
+        .windows(2)
+        .map(|w| (w[1].translation - w[0].translation).length())
+        .collect()
+}
+
+fn locals_of(chain: &[Transform], root_parent: Quat) -> Vec<Quat> {
+    let mut parent = root_parent;
+    chain
+        .iter()
+        .map(|t| {
+            let l = parent.conjugate() * t.rotation;
+            parent = t.rotation;
+            l
+        })
+        .collect()
+}
+
+/// Model rotations from local ones (root relative to `root_parent`), keeping the translations
+/// of `chain`'s local offsets: forward kinematics of a new pose of the same chain.
+fn pose_chain(chain: &[Transform], root_parent: Quat, locals: &[Quat]) -> Vec<Transform> {
+    let offsets: Vec<Vec3> = chain
+        .windows(2)
+        .map(|w| w[0].rotation.conjugate() * (w[1].translation - w[0].translation))
+        .collect();
+    let mut out = Vec::with_capacity(chain.len());
+    let mut rotation = root_parent * locals[0];
+    let mut position = chain[0].translation;
+    out.push(Transform::from_rotation_translation(rotation, position));
+    for i in 1..chain.len() {
+        position += rotation * offsets[i - 1];
+        rotation *= locals[i];
+        out.push(Transform::from_rotation_translation(rotation, position));
+    }
+    out
+}
+
+fn quat_angle(q: Quat) -> f32 {
+    let v = Vec3::new(q.x, q.y, q.z).length();
+    2.0 * v.atan2(q.w.abs())
+}
+
+fn rot_between(a: Quat, b: Quat) -> f32 {
+    quat_angle(a.conjugate() * b)
+}
+
+/// What a constraint was built from, kept to check results without `JointConstraint`.
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    reference: Quat,
+    axis: Vec3,
+    limit: Limit,
+}
+
+impl Spec {
+    fn constraint(&self) -> JointConstraint {
+        JointConstraint::new(self.reference, self.axis, self.limit).expect("valid spec")
+    }
+
+    /// The documented constraint frame: the shortest arc from X to the axis.
+    fn frame(&self) -> Quat {
+        shortest_arc(Vec3::X, self.axis)
+    }
+
+    /// `local` relative to the reference, in the constraint frame.
+    fn relative(&self, local: Quat) -> Quat {
+        let f = self.frame();
+        f.conjugate() * self.reference.conjugate() * local * f
+    }
+
+    /// The local rotation whose relative rotation is `rel`.
+    fn local_from(&self, rel: Quat) -> Quat {
+        let f = self.frame();
+        (self.reference * f * rel * f.conjugate()).normalize()
+    }
+}
+
+/// `q = swing * twist`, twist about X, swing about an axis in the YZ plane (own implementation).
+fn split(q: Quat) -> (Quat, f32) {
+    let len = (q.w * q.w + q.x * q.x).sqrt();
+    if len < 1e-9 {
+        return (q, 0.0);
+    }
+    let twist = Quat::from_xyzw(q.x / len, 0.0, 0.0, q.w / len);
+    let swing = q * twist.conjugate();
+    let mut angle = 2.0 * twist.x.atan2(twist.w);
+    if angle > PI {
+        angle -= 2.0 * PI;
+    } else if angle <= -PI {
+        angle += 2.0 * PI;
+    }
+    (swing, angle)
+}
+
+/// Whether `angle` lies within `tol` of [min, max] on the circle.
+fn angle_in_range(angle: f32, min: f32, max: f32, tol: f32) -> bool {
+    [-2.0 * PI, 0.0, 2.0 * PI]
+        .iter()
+        .any(|k| (min - tol..=max + tol).contains(&(angle + k)))
+}
+
+/// Checks a local rotation against a spec, without `JointConstraint`: swing inside the ellipse
+/// (in rotation-vector coordinates) and twist inside its range, each to `tol` radians.
+fn check_allowed(spec: &Spec, local: Quat, tol: f32) -> Result<(), String> {
+    let (swing, twist) = split(spec.relative(local));
+    let v = swing.to_scaled_axis();
+    let swing_angle = v.length();
+    let twist_ok = |min: f32, max: f32| {
+        if angle_in_range(twist, min, max, tol) {
+            Ok(())
+        } else {
+            Err(format!("twist {twist} outside [{min}, {max}]"))
+        }
+    };
+    match spec.limit {
+        Limit::Cone {
+            half_angle_1: a,
+            half_angle_2: b,
+            twist: range,
+        } => {
+            // Pull the point towards the origin by `tol` per axis: points within `tol` of the
+            // ellipse pass.
+            let term = |c: f32, half: f32| {
+                let c = (c.abs() - tol).max(0.0);
+                if c == 0.0 {
+                    0.0
+                } else if half <= 1e-6 {
+                    f32::INFINITY
+                } else {
+                    (c / half).powi(2)
+                }
+            };
+            let e = term(v.y, a) + term(v.z, b);
+            if e > 1.0 + 1e-5 {
+                return Err(format!(
+                    "swing ({}, {}) outside ellipse ({a}, {b}): {e}",
+                    v.y, v.z
+                ));
+            }
+            if let Some((min, max)) = range {
+                twist_ok(min, max)?;
+            }
+            Ok(())
+        }
+        Limit::Hinge { min, max } => {
+            if swing_angle > tol {
+                return Err(format!("hinge swing {swing_angle}"));
+            }
+            twist_ok(min, max)
+        }
+        Limit::Twist { min, max } => twist_ok(min, max),
+    }
+}
+
+/// A random limit. `bone` is the bone's axis in the joint's frame (cone and twist limits use it,
+/// hinges a random perpendicular axis).
+fn random_spec(rng: &mut Rng, reference: Quat, bone: Vec3) -> Spec {
+    let kind = rng.index(4);
+    random_spec_of(rng, reference, bone, kind)
+}
+
+/// A random limit of a given kind: 0 or 1 cone, 2 hinge, 3 twist.
+fn random_spec_of(rng: &mut Rng, reference: Quat, bone: Vec3, kind: usize) -> Spec {
+    let bone = bone.try_normalize().unwrap_or(Vec3::X);
+    let (limit, axis) = match kind {
+        0 | 1 => (
+            Limit::Cone {
+                half_angle_1: rng.range(0.15, 1.3),
+                half_angle_2: rng.range(0.15, 1.3),
+                twist: rng
+                    .chance(0.5)
+                    .then(|| (rng.range(-1.2, 0.0), rng.range(0.0, 1.2))),
+            },
+            bone,
+        ),
+        2 => {
+            let perpendicular = bone
+                .cross(rng.dir())
+                .try_normalize()
+                .unwrap_or(bone.any_orthonormal_vector());
+            (
+                Limit::Hinge {
+                    min: rng.range(-2.0, 0.0),
+                    max: rng.range(0.0, 2.0),
+                },
+                perpendicular,
+            )
+        }
+        _ => (
+            Limit::Twist {
+                min: rng.range(-1.5, 0.0),
+                max: rng.range(0.0, 1.5),
+            },
+            bone,
+        ),
+    };
+    Spec {
+        reference,
+        axis,
+        limit,
+    }
+}
+
+/// A random local rotation that satisfies `spec` with some margin.
+fn random_allowed(rng: &mut Rng, spec: &Spec) -> Quat {
+    let twist_in = |rng: &mut Rng, min: f32, max: f32| {
+        let m = 0.05 * (max - min);
+        rng.range(min + m, max - m)
+    };
+    let rel = match spec.limit {
+        Limit::Cone {
+            half_angle_1: a,
+            half_angle_2: b,
+            twist,
+        } => {
+            let r = 0.95 * rng.unit_f32().sqrt();
+            let t = rng.range(0.0, 2.0 * PI);
+            let swing = Quat::from_scaled_axis(Vec3::new(0.0, a * r * t.cos(), b * r * t.sin()));
+            let tw = match twist {
+                Some((min, max)) => twist_in(rng, min, max),
+                None => rng.range(-PI, PI),
+            };
+            swing * Quat::from_rotation_x(tw)
+        }
+        Limit::Hinge { min, max } => Quat::from_rotation_x(twist_in(rng, min, max)),
+        Limit::Twist { min, max } => {
+            let t = rng.range(0.0, 2.0 * PI);
+            let s = rng.range(0.0, 2.0);
+            let swing = Quat::from_scaled_axis(Vec3::new(0.0, s * t.cos(), s * t.sin()));
+            swing * Quat::from_rotation_x(twist_in(rng, min, max))
+        }
+    };
+    spec.local_from(rel)
+}
+
+/// The bone of chain joint `i` in its own frame (X for the tip).
+fn bone_axis(chain: &[Transform], i: usize) -> Vec3 {
+    if i + 1 < chain.len() {
+        chain[i].rotation.conjugate() * (chain[i + 1].translation - chain[i].translation)
+    } else {
+        Vec3::X
+    }
+}
+
+enum Solver {
+    Fabrik(Fabrik),
+    Ccd(Ccd),
+}
+
+impl Solver {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Fabrik(_) => "FABRIK",
+            Self::Ccd(_) => "CCD",
+        }
+    }
+
+    fn solve(
+        &mut self,
+        chain: &mut [Transform],
+        root_parent: Quat,
+        target: &ChainTarget,
+    ) -> sinew::Result<IkResult> {
+        match self {
+            Self::Fabrik(s) => s.solve(chain, root_parent, target),
+            Self::Ccd(s) => s.solve(chain, root_parent, target),
+        }
+    }
+
+    fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> sinew::Result<()> {
+        match self {
+            Self::Fabrik(s) => s.set_constraint(joint, c),
+            Self::Ccd(s) => s.set_constraint(joint, c),
+        }
+    }
+}
+
+fn fabrik(max_iterations: u32, stalled: bool, end: EndRotation) -> Solver {
+    Solver::Fabrik(
+        Fabrik::new(
+            FabrikSettings {
+                max_iterations,
+                stop_when_stalled: stalled,
+                end_rotation: end,
+                ..FabrikSettings::default()
+            },
+            10,
+        )
+        .unwrap(),
+    )
+}
+
+fn ccd(max_iterations: u32, stalled: bool, end: EndRotation, from_tail: bool) -> Solver {
+    Solver::Ccd(
+        Ccd::new(
+            CcdSettings {
+                max_iterations,
+                stop_when_stalled: stalled,
+                end_rotation: end,
+                start_from_tail: from_tail,
+                ..CcdSettings::default()
+            },
+            10,
+        )
+        .unwrap(),
+    )
+}
+
+/// Checks every constrained joint of a solved chain, independently and with `violation`.
+fn check_chain_limits(
+    what: &str,
+    out: &[Transform],
+    root_parent: Quat,
+    specs: &[Option<Spec>],
+) -> Result<(), TestCaseError> {
+    let locals = locals_of(out, root_parent);
+    for (i, spec) in specs.iter().enumerate() {
+        if let Some(spec) = spec {
+            if let Err(e) = check_allowed(spec, locals[i], LIMIT_TOL) {
+                return Err(TestCaseError::fail(format!(
+                    "{what}: joint {i} ({:?}): {e}",
+                    spec.limit
+                )));
+            }
+            let c = spec.constraint();
+            let moved = rot_between(c.project(locals[i]), locals[i]);
+            prop_assert!(
+                moved <= LIMIT_TOL,
+                "{what}: joint {i} projection moves it by {moved}"
+            );
+            let v = c.violation(locals[i]);
+            prop_assert!(v <= LIMIT_TOL, "{what}: joint {i} violation {v}");
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------- projection (unit level)
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Projection lands inside the limit (checked independently), leaves allowed rotations
+    /// alone, is idempotent, and violation is 0 exactly when allowed.
+    #[test]
+    fn projection_lands_inside_and_keeps_allowed_rotations(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let (reference, bone) = (rng.rotation(PI), rng.dir());
+        let spec = random_spec(&mut rng, reference, bone);
+        let c = spec.constraint();
+        let q = rng.rotation(PI);
+        let p = c.project(q);
+        prop_assert!(p.is_normalized());
+        if let Err(e) = check_allowed(&spec, p, LIMIT_TOL) {
+            return Err(TestCaseError::fail(format!("{spec:?}: projected {q} -> {p}: {e}")));
+        }
+        prop_assert!(c.violation(p) <= LIMIT_TOL);
+        prop_assert!(rot_between(c.project(p), p) <= 1e-4, "not idempotent");
+        let inside = random_allowed(&mut rng, &spec);
+        prop_assert!(check_allowed(&spec, inside, 0.0).is_ok() || check_allowed(&spec, inside, 1e-5).is_ok());
+        prop_assert!(rot_between(c.project(inside), inside) <= 1e-4, "moved an allowed rotation");
+        // "0 when allowed".
+        prop_assert!(c.violation(inside) <= 1e-5, "violation {} of an allowed rotation", c.violation(inside));
+        // The violation measures the distance moved.
+        prop_assert!((c.violation(q) - rot_between(p, q)).abs() <= 1e-3);
+    }
+}
+
+/// `violation` is documented as 0 for allowed rotations; a rotation well inside a cone must
+/// not report a violation of the order of 1e-3 rad.
+#[test]
+fn violation_is_zero_well_inside_the_limit() {
+    let reference = Quat::from_rotation_y(0.1);
+    let cone = Limit::Cone {
+        half_angle_1: 0.6,
+        half_angle_2: 0.6,
+        twist: None,
+    };
+    let c = JointConstraint::new(reference, Vec3::X, cone).unwrap();
+    let local = reference * Quat::from_rotation_z(0.02);
+    assert!(
+        rot_between(c.project(local), local) <= 1e-6,
+        "project keeps it"
+    );
+    assert!(
+        c.violation(local) <= 1e-5,
+        "violation {} for a rotation 0.02 rad into a 0.6 rad cone",
+        c.violation(local)
+    );
+}
+
+#[test]
+fn invalid_constraints_are_rejected() {
+    let kind = |reference: Quat, axis: Vec3, limit: Limit| {
+        JointConstraint::new(reference, axis, limit)
+            .unwrap_err()
+            .kind()
+    };
+    let q = Quat::IDENTITY;
+    let cone = |a: f32, b: f32, twist| Limit::Cone {
+        half_angle_1: a,
+        half_angle_2: b,
+        twist,
+    };
+    let ok = cone(0.5, 0.5, None);
+    let nan = f32::NAN;
+    use ErrorKind::{InvalidArgument as Invalid, NonFinite};
+    assert_eq!(
+        kind(Quat::from_xyzw(nan, 0.0, 0.0, 1.0), Vec3::X, ok),
+        NonFinite
+    );
+    assert_eq!(
+        kind(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::X, ok),
+        Invalid
+    );
+    assert_eq!(kind(q, Vec3::ZERO, ok), Invalid);
+    assert_eq!(kind(q, Vec3::new(f32::INFINITY, 0.0, 0.0), ok), NonFinite);
+    assert_eq!(kind(q, Vec3::X, cone(-0.1, 0.5, None)), Invalid);
+    assert_eq!(kind(q, Vec3::X, cone(0.5, 3.2, None)), Invalid);
+    assert_eq!(kind(q, Vec3::X, cone(nan, 0.5, None)), NonFinite);
+    assert_eq!(kind(q, Vec3::X, cone(0.5, 0.5, Some((0.5, -0.5)))), Invalid);
+    assert_eq!(kind(q, Vec3::X, cone(0.5, 0.5, Some((-4.0, 0.5)))), Invalid);
+    assert_eq!(
+        kind(q, Vec3::X, cone(0.5, 0.5, Some((nan, 0.5)))),
+        NonFinite
+    );
+    for make in [
+        (|min, max| Limit::Hinge { min, max }) as fn(f32, f32) -> Limit,
+        |min, max| Limit::Twist { min, max },
+    ] {
+        assert_eq!(kind(q, Vec3::X, make(1.0, -1.0)), Invalid);
+        assert_eq!(kind(q, Vec3::X, make(-1.0, 3.5)), Invalid);
+        assert_eq!(kind(q, Vec3::X, make(-1.0, nan)), NonFinite);
+        assert_eq!(kind(q, Vec3::X, make(f32::NEG_INFINITY, 0.0)), NonFinite);
+        assert!(JointConstraint::new(q, Vec3::X, make(-PI, PI)).is_ok());
+        assert!(JointConstraint::new(q, Vec3::X, make(0.3, 0.3)).is_ok());
+    }
+    // Boundary values are valid; a non-unit reference and axis are normalized.
+    let c = JointConstraint::new(q * 3.0, Vec3::Y * 2.0, cone(0.0, PI, Some((-PI, PI)))).unwrap();
+    assert!(c.reference().abs_diff_eq(q, 1e-6));
+    assert!(c.axis().abs_diff_eq(Vec3::Y, 1e-6));
+}
+
+// ------------------------------------------------------------- limits hold after every solve
+
+proptest! {
+    #![proptest_config(config(40))]
+
+    /// Cone (with and without twist), hinge and twist limits on several joints hold after every
+    /// solve toward random targets, reachable or not, for both solvers, solving each time from
+    /// the previous output.
+    #[test]
+    fn limits_hold_after_every_solve(
+        seed in any::<u64>(),
+        n in 2usize..8,
+        x_aligned in any::<bool>(),
+        end in prop_oneof![
+            Just(EndRotation::KeepLocal),
+            Just(EndRotation::KeepModel),
+            Just(EndRotation::CopyEffector)
+        ],
+        stalled in any::<bool>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let chain = random_chain(&mut rng, n, 1.2, x_aligned);
+        let root_parent = rng.rotation(PI);
+        let reference = locals_of(&chain, root_parent);
+        let specs: Vec<Option<Spec>> = (0..n)
+            .map(|i| rng.chance(0.75).then(|| random_spec(&mut rng, reference[i], bone_axis(&chain, i))))
+            .collect();
+        let total: f32 = bone_lengths(&chain).iter().sum();
+        let solvers = [
+            fabrik(30, stalled, end),
+            ccd(30, stalled, end, true),
+            ccd(30, stalled, end, false),
+        ];
+        for mut solver in solvers {
+            for (i, s) in specs.iter().enumerate() {
+                solver.set_constraint(i, s.as_ref().map(Spec::constraint)).unwrap();
+            }
+            let mut current = chain.clone();
+            for k in 0..5 {
+                let goal = rng.in_ball(chain[0].translation, 1.5 * total);
+                let target = ChainTarget { position: goal, rotation: Some(rng.rotation(PI)) };
+                let mut out = current.clone();
+                solver.solve(&mut out, root_parent, &target).unwrap();
+                let lengths = bone_lengths(&out);
+                for (l0, l1) in bone_lengths(&chain).iter().zip(&lengths) {
+                    prop_assert!((l0 - l1).abs() <= 1e-5 * l0);
+                }
+                let what = format!("{} solve {k}", solver.name());
+                check_chain_limits(&what, &out, root_parent, &specs)?;
+                current = out;
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------ convergence on allowed targets
+
+/// Success rate reaching targets produced by forward kinematics of random poses that satisfy
+/// the constraints, solving from the reference pose (a different, allowed start). `kind`
+/// forces one kind of limit (0 cone, 2 hinge, 3 twist); `None` mixes them.
+fn allowed_target_success(
+    solver_of: &dyn Fn() -> Solver,
+    kind: Option<usize>,
+    cases: usize,
+    seed: u64,
+) -> (usize, usize) {
+    let mut rng = Rng::new(seed);
+    let mut reached = 0;
+    for _ in 0..cases {
+        let n = 3 + rng.index(5);
+        let chain = random_chain(&mut rng, n, 0.8, true);
+        let root_parent = rng.rotation(PI);
+        let reference = locals_of(&chain, root_parent);
+        let specs: Vec<Option<Spec>> = (0..n)
+            .map(|i| {
+                rng.chance(0.8).then(|| {
+                    let k = kind.unwrap_or_else(|| rng.index(4));
+                    random_spec_of(&mut rng, reference[i], bone_axis(&chain, i), k)
+                })
+            })
+            .collect();
+        let goal_locals: Vec<Quat> = (0..n)
+            .map(|i| match &specs[i] {
+                Some(s) => random_allowed(&mut rng, s),
+                None => reference[i] * rng.rotation(1.0),
+            })
+            .collect();
+        let goal_chain = pose_chain(&chain, root_parent, &goal_locals);
+        let goal = goal_chain[n - 1].translation;
+        let mut solver = solver_of();
+        for (i, s) in specs.iter().enumerate() {
+            solver
+                .set_constraint(i, s.as_ref().map(Spec::constraint))
+                .unwrap();
+        }
+        let mut out = chain.clone();
+        let r = solver
+            .solve(&mut out, root_parent, &ChainTarget::at(goal))
+            .unwrap();
+        assert!(out.iter().all(Transform::is_finite));
+        let locals = locals_of(&out, root_parent);
+        for (i, s) in specs.iter().enumerate() {
+            if let Some(s) = s {
+                assert!(
+                    check_allowed(s, locals[i], LIMIT_TOL).is_ok(),
+                    "joint {i} left its limit"
+                );
+            }
+        }
+        reached += usize::from(r.reached);
+    }
+    (reached, cases)
+}
+
+#[test]
+fn constrained_chains_reach_targets_the_limits_allow() {
+    let rate = |(ok, n): (usize, usize)| 100.0 * ok as f32 / n as f32;
+    let fabrik_of = || fabrik(500, false, EndRotation::KeepLocal);
+    let ccd_of = || ccd(500, false, EndRotation::KeepLocal, true);
+    let f = allowed_target_success(&fabrik_of, None, 300, 1);
+    let c = allowed_target_success(&ccd_of, None, 300, 1);
+    eprintln!(
+        "allowed targets reached, mixed limits: FABRIK {}/{} ({:.1}%), CCD {}/{} ({:.1}%)",
+        f.0,
+        f.1,
+        rate(f),
+        c.0,
+        c.1,
+        rate(c)
+    );
+    // Per kind of limit, with fewer cases and iterations (the rates do not move with more).
+    for (kind, name) in [(0, "cones"), (2, "hinges"), (3, "twist limits")] {
+        let fk = allowed_target_success(
+            &|| fabrik(200, false, EndRotation::KeepLocal),
+            Some(kind),
+            100,
+            2,
+        );
+        let ck = allowed_target_success(
+            &|| ccd(200, false, EndRotation::KeepLocal, true),
+            Some(kind),
+            100,
+            2,
+        );
+        eprintln!(
+            "  {name} only: FABRIK {:.0}%, CCD {:.0}%",
+            rate(fk),
+            rate(ck)
+        );
+    }
+    let mut failures = Vec::new();
+    for (name, r) in [("FABRIK", f), ("CCD", c)] {
+        if rate(r) < 90.0 {
+            failures.push(format!(
+                "{name} reached only {}/{} allowed targets",
+                r.0, r.1
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Solving toward a fixed target again and again from the previous output never gets
+    /// farther from it (a static target must not make the chain drift), with and without
+    /// constraints, reachable or not.
+    #[test]
+    fn static_targets_never_drift_away(
+        seed in any::<u64>(),
+        n in 2usize..8,
+        constrained in any::<bool>(),
+        stalled in any::<bool>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let chain = random_chain(&mut rng, n, 1.0, true);
+        let root_parent = rng.rotation(PI);
+        let reference = locals_of(&chain, root_parent);
+        let specs: Vec<Option<Spec>> = (0..n)
+            .map(|i| {
+                (constrained && rng.chance(0.8))
+                    .then(|| random_spec(&mut rng, reference[i], bone_axis(&chain, i)))
+            })
+            .collect();
+        let total: f32 = bone_lengths(&chain).iter().sum();
+        let goal = rng.in_ball(chain[0].translation, 1.3 * total);
+        for mut solver in [fabrik(20, stalled, EndRotation::KeepLocal), ccd(20, stalled, EndRotation::KeepLocal, true)] {
+            for (i, s) in specs.iter().enumerate() {
+                solver.set_constraint(i, s.as_ref().map(Spec::constraint)).unwrap();
+            }
+            let mut current = chain.clone();
+            let mut error = (current[n - 1].translation - goal).length();
+            for k in 0..4 {
+                let mut out = current.clone();
+                let r = solver.solve(&mut out, root_parent, &ChainTarget::at(goal)).unwrap();
+                prop_assert!(
+                    r.error <= error + 1e-5 * total,
+                    "{} solve {k}: error went from {error} to {}", solver.name(), r.error
+                );
+                error = r.error;
+                current = out;
+            }
+        }
+    }
+}
+
+// -------------------------------------------------------------------- projection continuity
+
+/// Largest ratio of projected step to input step along a path from an allowed rotation across
+/// the limit boundary, built in swing (rotation vector) and twist (angle) coordinates.
+fn worst_step_ratio(spec: &Spec, start: (Vec3, f32), end: (Vec3, f32), steps: usize) -> f32 {
+    let c = spec.constraint();
+    let at = |t: f32| {
+        let v = start.0.lerp(end.0, t);
+        let tw = start.1 + (end.1 - start.1) * t;
+        spec.local_from(Quat::from_scaled_axis(v) * Quat::from_rotation_x(tw))
+    };
+    let mut worst = 0.0f32;
+    let (mut q0, mut p0) = (at(0.0), c.project(at(0.0)));
+    for k in 1..=steps {
+        let q1 = at(k as f32 / steps as f32);
+        let p1 = c.project(q1);
+        let step_in = rot_between(q0, q1);
+        let step_out = rot_between(p0, p1);
+        // Float noise floor: 2e-6 rad.
+        worst = worst.max((step_out - 2e-6).max(0.0) / step_in.max(1e-6));
+        (q0, p0) = (q1, p1);
+    }
+    worst
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// Moving a rotation smoothly across a cone, hinge or twist boundary moves the projection
+    /// smoothly: no projected step exceeds a small multiple of the input step.
+    #[test]
+    fn projection_is_continuous_across_boundaries(seed in any::<u64>(), kind in 0usize..4) {
+        let mut rng = Rng::new(seed);
+        let reference = rng.rotation(PI);
+        let axis = rng.dir();
+        let (lo, hi) = (rng.range(-2.0, 0.0), rng.range(0.0, 2.0));
+        let limit = match kind {
+            0 => Limit::Cone { half_angle_1: rng.range(0.1, 1.3), half_angle_2: rng.range(0.1, 1.3), twist: None },
+            1 => Limit::Cone { half_angle_1: rng.range(0.1, 1.3), half_angle_2: rng.range(0.1, 1.3), twist: Some((lo, hi)) },
+            2 => Limit::Hinge { min: lo, max: hi },
+            _ => Limit::Twist { min: lo, max: hi },
+        };
+        let spec = Spec { reference, axis, limit };
+        // Twist stays clear of the point opposite the range, where "nearest end" switches.
+        let room = 0.45 * (2.0 * PI - (hi - lo));
+        let twist_inside = rng.range(lo, hi);
+        let twist_outside = if rng.chance(0.5) { hi + rng.range(0.0, room) } else { lo - rng.range(0.0, room) };
+        let swing = |rng: &mut Rng, max: f32| {
+            let t = rng.range(0.0, 2.0 * PI);
+            Vec3::new(0.0, t.cos(), t.sin()) * rng.range(0.0, max)
+        };
+        let (start, end) = match limit {
+            Limit::Cone { half_angle_1: a, half_angle_2: b, .. } => {
+                let t = rng.range(0.0, 2.0 * PI);
+                let r = 0.9 * rng.unit_f32();
+                let inside = Vec3::new(0.0, a * r * t.cos(), b * r * t.sin());
+                let outside = swing(&mut rng, 2.0);
+                ((inside, twist_inside), (outside, twist_outside))
+            }
+            _ => ((swing(&mut rng, 1.5), twist_inside), (swing(&mut rng, 1.5), twist_outside)),
+        };
+        let ratio = worst_step_ratio(&spec, start, end, 400);
+        prop_assert!(ratio <= 4.0, "{spec:?}: projected step {ratio} times the input step");
+    }
+}
+
+#[test]
+fn projection_is_continuous_on_hand_picked_crossings() {
+    // Straight through an elliptical cone's boundary along each half-axis and diagonally.
+    let spec = Spec {
+        reference: Quat::from_rotation_z(0.4),
+        axis: Vec3::X,
+        limit: Limit::Cone {
+            half_angle_1: 1.0,
+            half_angle_2: 0.3,
+            twist: Some((-0.5, 0.5)),
+        },
+    };
+    for dir in [
+        Vec3::Y,
+        Vec3::Z,
+        Vec3::new(0.0, 1.0, 1.0).normalize(),
+        -Vec3::Y,
+    ] {
+        let r = worst_step_ratio(&spec, (Vec3::ZERO, 0.0), (dir * 2.0, 1.2), 1000);
+        assert!(r <= 4.0, "cone crossing along {dir}: ratio {r}");
+    }
+    let hinge = Spec {
+        reference: Quat::IDENTITY,
+        axis: Vec3::Z,
+        limit: Limit::Hinge {
+            min: -0.2,
+            max: 1.5,
+        },
+    };
+    let r = worst_step_ratio(
+        &hinge,
+        (Vec3::ZERO, 0.0),
+        (Vec3::new(0.0, 0.4, 0.0), 2.5),
+        1000,
+    );
+    assert!(r <= 4.0, "hinge crossing: ratio {r}");
+    let twist = Spec {
+        reference: Quat::from_rotation_y(1.0),
+        axis: Vec3::new(1.0, 1.0, 0.0),
+        limit: Limit::Twist {
+            min: -1.0,
+            max: 0.2,
+        },
+    };
+    let r = worst_step_ratio(
+        &twist,
+        (Vec3::new(0.0, 0.5, 0.0), 0.0),
+        (Vec3::new(0.0, -0.5, 1.0), -2.5),
+        1000,
+    );
+    assert!(r <= 4.0, "twist crossing: ratio {r}");
+}
