@@ -190,9 +190,6 @@ impl Ccd {
             && self.joints[..n].iter().all(CcdJoint::is_default);
         let w = &mut self.work;
         let mut iterations = 0;
-        if free {
-            w.seed_near_reach(n, goal, length);
-        }
         if (w.positions[n - 1] - goal).length() > tol
             && free
             && (goal - w.positions[0]).length() >= length
@@ -203,20 +200,26 @@ impl Ccd {
             let error = (w.positions[n - 1] - goal).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
-        // Start from the input (or the near-reach seed) projected onto the constraints.
-        w.orient(n, root_parent, s.end_rotation, target);
-        if s.fix_root {
-            // The fixed root keeps its input rotation exactly (projected only if a constraint
-            // of its own says so).
-            w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
-        }
-        let mut error = (w.positions[n - 1] - goal).length();
+        // Start from the input projected onto the constraints; near full reach an unlimited
+        // chain iterates from the arc seed instead, the input staying the fallback candidate.
+        self.start(n, root_parent, target);
+        let w = &mut self.work;
+        let mut error = (w.output[n - 1].translation - goal).length();
         let mut best = error;
         w.save_best(n);
+        if free && error > tol {
+            w.seed_near_reach(n, goal, length);
+            w.orient(n, root_parent, s.end_rotation, target);
+            error = (w.output[n - 1].translation - goal).length();
+            if error < best {
+                best = error;
+                w.save_best(n);
+            }
+        }
         let mut parent = root_parent;
         for i in 0..n {
-            self.input_local[i] = parent.conjugate() * w.input[i].rotation;
-            parent = w.input[i].rotation;
+            self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
+            parent = self.work.input[i].rotation;
         }
         let first = usize::from(s.fix_root);
         while error > tol && iterations < s.max_iterations {
@@ -246,6 +249,16 @@ impl Ccd {
         w.finish_tip(n, s.end_rotation, target);
         let error = (w.output[n - 1].translation - goal).length();
         w.store(chain, chain_result(error, tol, iterations))
+    }
+
+    /// Sets the output to the working positions turned into (constrained) rotations; a fixed
+    /// root keeps its input rotation exactly (projected only if a constraint of its own says so).
+    fn start(&mut self, n: usize, root_parent: Quat, target: &ChainTarget) {
+        let w = &mut self.work;
+        w.orient(n, root_parent, self.settings.end_rotation, target);
+        if self.settings.fix_root {
+            w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
+        }
     }
 
     /// One CCD step at joint `i` with its tuning.

@@ -254,11 +254,12 @@ impl ChainWork {
         }
     }
 
-    /// Near full reach, moves the working positions toward an evenly bent arc whose tip is
+    /// Near full reach, turns the working bones toward an evenly bent arc whose tip is
     /// exactly at `target` (bent in the input's plane), by a weight rising smoothly from 0 at
     /// 90 % of the chain length to 1 at full length. At full length the arc is the straight
     /// lay-out used for unreachable targets, so solutions do not jump across the edge of reach,
-    /// and iterative solvers start next to a solution where they converge slowest.
+    /// and iterative solvers start next to a solution where they converge slowest. Callers keep
+    /// the input as a candidate too, so a seed never makes a result worse.
     pub fn seed_near_reach(&mut self, n: usize, target: Vec3, length: f32) {
         let root = self.positions[0];
         let to_target = target - root;
@@ -278,12 +279,14 @@ impl ChainWork {
         let theta = self.arc_bend(n, d);
         let (sum_cos, sum_sin) = self.arc_chord(n, theta);
         let start = sum_sin.atan2(sum_cos);
+        // Blend bone directions (not positions), so bone lengths hold along the way.
         let mut p = root;
         for j in 0..n - 1 {
             let heading = start - j as f32 * theta;
-            let next = p + (u * heading.cos() + v * heading.sin()) * self.lengths[j];
-            self.positions[j + 1] = self.positions[j + 1].lerp(next, weight);
-            p = next;
+            let arc = u * heading.cos() + v * heading.sin();
+            let dir = self.directions[j].lerp(arc, weight).normalize_or(arc);
+            p += dir * self.lengths[j];
+            self.positions[j + 1] = p;
         }
     }
 

@@ -134,15 +134,20 @@ impl Fabrik {
             w.lay_straight(n, goal);
             iterations = 1;
         } else {
-            if !constrained {
-                w.seed_near_reach(n, goal, length);
-            }
             // Aim slightly inside the tolerance: the final rotation pass rebuilds positions with
             // rounding that must not push a reached chain back outside it.
             let inner = tol * (1.0 - INNER_TOLERANCE_MARGIN);
             let mut best = error;
             let mut sweeping = false;
             w.save_best(n);
+            if error > inner && !constrained {
+                w.seed_near_reach(n, goal, length);
+                error = (w.positions[n - 1] - goal).length();
+                if error < best {
+                    best = error;
+                    w.save_best(n);
+                }
+            }
             while error > inner && iterations < s.max_iterations {
                 iterations += 1;
                 if sweeping {
