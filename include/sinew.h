@@ -144,10 +144,137 @@ typedef int32_t SinewConstraintType;
 #endif // __cplusplus
 
 /**
+ * Values of the `space` argument of `sinew_pose_blend`.
+ */
+enum SinewBlendSpace
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Blend local rotations (the usual blend).
+   */
+  SINEW_BLEND_SPACE_LOCAL = 0,
+  /**
+   * Blend the model-space rotations of joints with a non-zero weight (Unreal's mesh-space
+   * rotation blend): a masked upper body keeps its world orientation.
+   */
+  SINEW_BLEND_SPACE_MODEL_ROTATION = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBlendSpace SinewBlendSpace;
+#else
+typedef int32_t SinewBlendSpace;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `interpolation` argument of the track setters.
+ */
+enum SinewInterpolation
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Hold each key until the next.
+   */
+  SINEW_INTERPOLATION_STEP = 0,
+  /**
+   * Linear; rotations by normalized lerp on the shortest arc.
+   */
+  SINEW_INTERPOLATION_LINEAR = 1,
+  /**
+   * Linear; rotations by slerp (constant angular speed).
+   */
+  SINEW_INTERPOLATION_SLERP = 2,
+  /**
+   * Cubic Hermite with per-key in and out tangents (units per second).
+   */
+  SINEW_INTERPOLATION_CUBIC = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewInterpolation SinewInterpolation;
+#else
+typedef int32_t SinewInterpolation;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `property` argument of `sinew_clip_clear_track`.
+ */
+enum SinewTrackProperty
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_TRACK_PROPERTY_TRANSLATION = 0,
+  SINEW_TRACK_PROPERTY_ROTATION = 1,
+  SINEW_TRACK_PROPERTY_SCALE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewTrackProperty SinewTrackProperty;
+#else
+typedef int32_t SinewTrackProperty;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `curve` argument of `sinew_crossfade_fade_to`.
+ */
+enum SinewFadeCurve
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The new clip's weight rises linearly.
+   */
+  SINEW_FADE_CURVE_LINEAR = 0,
+  /**
+   * The new clip's weight eases in and out (smoothstep).
+   */
+  SINEW_FADE_CURVE_SMOOTH = 1,
+  /**
+   * Switch at once; the offset from the old pose decays to zero along a quintic that starts
+   * with the old pose's velocity (Unreal's Inertialization).
+   */
+  SINEW_FADE_CURVE_INERTIALIZE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewFadeCurve SinewFadeCurve;
+#else
+typedef int32_t SinewFadeCurve;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * Opaque CCD solver with per-joint constraints and scratch memory for up to its
  * `max_joints`. Owned by the caller; use from one thread at a time.
  */
 typedef struct SinewCcd SinewCcd;
+
+/**
+ * Opaque keyframed clip. Shared by reference count with the crossfade controllers playing it;
+ * its tracks can only be changed while no controller holds it.
+ */
+typedef struct SinewClip SinewClip;
+
+/**
+ * Opaque sampling cursor: remembers key positions so forward playback is O(1) per track.
+ * Works with any clip of the joint count it was made for. Owned by the caller.
+ */
+typedef struct SinewClipCursor SinewClipCursor;
+
+/**
+ * Opaque controller playing clips of one skeleton with queued transitions. Owned by the
+ * caller; keeps the clips it plays alive. `update` allocates nothing.
+ */
+typedef struct SinewCrossfade SinewCrossfade;
 
 /**
  * Opaque FABRIK solver with per-joint constraints and scratch memory for up to its
@@ -159,6 +286,11 @@ typedef struct SinewFabrik SinewFabrik;
  * Opaque HandIKRetargeting node. Owned by the caller.
  */
 typedef struct SinewHandIkRetargeting SinewHandIkRetargeting;
+
+/**
+ * Opaque per-joint weights in [0, 1] for one skeleton's joint count. Owned by the caller.
+ */
+typedef struct SinewJointMask SinewJointMask;
 
 /**
  * Opaque pose handle: one local transform per joint of its skeleton (which it keeps alive).
@@ -177,6 +309,24 @@ typedef struct SinewSkeleton SinewSkeleton;
  * be used from one thread at a time.
  */
 typedef struct SinewTwoBoneIk SinewTwoBoneIk;
+
+/**
+ * One input of `sinew_pose_blend_layers`.
+ */
+typedef struct {
+  /**
+   * The layer's pose (must not be the output pose).
+   */
+  const SinewPose *pose;
+  /**
+   * Its weight, at least 0.
+   */
+  float weight;
+  /**
+   * Optional per-joint weights (NULL: all 1).
+   */
+  const SinewJointMask *mask;
+} SinewBlendLayer;
 
 /**
  * CCD settings; fill with `sinew_ccd_settings_default` then adjust.
@@ -398,6 +548,61 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
+ * factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`. Rotations blend on the
+ * shortest arc, in local space or (`SINEW_BLEND_SPACE_MODEL_ROTATION`) in model space for
+ * joints with a non-zero weight. Unchanged on error.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_pose_blend(const SinewPose *a,
+                             const SinewPose *b,
+                             float t,
+                             const SinewJointMask *mask,
+                             int32_t space,
+                             SinewPose *out);
+
+/**
+ * Blends `count` layers into `out`: per joint, each layer's weight times its mask, normalized;
+ * where the total is below `threshold` (> 0; ozz uses 0.1) the rest pose makes up the
+ * difference. `out` must not be one of the layers' poses. Unchanged on error.
+ *
+ * # Safety
+ * `layers` must hold `count` items whose non-null pointers are valid.
+ */
+SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
+                                    uint32_t count,
+                                    float threshold,
+                                    SinewPose *out);
+
+/**
+ * Writes into `out_delta` the additive delta of `pose` over `reference`: rotation
+ * conj(ref) * q, translation t - ref.t, scale s / ref.s. `out_delta` must be a third pose.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_pose_make_additive(const SinewPose *pose,
+                                     const SinewPose *reference,
+                                     SinewPose *out_delta);
+
+/**
+ * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, each
+ * joint's weight multiplied by `mask` (may be NULL): rotation q * delta^w, translation
+ * t + w * delta.t, scale s * lerp(1, delta.s, w). `out` may be `base` (in place) but not
+ * `delta`. Applying the delta of (P, R) to R at weight 1 gives P. Unchanged on error.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_pose_apply_additive(const SinewPose *base,
+                                      const SinewPose *delta,
+                                      float weight,
+                                      const SinewJointMask *mask,
+                                      SinewPose *out);
+
+/**
  * Fills `out` with the defaults. NULL is ignored.
  *
  * # Safety
@@ -495,6 +700,118 @@ SinewStatus sinew_ccd_solve_pose(SinewCcd *solver,
                                  SinewIkResult *out_result);
 
 /**
+ * Creates an empty clip of `duration` seconds for `skeleton`'s joints (joints without tracks
+ * keep the rest pose).
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_clip_create(const SinewSkeleton *skeleton, float duration, SinewClip **out_clip);
+
+/**
+ * Releases a clip handle; controllers playing it keep it alive. NULL is a no-op.
+ *
+ * # Safety
+ * `clip` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_clip_destroy(SinewClip *clip);
+
+/**
+ * Writes the clip's duration in seconds.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_clip_duration(const SinewClip *clip, float *out_duration);
+
+/**
+ * Sets (replaces) joint `joint`'s translation track from `key_count` keys: strictly increasing
+ * times within [0, duration], finite values, and for `SINEW_INTERPOLATION_CUBIC` in and out
+ * tangents (NULL otherwise). Unchanged on error.
+ *
+ * # Safety
+ * Non-null arrays must hold `key_count` items.
+ */
+SinewStatus sinew_clip_set_translation_track(SinewClip *clip,
+                                             uint32_t joint,
+                                             int32_t interpolation,
+                                             const float *times,
+                                             const SinewVec3 *values,
+                                             const SinewVec3 *in_tangents,
+                                             const SinewVec3 *out_tangents,
+                                             uint32_t key_count);
+
+/**
+ * Sets (replaces) joint `joint`'s rotation track; as the translation track, with quaternion
+ * keys (renormalized; a zero quaternion is rejected).
+ *
+ * # Safety
+ * Non-null arrays must hold `key_count` items.
+ */
+SinewStatus sinew_clip_set_rotation_track(SinewClip *clip,
+                                          uint32_t joint,
+                                          int32_t interpolation,
+                                          const float *times,
+                                          const SinewQuat *values,
+                                          const SinewQuat *in_tangents,
+                                          const SinewQuat *out_tangents,
+                                          uint32_t key_count);
+
+/**
+ * Sets (replaces) joint `joint`'s scale track; as the translation track.
+ *
+ * # Safety
+ * Non-null arrays must hold `key_count` items.
+ */
+SinewStatus sinew_clip_set_scale_track(SinewClip *clip,
+                                       uint32_t joint,
+                                       int32_t interpolation,
+                                       const float *times,
+                                       const SinewVec3 *values,
+                                       const SinewVec3 *in_tangents,
+                                       const SinewVec3 *out_tangents,
+                                       uint32_t key_count);
+
+/**
+ * Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
+ * the rest pose's value.
+ *
+ * # Safety
+ * `clip` must be valid.
+ */
+SinewStatus sinew_clip_clear_track(SinewClip *clip, uint32_t joint, int32_t property);
+
+/**
+ * Creates a sampling cursor for clips of `clip`'s joint count.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_clip_cursor_create(const SinewClip *clip, SinewClipCursor **out_cursor);
+
+/**
+ * Releases a cursor. NULL is a no-op.
+ *
+ * # Safety
+ * `cursor` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_clip_cursor_destroy(SinewClipCursor *cursor);
+
+/**
+ * Samples `clip` at playback `time` into `out` (`looping` 1 wraps time into [0, duration),
+ * 0 clamps it). `cursor` (may be NULL) makes forward playback O(1) per track. Unchanged on
+ * error.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_clip_sample(const SinewClip *clip,
+                              SinewClipCursor *cursor,
+                              float time,
+                              uint32_t looping,
+                              SinewPose *out);
+
+/**
  * Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
  * (disabled), centred on the identity. NULL is ignored.
  *
@@ -514,6 +831,88 @@ SinewStatus sinew_pose_apply_constraints(SinewPose *pose,
                                          const uint32_t *joints,
                                          const SinewJointConstraint *constraints,
                                          uint32_t count);
+
+/**
+ * Creates a controller for `skeleton` that can queue up to `max_fades` (1 to 256) fades.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_crossfade_create(const SinewSkeleton *skeleton,
+                                   uint32_t max_fades,
+                                   SinewCrossfade **out_crossfade);
+
+/**
+ * Releases a controller. NULL is a no-op.
+ *
+ * # Safety
+ * `crossfade` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_crossfade_destroy(SinewCrossfade *crossfade);
+
+/**
+ * Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_crossfade_play(SinewCrossfade *crossfade,
+                                 const SinewClip *clip,
+                                 uint32_t looping);
+
+/**
+ * Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`).
+ * Ignored when `clip` is already the last request (the current clip with nothing queued, or
+ * the last queued fade); `*out_queued` (may be NULL) says whether it was taken. Linear and
+ * smooth fades queue (`SINEW_STATUS_OUT_OF_RANGE` when the queue is full); inertialized ones
+ * switch at once.
+ *
+ * # Safety
+ * Non-null pointers must be valid.
+ */
+SinewStatus sinew_crossfade_fade_to(SinewCrossfade *crossfade,
+                                    const SinewClip *clip,
+                                    float duration,
+                                    int32_t curve,
+                                    uint32_t looping,
+                                    uint32_t *out_queued);
+
+/**
+ * Advances clips and transitions by `dt` seconds (at least 0) and computes the output pose.
+ *
+ * # Safety
+ * `crossfade` must be valid.
+ */
+SinewStatus sinew_crossfade_update(SinewCrossfade *crossfade, float dt);
+
+/**
+ * Copies the output pose of the last update into `out` (same joint count).
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_crossfade_get_pose(const SinewCrossfade *crossfade, SinewPose *out);
+
+/**
+ * Writes the number of queued fades.
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_crossfade_fade_count(const SinewCrossfade *crossfade, uint32_t *out_count);
+
+/**
+ * Writes each clip's weight in the output (current first, then queued fades in order; they
+ * sum to one) into `out_weights`, up to `capacity` of them; `*out_count` receives how many
+ * there are.
+ *
+ * # Safety
+ * `out_weights` must hold `capacity` floats; `out_count` must be valid.
+ */
+SinewStatus sinew_crossfade_get_weights(const SinewCrossfade *crossfade,
+                                        float *out_weights,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
 
 /**
  * Copies this thread's last error message (UTF-8, empty after a successful call) into `buf`.
@@ -685,6 +1084,65 @@ SinewStatus sinew_hand_ik_retargeting_apply_pose(const SinewHandIkRetargeting *n
                                                  const uint32_t *bones,
                                                  uint32_t bone_count,
                                                  SinewVec3 *out_offset);
+
+/**
+ * Creates a mask giving every joint of `skeleton` the weight `value` (in [0, 1]).
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_joint_mask_create(const SinewSkeleton *skeleton,
+                                    float value,
+                                    SinewJointMask **out_mask);
+
+/**
+ * Creates a mask of the subtree rooted at joint `root`: weight 1 on it, 0 elsewhere; with
+ * `blend_depth` d > 0 the weight ramps as (depth + 1) / (d + 1) over the subtree's first d
+ * levels (Unreal's branch filter BlendDepth).
+ *
+ * # Safety
+ * Pointers must be valid.
+ */
+SinewStatus sinew_joint_mask_create_subtree(const SinewSkeleton *skeleton,
+                                            uint32_t root,
+                                            uint32_t blend_depth,
+                                            SinewJointMask **out_mask);
+
+/**
+ * Releases a mask. NULL is a no-op.
+ *
+ * # Safety
+ * `mask` must be NULL or a live handle, not used afterwards.
+ */
+void sinew_joint_mask_destroy(SinewJointMask *mask);
+
+/**
+ * Sets one joint's weight (in [0, 1]).
+ *
+ * # Safety
+ * `mask` must be valid.
+ */
+SinewStatus sinew_joint_mask_set_weight(SinewJointMask *mask, uint32_t joint, float weight);
+
+/**
+ * Replaces every weight; `count` must equal the joint count. Unchanged on error.
+ *
+ * # Safety
+ * `weights` must hold `count` floats.
+ */
+SinewStatus sinew_joint_mask_set_weights(SinewJointMask *mask,
+                                         const float *weights,
+                                         uint32_t count);
+
+/**
+ * Copies every weight; `count` must equal the joint count.
+ *
+ * # Safety
+ * `out_weights` must hold `count` floats.
+ */
+SinewStatus sinew_joint_mask_get_weights(const SinewJointMask *mask,
+                                         float *out_weights,
+                                         uint32_t count);
 
 /**
  * Creates a pose of `skeleton`, starting at its rest pose.

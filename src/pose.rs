@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use glam::Quat;
+
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::skeleton::{validated_transform, Skeleton};
@@ -11,9 +13,11 @@ use crate::transform::Transform;
 /// model-space buffer allocated once so that computing model transforms allocates nothing.
 #[derive(Clone, Debug)]
 pub struct Pose {
-    skeleton: Arc<Skeleton>,
-    local: Vec<Transform>,
-    model: Vec<Transform>,
+    pub(crate) skeleton: Arc<Skeleton>,
+    pub(crate) local: Vec<Transform>,
+    pub(crate) model: Vec<Transform>,
+    /// Scratch for blends that work on model-space rotations (three per joint).
+    pub(crate) rotations: Vec<Quat>,
 }
 
 impl Pose {
@@ -21,10 +25,12 @@ impl Pose {
     pub fn new(skeleton: Arc<Skeleton>) -> Self {
         let local = skeleton.rest_pose().to_vec();
         let model = vec![Transform::IDENTITY; local.len()];
+        let rotations = vec![Quat::IDENTITY; 3 * local.len()];
         Self {
             skeleton,
             local,
             model,
+            rotations,
         }
     }
 
@@ -150,7 +156,7 @@ impl Pose {
         Ok(())
     }
 
-    fn check_len(&self, len: usize) -> Result<()> {
+    pub(crate) fn check_len(&self, len: usize) -> Result<()> {
         if len == self.local.len() {
             Ok(())
         } else {

@@ -104,12 +104,13 @@ impl Transform {
     }
 
     /// Blends towards `other` by `t`: linear translation and scale, shortest-arc nlerp rotation.
+    /// Written as `a (1 - t) + b t`, so a convex blend of finite transforms never overflows.
     #[inline]
     pub fn mix(&self, other: &Transform, t: f32) -> Transform {
         Transform {
-            translation: self.translation.lerp(other.translation, t),
+            translation: self.translation * (1.0 - t) + other.translation * t,
             rotation: nlerp_shortest(self.rotation, other.rotation, t),
-            scale: self.scale.lerp(other.scale, t),
+            scale: self.scale * (1.0 - t) + other.scale * t,
         }
     }
 

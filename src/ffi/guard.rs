@@ -85,7 +85,8 @@ fn panic_text(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("non-string panic payload")
 }
 
-fn check_pointer<T>(p: *const T, name: &str) -> FfiResult<()> {
+/// Fails unless `p` is non-null and aligned for `T` (forms no reference).
+pub fn check_pointer<T>(p: *const T, name: &str) -> FfiResult<()> {
     if p.is_null() {
         return Err(FfiError::null(name));
     }
@@ -118,6 +119,19 @@ pub unsafe fn opt_arg<'a, T>(p: *const T, name: &str) -> FfiResult<Option<&'a T>
     } else {
         // SAFETY: forwarded contract.
         unsafe { arg(p, name) }.map(Some)
+    }
+}
+
+/// Borrows an optional in/out argument: NULL gives `None`.
+///
+/// # Safety
+/// A non-null `p` must point to a valid `T`, not aliased elsewhere, for `'a`.
+pub unsafe fn opt_arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<Option<&'a mut T>> {
+    if p.is_null() {
+        Ok(None)
+    } else {
+        // SAFETY: forwarded contract.
+        unsafe { arg_mut(p, name) }.map(Some)
     }
 }
 

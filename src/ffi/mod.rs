@@ -7,13 +7,17 @@
 //! reference count, so poses created from a skeleton stay valid after the skeleton handle is
 //! destroyed. All other handles own their data outright.
 
+pub mod blend;
 pub mod ccd;
 pub mod chain;
+pub mod clip;
 pub mod constraint;
+pub mod crossfade;
 pub mod error;
 pub mod fabrik;
 pub mod guard;
 pub mod hand_ik;
+pub mod mask;
 pub mod pose;
 pub mod skeleton;
 pub mod status;
@@ -21,11 +25,15 @@ pub mod two_bone_ik;
 pub mod types;
 pub mod version;
 
+pub use blend::*;
 pub use ccd::*;
+pub use clip::*;
 pub use constraint::*;
+pub use crossfade::*;
 pub use error::sinew_last_error_message;
 pub use fabrik::*;
 pub use hand_ik::*;
+pub use mask::*;
 pub use pose::*;
 pub use skeleton::*;
 pub use status::SinewStatus;

@@ -1,0 +1,386 @@
+//! Pose blending: two-pose blends (whole, masked, or with model-space rotations for masked
+//! joints), N-layer weighted blends with a rest-pose fallback (ozz's BlendingJob semantics),
+//! and additive layers. Every operation works in place on the output pose and allocates
+//! nothing; rotations blend on the shortest arc and stay normalized.
+
+use glam::{Quat, Vec3};
+
+use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::mask::{check_count, JointMask};
+use crate::pose::Pose;
+use crate::rotation::{nlerp_shortest, normalize_robust};
+use crate::transform::Transform;
+
+/// Where the rotations of masked joints are blended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlendSpace {
+    /// Local (parent-relative) rotations: the usual blend.
+    #[default]
+    Local,
+    /// Model-space rotations for joints with a non-zero weight (Unreal's mesh-space rotation
+    /// blend): an upper-body layer keeps its world orientation whatever the lower body does.
+    ModelRotation,
+}
+
+/// One input of [`Pose::blend_layers`].
+#[derive(Clone, Copy, Debug)]
+pub struct Layer<'a> {
+    /// The layer's pose.
+    pub pose: &'a Pose,
+    /// Its weight, at least 0.
+    pub weight: f32,
+    /// Optional per-joint weights multiplying `weight`.
+    pub mask: Option<&'a JointMask>,
+}
+
+/// Which operand of a two-pose blend the output pose already holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holds {
+    A,
+    B,
+}
+
+impl Pose {
+    /// Sets this pose to the blend of `a` and `b` by `t` in [0, 1] (0 gives `a`, 1 gives `b`
+    /// exactly), each joint weighted by `mask` when given.
+    pub fn blend(
+        &mut self,
+        a: &Pose,
+        b: &Pose,
+        t: f32,
+        mask: Option<&JointMask>,
+        space: BlendSpace,
+    ) -> Result<()> {
+        self.check_blend(a, t, mask)?;
+        self.check_blend(b, t, mask)?;
+        self.local.copy_from_slice(&a.local);
+        self.blend_in_place(b, t, mask, space, Holds::A);
+        Ok(())
+    }
+
+    /// In place: this pose becomes the blend of itself (as `a`) toward `b` by `t`.
+    pub fn blend_toward(
+        &mut self,
+        b: &Pose,
+        t: f32,
+        mask: Option<&JointMask>,
+        space: BlendSpace,
+    ) -> Result<()> {
+        self.check_blend(b, t, mask)?;
+        self.blend_in_place(b, t, mask, space, Holds::A);
+        Ok(())
+    }
+
+    /// In place: this pose becomes the blend of `a` toward itself (as `b`) by `t`.
+    pub fn blend_from(
+        &mut self,
+        a: &Pose,
+        t: f32,
+        mask: Option<&JointMask>,
+        space: BlendSpace,
+    ) -> Result<()> {
+        self.check_blend(a, t, mask)?;
+        self.blend_in_place(a, t, mask, space, Holds::B);
+        Ok(())
+    }
+
+    fn check_blend(&self, other: &Pose, t: f32, mask: Option<&JointMask>) -> Result<()> {
+        self.check_blend_factor(t, mask)?;
+        check_count(other.joint_count(), self.joint_count(), "the other pose")
+    }
+
+    /// Validates a blend factor in [0, 1] and a mask for this pose's joint count.
+    pub(crate) fn check_blend_factor(&self, t: f32, mask: Option<&JointMask>) -> Result<()> {
+        ensure_finite(t.is_finite(), "blend factor")?;
+        if !(0.0..=1.0).contains(&t) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("blend factor {t} is outside [0, 1]"),
+            ));
+        }
+        if let Some(m) = mask {
+            check_count(m.joint_count(), self.joint_count(), "the mask")?;
+        }
+        Ok(())
+    }
+
+    fn blend_in_place(
+        &mut self,
+        other: &Pose,
+        t: f32,
+        mask: Option<&JointMask>,
+        space: BlendSpace,
+        holds: Holds,
+    ) {
+        let weight = |i: usize| mask.map_or(t, |m| t * m.weight(i));
+        let pick = |own: Transform, theirs: Transform| match holds {
+            Holds::A => (own, theirs),
+            Holds::B => (theirs, own),
+        };
+        match space {
+            BlendSpace::Local => {
+                for (i, (own, theirs)) in self.local.iter_mut().zip(&other.local).enumerate() {
+                    let (a, b) = pick(*own, *theirs);
+                    *own = mix_exact(&a, &b, weight(i));
+                }
+            }
+            BlendSpace::ModelRotation => {
+                let n = self.local.len();
+                let parents = self.skeleton.parents();
+                let (ra, rest) = self.rotations.split_at_mut(n);
+                let (rb, ro) = rest.split_at_mut(n);
+                // Model rotations of both operands first, so the output may overwrite either.
+                for i in 0..n {
+                    let (a, b) = pick(self.local[i], other.local[i]);
+                    let p = parents[i];
+                    (ra[i], rb[i]) = if p < 0 {
+                        (a.rotation, b.rotation)
+                    } else {
+                        (ra[p as usize] * a.rotation, rb[p as usize] * b.rotation)
+                    };
+                }
+                for i in 0..n {
+                    let (a, b) = pick(self.local[i], other.local[i]);
+                    let w = weight(i);
+                    let p = parents[i];
+                    let parent = if p < 0 {
+                        Quat::IDENTITY
+                    } else {
+                        ro[p as usize]
+                    };
+                    let mut out = mix_exact(&a, &b, w);
+                    if w > 0.0 {
+                        ro[i] = nlerp_shortest(ra[i], rb[i], w);
+                        out.rotation = (parent.conjugate() * ro[i]).normalize();
+                    } else {
+                        ro[i] = parent * a.rotation;
+                    }
+                    self.local[i] = out;
+                }
+            }
+        }
+    }
+
+    /// Sets this pose to the weighted blend of `layers` (each weight times its mask, per joint,
+    /// normalized). Where a joint's total weight is below `threshold` the rest pose makes up the
+    /// difference, so the result eases to the rest pose instead of dividing by nothing.
+    pub fn blend_layers(&mut self, layers: &[Layer<'_>], threshold: f32) -> Result<()> {
+        self.blend_layer_iter(layers.iter().copied(), threshold)
+    }
+
+    /// [`Self::blend_layers`] over any re-iterable source of layers (read once per joint), so
+    /// callers holding layers in another form need not collect them.
+    pub fn blend_layer_iter<'a, I>(&mut self, layers: I, threshold: f32) -> Result<()>
+    where
+        I: Iterator<Item = Layer<'a>> + Clone,
+    {
+        ensure_finite(threshold.is_finite(), "threshold")?;
+        if threshold <= 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("threshold {threshold} must be positive"),
+            ));
+        }
+        for (k, layer) in layers.clone().enumerate() {
+            ensure_finite(layer.weight.is_finite(), "layer weight")?;
+            if layer.weight < 0.0 {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!("layer {k} has negative weight {}", layer.weight),
+                ));
+            }
+            check_count(
+                layer.pose.joint_count(),
+                self.joint_count(),
+                "a layer's pose",
+            )?;
+            if let Some(m) = layer.mask {
+                check_count(m.joint_count(), self.joint_count(), "a layer's mask")?;
+            }
+        }
+        let rest = self.skeleton.rest_pose();
+        for (i, out) in self.local.iter_mut().enumerate() {
+            let joint_weight = |l: &Layer<'_>| l.mask.map_or(l.weight, |m| l.weight * m.weight(i));
+            let sum: f32 = layers.clone().map(|l| joint_weight(&l)).sum();
+            let rest_weight = (threshold - sum).max(0.0);
+            let total = sum + rest_weight;
+            let mut acc = Accumulator::new(rest[i].rotation);
+            for l in layers.clone() {
+                acc.add(&l.pose.local[i], joint_weight(&l) / total);
+            }
+            acc.add(&rest[i], rest_weight / total);
+            *out = acc.finish();
+        }
+        Ok(())
+    }
+
+    /// Copies another pose's local transforms (same joint count).
+    pub fn copy_from(&mut self, other: &Pose) -> Result<()> {
+        check_count(other.joint_count(), self.joint_count(), "the other pose")?;
+        self.local.copy_from_slice(&other.local);
+        Ok(())
+    }
+
+    /// Sets this pose to the additive delta of `pose` over `reference`: rotation
+    /// `conj(ref) * q`, translation `t - ref.t`, scale `s / ref.s` (a ratio: scales multiply).
+    /// Applying it to `reference` with weight 1 gives `pose` back. Unchanged on error.
+    pub fn make_additive(&mut self, pose: &Pose, reference: &Pose) -> Result<()> {
+        check_count(pose.joint_count(), self.joint_count(), "the pose")?;
+        check_count(reference.joint_count(), self.joint_count(), "the reference")?;
+        for ((slot, p), r) in self.model.iter_mut().zip(&pose.local).zip(&reference.local) {
+            *slot = Transform {
+                translation: p.translation - r.translation,
+                rotation: (r.rotation.conjugate() * p.rotation).normalize(),
+                scale: p.scale * safe_recip(r.scale),
+            };
+        }
+        self.commit_staged()
+    }
+
+    /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
+    /// (negative subtracts it), each joint scaled by `mask` when given: rotation
+    /// `q * delta^w`, translation `t + w delta.t`, scale `s * lerp(1, delta.s, w)` (divided for
+    /// negative weights). Unchanged on error.
+    pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
+        self.stage_additive(None, delta, weight, mask)?;
+        self.commit_staged()
+    }
+
+    /// Sets this pose to `base` with an additive `delta` applied, as [`Pose::add`].
+    pub fn add_to(
+        &mut self,
+        base: &Pose,
+        delta: &Pose,
+        weight: f32,
+        mask: Option<&JointMask>,
+    ) -> Result<()> {
+        check_count(base.joint_count(), self.joint_count(), "the base")?;
+        self.stage_additive(Some(base), delta, weight, mask)?;
+        self.commit_staged()
+    }
+
+    /// Computes `base ⊕ delta^w` (base defaulting to this pose) into the model buffer.
+    fn stage_additive(
+        &mut self,
+        base: Option<&Pose>,
+        delta: &Pose,
+        weight: f32,
+        mask: Option<&JointMask>,
+    ) -> Result<()> {
+        ensure_finite(weight.is_finite(), "additive weight")?;
+        check_count(delta.joint_count(), self.joint_count(), "the delta")?;
+        if let Some(m) = mask {
+            check_count(m.joint_count(), self.joint_count(), "the mask")?;
+        }
+        let base = base.map_or(&self.local[..], |b| &b.local[..]);
+        for (i, (slot, (b, d))) in self
+            .model
+            .iter_mut()
+            .zip(base.iter().zip(&delta.local))
+            .enumerate()
+        {
+            let w = mask.map_or(weight, |m| weight * m.weight(i));
+            *slot = apply_delta(b, d, w);
+        }
+        Ok(())
+    }
+
+    /// Copies transforms staged in the model buffer into the local ones if they are all finite.
+    fn commit_staged(&mut self) -> Result<()> {
+        if !self.model.iter().all(Transform::is_finite) {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "the additive result is not representable in f32 (inputs too large)",
+            ));
+        }
+        self.local.copy_from_slice(&self.model);
+        Ok(())
+    }
+}
+
+/// [`Transform::mix`] that returns `a` at 0 and `b` at 1 bit for bit.
+fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
+    if w <= 0.0 {
+        *a
+    } else if w >= 1.0 {
+        *b
+    } else {
+        a.mix(b, w)
+    }
+}
+
+/// `base ⊕ delta^w` for one joint.
+fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
+    let partial = |w: f32| Transform {
+        translation: delta.translation * w,
+        rotation: nlerp_shortest(Quat::IDENTITY, delta.rotation, w),
+        scale: Vec3::ONE * (1.0 - w) + delta.scale * w,
+    };
+    let (rotation, scale) = if w >= 0.0 {
+        let d = partial(w);
+        (base.rotation * d.rotation, base.scale * d.scale)
+    } else {
+        let d = partial(-w);
+        (
+            base.rotation * d.rotation.conjugate(),
+            base.scale * safe_recip(d.scale),
+        )
+    };
+    Transform {
+        translation: base.translation + delta.translation * w,
+        rotation: rotation.normalize(),
+        scale,
+    }
+}
+
+/// Reciprocal mapping a zero component to zero rather than infinity.
+fn safe_recip(v: Vec3) -> Vec3 {
+    let r = |x: f32| if x.abs() > 1e-12 { 1.0 / x } else { 0.0 };
+    Vec3::new(r(v.x), r(v.y), r(v.z))
+}
+
+/// Weighted average of transforms with normalized weights; each rotation is aligned to the
+/// hemisphere of the first one added (the neighbourhood check) before summing.
+struct Accumulator {
+    translation: Vec3,
+    rotation: Quat,
+    scale: Vec3,
+    hemisphere: Option<Quat>,
+    fallback: Quat,
+}
+
+impl Accumulator {
+    /// An empty sum; `fallback` is the rotation if nothing (or nothing usable) is added.
+    fn new(fallback: Quat) -> Self {
+        Self {
+            translation: Vec3::ZERO,
+            rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            scale: Vec3::ZERO,
+            hemisphere: None,
+            fallback,
+        }
+    }
+
+    fn add(&mut self, t: &Transform, w: f32) {
+        if w <= 0.0 {
+            return;
+        }
+        let hemisphere = *self.hemisphere.get_or_insert(t.rotation);
+        let r = if hemisphere.dot(t.rotation) < 0.0 {
+            -t.rotation
+        } else {
+            t.rotation
+        };
+        self.translation += t.translation * w;
+        self.rotation += r * w;
+        self.scale += t.scale * w;
+    }
+
+    fn finish(self) -> Transform {
+        Transform {
+            translation: self.translation,
+            rotation: normalize_robust(self.rotation).unwrap_or(self.fallback),
+            scale: self.scale,
+        }
+    }
+}

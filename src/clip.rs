@@ -1,0 +1,415 @@
+//! Keyframed clips: per-joint translation, rotation and scale tracks with step, linear,
+//! spherical-linear or cubic Hermite interpolation, sampled into a pose (looping or clamped),
+//! with a cursor that makes forward playback O(1) per track per frame.
+
+use glam::{Quat, Vec3, Vec4};
+
+use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::pose::Pose;
+use crate::rotation::normalize_robust;
+use crate::skeleton::Skeleton;
+use crate::transform::Transform;
+
+/// How a track interpolates between its keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Hold each key until the next.
+    Step,
+    /// Linear; rotations by normalized lerp on the shortest arc (nlerp).
+    #[default]
+    Linear,
+    /// Like `Linear`, but rotations by slerp (constant angular speed); vectors as `Linear`.
+    Slerp,
+    /// Cubic Hermite with per-key in and out tangents (units per second); rotations
+    /// componentwise on the shortest arc, then normalized.
+    Cubic,
+}
+
+/// Keys of one animated property.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track<T> {
+    times: Vec<f32>,
+    values: Vec<T>,
+    in_tangents: Vec<T>,
+    out_tangents: Vec<T>,
+    interpolation: Interpolation,
+}
+
+/// A value a track can hold.
+pub trait Keyframe: Copy + PartialEq {
+    /// Whether every component is finite.
+    fn finite(&self) -> bool;
+    /// The value ready for sampling (rotations normalized), or why it is unusable.
+    fn prepared(self) -> Result<Self>;
+    /// Interpolates between two keys at `s` in [0, 1] over `dt` seconds.
+    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self;
+}
+
+impl<T: Keyframe> Track<T> {
+    /// Validates and builds a track: times finite, strictly increasing and within
+    /// [0, `duration`]; values finite (rotations non-zero, normalized); tangents given exactly
+    /// for cubic tracks.
+    pub fn new(
+        interpolation: Interpolation,
+        times: &[f32],
+        values: &[T],
+        tangents: Option<(&[T], &[T])>,
+        duration: f32,
+    ) -> Result<Self> {
+        let invalid = |m: String| Err(Error::new(ErrorKind::InvalidArgument, m));
+        if times.is_empty() {
+            return invalid("a track needs at least one key".into());
+        }
+        if values.len() != times.len() {
+            return Err(Error::new(
+                ErrorKind::SizeMismatch,
+                format!("{} key times but {} values", times.len(), values.len()),
+            ));
+        }
+        for (k, &t) in times.iter().enumerate() {
+            ensure_finite(t.is_finite(), "key time")?;
+            if !(0.0..=duration).contains(&t) {
+                return Err(Error::new(
+                    ErrorKind::OutOfRange,
+                    format!("key {k} at time {t} is outside the clip's [0, {duration}]"),
+                ));
+            }
+            if k > 0 && t <= times[k - 1] {
+                return invalid(format!(
+                    "key times must increase strictly: key {k} at {t} follows {}",
+                    times[k - 1]
+                ));
+            }
+        }
+        let prepare = |v: &[T]| -> Result<Vec<T>> {
+            v.iter()
+                .map(|x| {
+                    ensure_finite(x.finite(), "key value")?;
+                    x.prepared()
+                })
+                .collect()
+        };
+        let (in_tangents, out_tangents) = match (interpolation, tangents) {
+            (Interpolation::Cubic, Some((i, o))) => {
+                if i.len() != times.len() || o.len() != times.len() {
+                    return Err(Error::new(
+                        ErrorKind::SizeMismatch,
+                        "cubic tracks need one in and one out tangent per key",
+                    ));
+                }
+                let check = |v: &[T]| -> Result<Vec<T>> {
+                    v.iter()
+                        .map(|x| ensure_finite(x.finite(), "tangent").map(|()| *x))
+                        .collect()
+                };
+                (check(i)?, check(o)?)
+            }
+            (Interpolation::Cubic, None) => return invalid("cubic tracks need tangents".into()),
+            (_, Some(_)) => return invalid("only cubic tracks take tangents".into()),
+            (_, None) => (Vec::new(), Vec::new()),
+        };
+        Ok(Self {
+            times: times.to_vec(),
+            values: prepare(values)?,
+            in_tangents,
+            out_tangents,
+            interpolation,
+        })
+    }
+
+    /// Key times.
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// Key values.
+    pub fn values(&self) -> &[T] {
+        &self.values
+    }
+
+    /// The interpolation.
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// Value at `time`, using and updating `cursor` (the key index found last time): forward
+    /// playback moves it by at most a key or two, anything else falls back to binary search.
+    fn sample(&self, time: f32, cursor: &mut u32) -> T {
+        let times = &self.times;
+        let last = times.len() - 1;
+        if time <= times[0] {
+            *cursor = 0;
+            return self.values[0];
+        }
+        if time >= times[last] {
+            *cursor = last as u32;
+            return self.values[last];
+        }
+        let mut i = (*cursor as usize).min(last - 1);
+        if times[i] > time {
+            i = times.partition_point(|&t| t <= time) - 1;
+        } else {
+            while times[i + 1] <= time {
+                i += 1;
+            }
+        }
+        *cursor = i as u32;
+        let dt = times[i + 1] - times[i];
+        let s = (time - times[i]) / dt;
+        T::interpolate(self, i, s, dt)
+    }
+}
+
+/// Cubic Hermite basis at `s`: weights of p0, dt m0, p1, dt m1.
+fn hermite(s: f32) -> [f32; 4] {
+    let (s2, s3) = (s * s, s * s * s);
+    [
+        2.0 * s3 - 3.0 * s2 + 1.0,
+        s3 - 2.0 * s2 + s,
+        -2.0 * s3 + 3.0 * s2,
+        s3 - s2,
+    ]
+}
+
+impl Keyframe for Vec3 {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+
+    fn prepared(self) -> Result<Self> {
+        Ok(self)
+    }
+
+    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
+        let (a, b) = (k.values[i], k.values[i + 1]);
+        match k.interpolation {
+            Interpolation::Step => a,
+            Interpolation::Linear | Interpolation::Slerp => a * (1.0 - s) + b * s,
+            Interpolation::Cubic => {
+                let [h0, h1, h2, h3] = hermite(s);
+                a * h0 + k.out_tangents[i] * (h1 * dt) + b * h2 + k.in_tangents[i + 1] * (h3 * dt)
+            }
+        }
+    }
+}
+
+impl Keyframe for Quat {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+
+    fn prepared(self) -> Result<Self> {
+        normalize_robust(self).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidArgument,
+                "a rotation key is a zero-length quaternion",
+            )
+        })
+    }
+
+    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
+        let a = k.values[i];
+        let (b, sign) = if a.dot(k.values[i + 1]) < 0.0 {
+            (-k.values[i + 1], -1.0)
+        } else {
+            (k.values[i + 1], 1.0)
+        };
+        match k.interpolation {
+            Interpolation::Step => a,
+            Interpolation::Linear => crate::rotation::nlerp_shortest(a, b, s),
+            Interpolation::Slerp => a.slerp(b, s),
+            Interpolation::Cubic => {
+                let [h0, h1, h2, h3] = hermite(s);
+                let v = Vec4::from(a) * h0
+                    + Vec4::from(k.out_tangents[i]) * (h1 * dt)
+                    + Vec4::from(b) * h2
+                    + Vec4::from(k.in_tangents[i + 1]) * (h3 * dt * sign);
+                normalize_robust(Quat::from_vec4(v)).unwrap_or(a)
+            }
+        }
+    }
+}
+
+/// The tracks of one joint.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct JointTracks {
+    translation: Option<Track<Vec3>>,
+    rotation: Option<Track<Quat>>,
+    scale: Option<Track<Vec3>>,
+}
+
+/// Which property of a joint a track animates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// Local translation.
+    Translation,
+    /// Local rotation.
+    Rotation,
+    /// Local scale.
+    Scale,
+}
+
+/// A keyframed clip for one skeleton's joint count. Joints without a track for a property keep
+/// the rest pose's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    duration: f32,
+    joints: Vec<JointTracks>,
+}
+
+impl Clip {
+    /// An empty clip of `duration` seconds (finite, at least 0) for `skeleton`.
+    pub fn new(skeleton: &Skeleton, duration: f32) -> Result<Self> {
+        ensure_finite(duration.is_finite(), "clip duration")?;
+        if duration < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("clip duration {duration} is negative"),
+            ));
+        }
+        Ok(Self {
+            duration,
+            joints: vec![JointTracks::default(); skeleton.joint_count()],
+        })
+    }
+
+    /// Length in seconds.
+    pub fn duration(&self) -> f32 {
+        self.duration
+    }
+
+    /// Number of joints the clip is for.
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    fn slot(&mut self, joint: usize) -> Result<&mut JointTracks> {
+        let count = self.joints.len();
+        self.joints.get_mut(joint).ok_or_else(|| {
+            Error::new(
+                ErrorKind::OutOfRange,
+                format!("joint {joint} is out of range ({count} joints)"),
+            )
+        })
+    }
+
+    /// Sets (replaces) a joint's translation track.
+    pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.slot(joint)?.translation = Some(track);
+        Ok(())
+    }
+
+    /// Sets (replaces) a joint's rotation track.
+    pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
+        self.slot(joint)?.rotation = Some(track);
+        Ok(())
+    }
+
+    /// Sets (replaces) a joint's scale track.
+    pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.slot(joint)?.scale = Some(track);
+        Ok(())
+    }
+
+    /// Removes a joint's track for `property`, so it keeps the rest pose's value.
+    pub fn clear_track(&mut self, joint: usize, property: Property) -> Result<()> {
+        let slot = self.slot(joint)?;
+        match property {
+            Property::Translation => slot.translation = None,
+            Property::Rotation => slot.rotation = None,
+            Property::Scale => slot.scale = None,
+        }
+        Ok(())
+    }
+
+    /// The clip time for a playback time: wrapped into [0, duration) when looping, clamped
+    /// into [0, duration] otherwise.
+    pub fn local_time(&self, time: f32, looping: bool) -> f32 {
+        if self.duration <= 0.0 {
+            0.0
+        } else if looping {
+            let t = time.rem_euclid(self.duration);
+            if t < self.duration {
+                t
+            } else {
+                0.0
+            }
+        } else {
+            time.clamp(0.0, self.duration)
+        }
+    }
+
+    /// Samples the clip at playback `time` into `out` (looping or clamped). `cursor` (made for
+    /// a clip of the same joint count) speeds up forward playback. Unchanged on error.
+    pub fn sample(
+        &self,
+        time: f32,
+        looping: bool,
+        cursor: Option<&mut ClipCursor>,
+        out: &mut Pose,
+    ) -> Result<()> {
+        ensure_finite(time.is_finite(), "sample time")?;
+        out.check_len(self.joints.len())?;
+        let mut keys = match cursor {
+            Some(c) if c.keys.len() != self.joints.len() => {
+                return Err(Error::new(
+                    ErrorKind::SizeMismatch,
+                    "the cursor was made for a clip of another joint count",
+                ))
+            }
+            Some(c) => Some(c),
+            None => None,
+        };
+        let t = self.local_time(time, looping);
+        let rest = out.skeleton.rest_pose();
+        for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
+            let mut scratch = [0u32; 3];
+            let [ct, cr, cs] = match keys.as_mut() {
+                Some(c) => &mut c.keys[i],
+                None => &mut scratch,
+            };
+            let r = &rest[i];
+            *staged = Transform {
+                translation: joint
+                    .translation
+                    .as_ref()
+                    .map_or(r.translation, |k| k.sample(t, ct)),
+                rotation: joint
+                    .rotation
+                    .as_ref()
+                    .map_or(r.rotation, |k| k.sample(t, cr)),
+                scale: joint.scale.as_ref().map_or(r.scale, |k| k.sample(t, cs)),
+            };
+        }
+        if !out.model.iter().all(Transform::is_finite) {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "the sampled pose is not representable in f32 (tangents too large)",
+            ));
+        }
+        out.local.copy_from_slice(&out.model);
+        Ok(())
+    }
+}
+
+/// Per-track key positions remembered between samples of a clip (any clip of the same joint
+/// count), so that playing forward costs O(1) per track per frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClipCursor {
+    /// Translation, rotation and scale key index per joint.
+    keys: Vec<[u32; 3]>,
+}
+
+impl ClipCursor {
+    /// A cursor for clips of `clip`'s joint count.
+    pub fn new(clip: &Clip) -> Self {
+        Self::for_joints(clip.joint_count())
+    }
+
+    /// A cursor for clips of `joint_count` joints.
+    pub fn for_joints(joint_count: usize) -> Self {
+        Self {
+            keys: vec![[0; 3]; joint_count],
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! `Crossfade`: plays clips and fades between them (the book's CrossFadeController done
+//! right: queued fades finishing in order, no allocation per update), with linear and smooth
+//! fade curves, and inertialized transitions (Unreal's Inertialization).
+
+use std::sync::Arc;
+
+use glam::{Quat, Vec3};
+
+use crate::clip::{Clip, ClipCursor};
+use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::mask::check_count;
+use crate::pose::Pose;
+use crate::skeleton::Skeleton;
+use crate::transform::Transform;
+
+/// How a transition moves from the old clip to the new one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FadeCurve {
+    /// Blend weight rises linearly over the duration.
+    #[default]
+    Linear,
+    /// Blend weight eases in and out (smoothstep).
+    Smooth,
+    /// Switch to the new clip at once and let the offset from the old pose decay to zero over
+    /// the duration along a quintic that starts with the old pose's velocity (no blend cost).
+    Inertialize,
+}
+
+/// A clip being played.
+#[derive(Clone, Debug)]
+struct Playing {
+    clip: Arc<Clip>,
+    time: f32,
+    looping: bool,
+}
+
+/// A queued blend toward a clip.
+#[derive(Clone, Debug)]
+struct Fade {
+    playing: Playing,
+    elapsed: f32,
+    duration: f32,
+    smooth: bool,
+}
+
+impl Fade {
+    /// Weight of the fade's clip over what is under it.
+    fn alpha(&self) -> f32 {
+        let x = (self.elapsed / self.duration).clamp(0.0, 1.0);
+        if self.smooth {
+            x * x * (3.0 - 2.0 * x)
+        } else {
+            x
+        }
+    }
+}
+
+/// One decaying offset: `x(t)` from `x0` with velocity `v0` to 0 at `t1` (Bollo's quintic,
+/// GDC 2018), along a fixed unit `axis`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Decay {
+    axis: Vec3,
+    coefficients: [f32; 6],
+    t1: f32,
+}
+
+impl Decay {
+    fn new(axis: Vec3, x0: f32, v0: f32, duration: f32) -> Self {
+        if x0 <= 1e-7 {
+            return Self::default();
+        }
+        // A velocity toward zero shortens the decay so it cannot overshoot.
+        let t1 = if v0 < 0.0 {
+            duration.min(-5.0 * x0 / v0)
+        } else {
+            duration
+        }
+        .max(1e-4);
+        let a0 = ((-8.0 * v0 * t1 - 20.0 * x0) / (t1 * t1)).max(0.0);
+        let (t2, t3) = (t1 * t1, t1 * t1 * t1);
+        let a = -(a0 * t2 + 6.0 * v0 * t1 + 12.0 * x0) / (2.0 * t3 * t2);
+        let b = (3.0 * a0 * t2 + 16.0 * v0 * t1 + 30.0 * x0) / (2.0 * t2 * t2);
+        let c = -(3.0 * a0 * t2 + 12.0 * v0 * t1 + 20.0 * x0) / (2.0 * t3);
+        Self {
+            axis,
+            coefficients: [a, b, c, 0.5 * a0, v0, x0],
+            t1,
+        }
+    }
+
+    /// The offset at time `t` after the transition.
+    fn at(&self, t: f32) -> f32 {
+        if t >= self.t1 {
+            return 0.0;
+        }
+        self.coefficients.iter().fold(0.0, |acc, &k| acc * t + k)
+    }
+}
+
+/// Offsets of one joint during an inertialized transition.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct JointDecay {
+    translation: Decay,
+    rotation: Decay,
+    scale: Decay,
+}
+
+impl JointDecay {
+    /// Offsets from the old pose `prev` (one frame earlier `older`, `dt` apart) to `target`.
+    fn new(
+        prev: &Transform,
+        older: &Transform,
+        dt: f32,
+        target: &Transform,
+        duration: f32,
+    ) -> Self {
+        let vector = |p: Vec3, o: Vec3, t: Vec3| {
+            let d = p - t;
+            let x0 = d.length();
+            let axis = if x0 > 0.0 { d / x0 } else { Vec3::X };
+            let v0 = if dt > 0.0 {
+                (p - o).dot(axis) / dt
+            } else {
+                0.0
+            };
+            Decay::new(axis, x0, v0, duration)
+        };
+        let offset = (prev.rotation * target.rotation.conjugate()).normalize();
+        let offset = if offset.w < 0.0 { -offset } else { offset };
+        let (axis, x0) = offset.to_axis_angle();
+        let spin = (prev.rotation * older.rotation.conjugate()).normalize();
+        let spin = if spin.w < 0.0 { -spin } else { spin };
+        let v0 = if dt > 0.0 {
+            spin.to_scaled_axis().dot(axis) / dt
+        } else {
+            0.0
+        };
+        Self {
+            translation: vector(prev.translation, older.translation, target.translation),
+            rotation: Decay::new(axis, x0, v0, duration),
+            scale: vector(prev.scale, older.scale, target.scale),
+        }
+    }
+
+    /// `target` with the offsets at time `t` added.
+    fn apply(&self, target: &Transform, t: f32) -> Transform {
+        let r = &self.rotation;
+        Transform {
+            translation: target.translation + self.translation.axis * self.translation.at(t),
+            rotation: (Quat::from_axis_angle(r.axis, r.at(t)) * target.rotation).normalize(),
+            scale: target.scale + self.scale.axis * self.scale.at(t),
+        }
+    }
+}
+
+/// An inertialized transition in progress.
+#[derive(Clone, Debug)]
+struct Inertial {
+    elapsed: f32,
+    duration: f32,
+    joints: Vec<JointDecay>,
+    active: bool,
+}
+
+/// Plays clips of one skeleton and transitions between them. All memory (poses for each
+/// queued fade, cursors, offsets, history) is allocated at creation; `update` allocates nothing.
+#[derive(Clone, Debug)]
+pub struct Crossfade {
+    current: Option<Playing>,
+    fades: Vec<Fade>,
+    max_fades: usize,
+    /// Cursors for `current` then each fade, kept in step as fades finish.
+    cursors: Vec<ClipCursor>,
+    scratch: Pose,
+    output: Pose,
+    inertial: Inertial,
+    /// The last two outputs and the time between them, for the inertialization velocity.
+    history: [Vec<Transform>; 2],
+    history_dt: f32,
+    frames: u32,
+}
+
+impl Crossfade {
+    /// A controller for `skeleton` that can queue up to `max_fades` fades.
+    pub fn new(skeleton: Arc<Skeleton>, max_fades: usize) -> Result<Self> {
+        if !(1..=256).contains(&max_fades) {
+            return Err(Error::new(
+                ErrorKind::OutOfRange,
+                format!("max_fades {max_fades} is outside 1..=256"),
+            ));
+        }
+        let n = skeleton.joint_count();
+        let rest = skeleton.rest_pose().to_vec();
+        Ok(Self {
+            current: None,
+            fades: Vec::with_capacity(max_fades),
+            max_fades,
+            cursors: vec![ClipCursor::for_joints(n); max_fades + 1],
+            scratch: Pose::new(skeleton.clone()),
+            output: Pose::new(skeleton),
+            inertial: Inertial {
+                elapsed: 0.0,
+                duration: 0.0,
+                joints: vec![JointDecay::default(); n],
+                active: false,
+            },
+            history: [rest.clone(), rest],
+            history_dt: 0.0,
+            frames: 0,
+        })
+    }
+
+    /// The pose computed by the last [`Self::update`] (the rest pose before any).
+    pub fn pose(&self) -> &Pose {
+        &self.output
+    }
+
+    /// Number of queued fades.
+    pub fn fade_count(&self) -> usize {
+        self.fades.len()
+    }
+
+    /// Playback time of the current clip, if any.
+    pub fn current_time(&self) -> Option<f32> {
+        self.current.as_ref().map(|p| p.time)
+    }
+
+    /// Whether an inertialized transition is still decaying.
+    pub fn is_inertializing(&self) -> bool {
+        self.inertial.active
+    }
+
+    /// Writes the weight each clip has in the output, current first then each fade in queue
+    /// order, into `out`; returns how many there are (they sum to one).
+    pub fn weights(&self, out: &mut [f32]) -> usize {
+        let count = usize::from(self.current.is_some()) + self.fades.len();
+        let mut above = 1.0;
+        for (k, fade) in self.fades.iter().enumerate().rev() {
+            let a = fade.alpha();
+            if let Some(slot) = out.get_mut(k + 1) {
+                *slot = a * above;
+            }
+            above *= 1.0 - a;
+        }
+        if let (Some(slot), true) = (out.first_mut(), self.current.is_some()) {
+            *slot = above;
+        }
+        count
+    }
+
+    fn check_clip(&self, clip: &Clip) -> Result<()> {
+        check_count(clip.joint_count(), self.output.joint_count(), "the clip")
+    }
+
+    /// Plays `clip` from time 0 at once, dropping queued fades and any inertialization.
+    pub fn play(&mut self, clip: Arc<Clip>, looping: bool) -> Result<()> {
+        self.check_clip(&clip)?;
+        self.current = Some(Playing {
+            clip,
+            time: 0.0,
+            looping,
+        });
+        self.fades.clear();
+        self.inertial.active = false;
+        Ok(())
+    }
+
+    /// Requests a transition to `clip` over `duration` seconds. Ignored (returns false) when
+    /// `clip` is already the last thing requested: the current clip with nothing queued, or the
+    /// last queued fade. Linear and smooth fades queue (an error when the queue is full);
+    /// inertialized transitions switch at once. With nothing playing, or a zero duration, the
+    /// clip simply plays.
+    pub fn fade_to(
+        &mut self,
+        clip: Arc<Clip>,
+        duration: f32,
+        curve: FadeCurve,
+        looping: bool,
+    ) -> Result<bool> {
+        self.check_clip(&clip)?;
+        ensure_finite(duration.is_finite(), "fade duration")?;
+        if duration < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("fade duration {duration} is negative"),
+            ));
+        }
+        let last = self
+            .fades
+            .last()
+            .map(|f| &f.playing)
+            .or(self.current.as_ref());
+        if last.is_some_and(|p| Arc::ptr_eq(&p.clip, &clip)) {
+            return Ok(false);
+        }
+        if self.current.is_none() || duration == 0.0 {
+            self.play(clip, looping)?;
+            return Ok(true);
+        }
+        let playing = Playing {
+            clip,
+            time: 0.0,
+            looping,
+        };
+        match curve {
+            FadeCurve::Linear | FadeCurve::Smooth => {
+                if self.fades.len() == self.max_fades {
+                    return Err(Error::new(
+                        ErrorKind::OutOfRange,
+                        format!("the fade queue is full ({} fades)", self.max_fades),
+                    ));
+                }
+                self.fades.push(Fade {
+                    playing,
+                    elapsed: 0.0,
+                    duration,
+                    smooth: curve == FadeCurve::Smooth,
+                });
+            }
+            FadeCurve::Inertialize => self.inertialize(playing, duration)?,
+        }
+        Ok(true)
+    }
+
+    /// Switches to `playing` now and records per-joint offsets from the last output.
+    fn inertialize(&mut self, playing: Playing, duration: f32) -> Result<()> {
+        playing
+            .clip
+            .sample(0.0, playing.looping, None, &mut self.scratch)?;
+        let dt = if self.frames >= 2 {
+            self.history_dt
+        } else {
+            0.0
+        };
+        let [prev, older] = &self.history;
+        for (i, slot) in self.inertial.joints.iter_mut().enumerate() {
+            *slot = JointDecay::new(&prev[i], &older[i], dt, &self.scratch.local[i], duration);
+        }
+        self.inertial = Inertial {
+            elapsed: 0.0,
+            duration,
+            joints: std::mem::take(&mut self.inertial.joints),
+            active: self.frames > 0,
+        };
+        self.current = Some(playing);
+        self.fades.clear();
+        Ok(())
+    }
+
+    /// Advances every clip and transition by `dt` seconds (finite, at least 0) and computes the
+    /// output pose. Finished fades leave the queue, the newest finished one becoming current.
+    pub fn update(&mut self, dt: f32) -> Result<()> {
+        ensure_finite(dt.is_finite(), "dt")?;
+        if dt < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("dt {dt} is negative"),
+            ));
+        }
+        if let Some(current) = &mut self.current {
+            current.time += dt;
+            current.clip.sample(
+                current.time,
+                current.looping,
+                Some(&mut self.cursors[0]),
+                &mut self.output,
+            )?;
+        } else {
+            self.output.reset();
+        }
+        for (k, fade) in self.fades.iter_mut().enumerate() {
+            fade.playing.time += dt;
+            fade.elapsed += dt;
+            let p = &fade.playing;
+            p.clip.sample(
+                p.time,
+                p.looping,
+                Some(&mut self.cursors[k + 1]),
+                &mut self.scratch,
+            )?;
+            let alpha = fade.alpha();
+            self.output.blend_toward(
+                &self.scratch,
+                alpha,
+                None,
+                crate::blend::BlendSpace::Local,
+            )?;
+        }
+        if let Some(k) = self.fades.iter().rposition(|f| f.elapsed >= f.duration) {
+            // The newest finished fade covers everything under it: it becomes current.
+            self.current = Some(self.fades[k].playing.clone());
+            self.fades.drain(..=k);
+            self.cursors[..].rotate_left(k + 1);
+        }
+        if self.inertial.active {
+            self.inertial.elapsed += dt;
+            let t = self.inertial.elapsed;
+            for (out, decay) in self.output.local.iter_mut().zip(&self.inertial.joints) {
+                *out = decay.apply(out, t);
+            }
+            self.inertial.active = t < self.inertial.duration;
+        }
+        let [prev, older] = &mut self.history;
+        std::mem::swap(prev, older);
+        prev.copy_from_slice(&self.output.local);
+        self.history_dt = dt;
+        self.frames = self.frames.saturating_add(1);
+        Ok(())
+    }
+}

@@ -1,0 +1,202 @@
+//! Blending exports: two-pose and N-layer blends, additive deltas. Outputs are poses; a
+//! two-pose blend or an additive application may write over one of its inputs.
+
+use std::ptr;
+
+use super::guard::{arg, arg_mut, arg_slice, check_pointer, guard, opt_arg, FfiError, FfiResult};
+use super::mask::SinewJointMask;
+use super::pose::SinewPose;
+use super::status::SinewStatus;
+use crate::blend::{BlendSpace, Layer};
+
+/// Values of the `space` argument of `sinew_pose_blend`.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinewBlendSpace {
+    /// Blend local rotations (the usual blend).
+    Local = 0,
+    /// Blend the model-space rotations of joints with a non-zero weight (Unreal's mesh-space
+    /// rotation blend): a masked upper body keeps its world orientation.
+    ModelRotation = 1,
+}
+
+/// One input of `sinew_pose_blend_layers`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SinewBlendLayer {
+    /// The layer's pose (must not be the output pose).
+    pub pose: *const SinewPose,
+    /// Its weight, at least 0.
+    pub weight: f32,
+    /// Optional per-joint weights (NULL: all 1).
+    pub mask: *const SinewJointMask,
+}
+
+fn read_space(space: i32) -> FfiResult<BlendSpace> {
+    match space {
+        0 => Ok(BlendSpace::Local),
+        1 => Ok(BlendSpace::ModelRotation),
+        v => Err(FfiError::new(
+            SinewStatus::InvalidArgument,
+            format!("space {v} is not a SinewBlendSpace value"),
+        )),
+    }
+}
+
+fn aliasing(what: &str) -> FfiError {
+    FfiError::new(
+        SinewStatus::InvalidArgument,
+        format!("the output pose must not be {what}"),
+    )
+}
+
+/// Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
+/// factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`. Rotations blend on the
+/// shortest arc, in local space or (`SINEW_BLEND_SPACE_MODEL_ROTATION`) in model space for
+/// joints with a non-zero weight. Unchanged on error.
+///
+/// # Safety
+/// Non-null pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_blend(
+    a: *const SinewPose,
+    b: *const SinewPose,
+    t: f32,
+    mask: *const SinewJointMask,
+    space: i32,
+    out: *mut SinewPose,
+) -> SinewStatus {
+    guard(|| {
+        let space = read_space(space)?;
+        // SAFETY: caller's contract; null/alignment checked.
+        let mask = unsafe { opt_arg(mask, "mask") }?.map(|m| &m.inner);
+        // SAFETY: as above; pointers are compared before any reference is formed, so the
+        // output is never borrowed mutably while also borrowed as an input.
+        unsafe {
+            arg(a, "a")?;
+            arg(b, "b")?;
+            let out_ptr = out.cast_const();
+            let out_pose = &mut arg_mut(out, "out")?.inner;
+            match (ptr::eq(out_ptr, a), ptr::eq(out_ptr, b)) {
+                // A pose blended with itself is itself: validate only.
+                (true, true) => out_pose.check_blend_factor(t, mask)?,
+                (true, false) => out_pose.blend_toward(&(*b).inner, t, mask, space)?,
+                (false, true) => out_pose.blend_from(&(*a).inner, t, mask, space)?,
+                (false, false) => out_pose.blend(&(*a).inner, &(*b).inner, t, mask, space)?,
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Blends `count` layers into `out`: per joint, each layer's weight times its mask, normalized;
+/// where the total is below `threshold` (> 0; ozz uses 0.1) the rest pose makes up the
+/// difference. `out` must not be one of the layers' poses. Unchanged on error.
+///
+/// # Safety
+/// `layers` must hold `count` items whose non-null pointers are valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_blend_layers(
+    layers: *const SinewBlendLayer,
+    count: u32,
+    threshold: f32,
+    out: *mut SinewPose,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let layers = unsafe { arg_slice(layers, count, "layers") }?;
+        check_pointer(out.cast_const(), "out")?;
+        for l in layers {
+            // SAFETY: as above; each pointer is checked here, before the blend reads it.
+            unsafe {
+                arg(l.pose, "layers[i].pose")?;
+                opt_arg(l.mask, "layers[i].mask")?;
+            }
+            if ptr::eq(l.pose, out.cast_const()) {
+                return Err(aliasing("one of the layers"));
+            }
+        }
+        // SAFETY: as above.
+        let out = unsafe { arg_mut(out, "out") }?;
+        let iter = layers.iter().map(|l| Layer {
+            // SAFETY: checked non-null and aligned above, and distinct from `out`.
+            pose: unsafe { &(*l.pose).inner },
+            weight: l.weight,
+            // SAFETY: as above.
+            mask: unsafe { l.mask.as_ref() }.map(|m| &m.inner),
+        });
+        out.inner.blend_layer_iter(iter, threshold)?;
+        Ok(())
+    })
+}
+
+/// Writes into `out_delta` the additive delta of `pose` over `reference`: rotation
+/// conj(ref) * q, translation t - ref.t, scale s / ref.s. `out_delta` must be a third pose.
+///
+/// # Safety
+/// Pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_make_additive(
+    pose: *const SinewPose,
+    reference: *const SinewPose,
+    out_delta: *mut SinewPose,
+) -> SinewStatus {
+    guard(|| {
+        let out_ptr = out_delta.cast_const();
+        check_pointer(pose, "pose")?;
+        check_pointer(reference, "reference")?;
+        check_pointer(out_ptr, "out_delta")?;
+        if ptr::eq(out_ptr, pose) || ptr::eq(out_ptr, reference) {
+            return Err(aliasing("an input"));
+        }
+        // SAFETY: caller's contract; checked non-null and aligned; `out_delta` is distinct.
+        let (pose, reference, out) = unsafe {
+            (
+                arg(pose, "pose")?,
+                arg(reference, "reference")?,
+                arg_mut(out_delta, "out_delta")?,
+            )
+        };
+        out.inner.make_additive(&pose.inner, &reference.inner)?;
+        Ok(())
+    })
+}
+
+/// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, each
+/// joint's weight multiplied by `mask` (may be NULL): rotation q * delta^w, translation
+/// t + w * delta.t, scale s * lerp(1, delta.s, w). `out` may be `base` (in place) but not
+/// `delta`. Applying the delta of (P, R) to R at weight 1 gives P. Unchanged on error.
+///
+/// # Safety
+/// Non-null pointers must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_apply_additive(
+    base: *const SinewPose,
+    delta: *const SinewPose,
+    weight: f32,
+    mask: *const SinewJointMask,
+    out: *mut SinewPose,
+) -> SinewStatus {
+    guard(|| {
+        let out_ptr = out.cast_const();
+        check_pointer(base, "base")?;
+        check_pointer(delta, "delta")?;
+        check_pointer(out_ptr, "out")?;
+        if ptr::eq(out_ptr, delta) {
+            return Err(aliasing("the delta"));
+        }
+        // SAFETY: caller's contract; null/alignment checked; `out` is not `delta`.
+        unsafe {
+            let mask = opt_arg(mask, "mask")?.map(|m| &m.inner);
+            arg(base, "base")?;
+            let delta = &arg(delta, "delta")?.inner;
+            let out_pose = &mut arg_mut(out, "out")?.inner;
+            if ptr::eq(out_ptr, base) {
+                out_pose.add(delta, weight, mask)?;
+            } else {
+                out_pose.add_to(&(*base).inner, delta, weight, mask)?;
+            }
+        }
+        Ok(())
+    })
+}
