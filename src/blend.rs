@@ -149,7 +149,11 @@ impl Pose {
                         ro[p as usize]
                     };
                     let mut out = mix_exact(&a, &b, w);
-                    if w > 0.0 {
+                    let parent_is_b = p < 0 || ro[p as usize] == rb[p as usize];
+                    if w >= 1.0 && parent_is_b {
+                        // All of b down to here: b's local rotation, bit for bit.
+                        ro[i] = rb[i];
+                    } else if w > 0.0 {
                         ro[i] = nlerp_shortest(ra[i], rb[i], w);
                         out.rotation = (parent.conjugate() * ro[i]).normalize();
                     } else {
