@@ -40,6 +40,10 @@ use sinew::{
     Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
+mod common;
+
+use common::solvers::Solver;
+
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 const TARGET: &str = env!("SINEW_BUILD_TARGET");
 
@@ -136,6 +140,14 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// A parity line's tokens after its `keyword` and id, and the id.
+    fn parity(line: &'a str, keyword: &str) -> (Self, u32) {
+        let mut t = Self::new(line);
+        t.tag(keyword);
+        let id = t.parse();
+        (t, id)
+    }
+
     fn word(&mut self) -> &'a str {
         self.words
             .next()
@@ -188,6 +200,14 @@ impl<'a> Tokens<'a> {
 
     fn transforms(&mut self, n: usize) -> Vec<Transform> {
         (0..n).map(|_| self.transform()).collect()
+    }
+
+    /// `OUT <n transforms> MODEL <n transforms>`: a pose's local and model transforms.
+    fn local_and_model(&mut self, n: usize) -> (Vec<Transform>, Vec<Transform>) {
+        self.tag("OUT");
+        let local = self.transforms(n);
+        self.tag("MODEL");
+        (local, self.transforms(n))
     }
 
     /// `TAG n` and n transforms.
@@ -430,61 +450,44 @@ struct ChainJoints {
     tuning: Vec<CcdJoint>,
 }
 
-/// A FABRIK or CCD solver, built as the C side configured its handle.
-enum ChainSolver {
-    Fabrik(Fabrik),
-    Ccd(Ccd),
+/// The FABRIK or CCD solver the C side configured (constraints and tuning included), with the
+/// constraints it was given; or the first error setting it up.
+fn chain_solver(
+    settings: &ChainSettings,
+    max_joints: usize,
+    joints: &ChainJoints,
+) -> sinew::Result<(Solver, Vec<Option<JointConstraint>>)> {
+    let mut solver = match settings {
+        ChainSettings::Fabrik(s) => Solver::Fabrik(Fabrik::new(*s, max_joints)?),
+        ChainSettings::Ccd(s) => Solver::Ccd(Ccd::new(*s, max_joints)?),
+    };
+    let mut built = Vec::new();
+    for (j, c) in joints.constraints.iter().enumerate() {
+        let c = c.as_ref().map(ConstraintFields::build).transpose()?;
+        solver.set_constraint(j, c)?;
+        built.push(c);
+    }
+    if let Solver::Ccd(s) = &mut solver {
+        for (j, tuning) in joints.tuning.iter().enumerate() {
+            s.set_joint(j, *tuning)?;
+        }
+    }
+    Ok((solver, built))
 }
 
-impl ChainSolver {
-    /// The solver with its constraints and tuning, or the first error setting them up.
-    fn new(
-        settings: &ChainSettings,
-        max_joints: usize,
-        joints: &ChainJoints,
-    ) -> sinew::Result<(Self, Vec<Option<JointConstraint>>)> {
-        let mut solver = match settings {
-            ChainSettings::Fabrik(s) => Self::Fabrik(Fabrik::new(*s, max_joints)?),
-            ChainSettings::Ccd(s) => Self::Ccd(Ccd::new(*s, max_joints)?),
-        };
-        let mut built = Vec::new();
-        for (j, c) in joints.constraints.iter().enumerate() {
-            let c = c.as_ref().map(ConstraintFields::build).transpose()?;
-            match &mut solver {
-                Self::Fabrik(f) => f.set_constraint(j, c)?,
-                Self::Ccd(s) => s.set_constraint(j, c)?,
-            }
-            built.push(c);
-        }
-        if let Self::Ccd(s) = &mut solver {
-            for (j, tuning) in joints.tuning.iter().enumerate() {
-                s.set_joint(j, *tuning)?;
-            }
-        }
-        Ok((solver, built))
-    }
-
-    fn solve(
-        &mut self,
-        chain: &mut [Transform],
-        parent: Quat,
-        target: &ChainTarget,
-    ) -> sinew::Result<IkResult> {
-        match self {
-            Self::Fabrik(f) => f.solve(chain, parent, target),
-            Self::Ccd(c) => c.solve(chain, parent, target),
-        }
-    }
-
-    fn solve_pose(
-        &mut self,
-        pose: &mut Pose,
-        joints: &[u32],
-        target: &ChainTarget,
-    ) -> sinew::Result<IkResult> {
-        match self {
-            Self::Fabrik(f) => f.solve_pose(pose, joints, target),
-            Self::Ccd(c) => c.solve_pose(pose, joints, target),
+/// [`chain_solver`], or `None` after recording that the core rejects what C configured.
+fn configured_chain_solver(
+    cmp: &mut Compare,
+    what: &str,
+    settings: &ChainSettings,
+    max_joints: usize,
+    joints: &ChainJoints,
+) -> Option<(Solver, Vec<Option<JointConstraint>>)> {
+    match chain_solver(settings, max_joints, joints) {
+        Ok(solver) => Some(solver),
+        Err(e) => {
+            cmp.property(what, format!("C configured a solver the core rejects: {e}"));
+            None
         }
     }
 }
@@ -546,6 +549,20 @@ impl Compare {
             ));
         }
         self.float(&format!("{what} error"), c.1, rust.error);
+    }
+
+    /// After an error on both sides: what C wrote back is its input, as Rust leaves its own.
+    fn untouched(&mut self, what: &str, c: &[Transform], before: &[Transform]) {
+        self.transforms(&format!("{what} (error, untouched)"), c, before);
+    }
+
+    /// Compares the model transforms C wrote with those of the Rust `pose`; a pose with no
+    /// finite model is a property that does not hold (`which` pose: "solved", "moved").
+    fn model(&mut self, what: &str, c: &[Transform], pose: &mut Pose, which: &str) {
+        match pose.model() {
+            Ok(model) => self.transforms(&format!("{what} model"), c, model),
+            Err(e) => self.property(what, format!("{which} pose has no finite model: {e}")),
+        }
     }
 
     /// Compares statuses; true when both sides succeeded.
@@ -636,9 +653,7 @@ const LINE_KINDS: &[LineKind] = &[
 
 /// `CASE id S .. IN <3 transforms> E .. R .. P .. ST st OUT <3 transforms> RES ..`
 fn check_case(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("CASE");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "CASE");
     let what = format!("case {id}");
     let settings = t.settings();
     t.tag("IN");
@@ -658,16 +673,14 @@ fn check_case(line: &str, cmp: &mut Compare) {
         cmp.result(&what, result, outcome.expect("ok"));
     } else if outcome.is_err() {
         // Both sides leave the chain as it was.
-        cmp.transforms(&format!("{what} (error, untouched)"), &out, &input);
+        cmp.untouched(&what, &out, &input);
     }
 }
 
 /// `POSE id NAMES n <names> PAR <n> REST <n> LOCAL <n> S .. J name i name i name i E .. R .. P ..
 /// ST st OUT <n> MODEL <n> RES ..`
 fn check_pose(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("POSE");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "POSE");
     let what = format!("pose case {id}");
     let (mut pose, names) = t.pose(&what);
     let n = names.len();
@@ -681,10 +694,7 @@ fn check_pose(line: &str, cmp: &mut Compare) {
     }
     let target = t.target();
     let status = t.status();
-    t.tag("OUT");
-    let out_local = t.transforms(n);
-    t.tag("MODEL");
-    let out_model = t.transforms(n);
+    let (out_local, out_model) = t.local_and_model(n);
     let result = t.result();
     t.end();
 
@@ -713,9 +723,7 @@ fn solver_name(settings: &ChainSettings) -> &'static str {
 /// `CHAIN id <FS|CS ..> MAXJ m IN n <n> K <n> [JT <n>] PARENT q|- E .. R .. ST st OUT n <n>
 /// RES ..`
 fn check_chain(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("CHAIN");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "CHAIN");
     let (settings, max_joints) = t.chain_solver();
     let what = format!("{} case {id}", solver_name(&settings));
     let input = t.counted_transforms("IN");
@@ -728,15 +736,10 @@ fn check_chain(line: &str, cmp: &mut Compare) {
     let result = t.result();
     t.end();
 
-    let (mut solver, constraints) = match ChainSolver::new(&settings, max_joints, &joints) {
-        Ok(s) => s,
-        Err(e) => {
-            cmp.property(
-                &what,
-                format!("C configured a solver the core rejects: {e}"),
-            );
-            return;
-        }
+    let Some((mut solver, constraints)) =
+        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
+    else {
+        return;
     };
     // As documented: NULL is the identity; a rotation of any length is renormalized.
     let parent = parent.map_or(Quat::IDENTITY, |q| {
@@ -756,16 +759,14 @@ fn check_chain(line: &str, cmp: &mut Compare) {
             parent_rotation = joint.rotation;
         }
     } else if outcome.is_err() {
-        cmp.transforms(&format!("{what} (error, untouched)"), &out, &input);
+        cmp.untouched(&what, &out, &input);
     }
 }
 
 /// `CHPOSE id NAMES .. PAR .. REST .. LOCAL .. <FS|CS ..> MAXJ m JOINTS k <k> K <k> [JT <k>]
 /// E .. R .. ST st OUT <n> MODEL <n> RES ..`
 fn check_chain_pose(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("CHPOSE");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "CHPOSE");
     let what = format!("chain pose case {id}");
     let (mut pose, names) = t.pose(&what);
     let n = names.len();
@@ -775,22 +776,14 @@ fn check_chain_pose(line: &str, cmp: &mut Compare) {
     let joints = t.chain_joints(&settings, indices.len());
     let target = t.chain_target();
     let status = t.status();
-    t.tag("OUT");
-    let out_local = t.transforms(n);
-    t.tag("MODEL");
-    let out_model = t.transforms(n);
+    let (out_local, out_model) = t.local_and_model(n);
     let result = t.result();
     t.end();
 
-    let (mut solver, constraints) = match ChainSolver::new(&settings, max_joints, &joints) {
-        Ok(s) => s,
-        Err(e) => {
-            cmp.property(
-                &what,
-                format!("C configured a solver the core rejects: {e}"),
-            );
-            return;
-        }
+    let Some((mut solver, constraints)) =
+        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
+    else {
+        return;
     };
     let before = pose.local().to_vec();
     let outcome = solver.solve_pose(&mut pose, &indices, &target);
@@ -802,20 +795,15 @@ fn check_chain_pose(line: &str, cmp: &mut Compare) {
                 cmp.within(&what, j as usize, c, pose.local()[j as usize].rotation);
             }
         }
-        match pose.model() {
-            Ok(model) => cmp.transforms(&format!("{what} model"), &out_model, model),
-            Err(e) => cmp.property(&what, format!("solved pose has no finite model: {e}")),
-        }
+        cmp.model(&what, &out_model, &mut pose, "solved");
     } else if outcome.is_err() {
-        cmp.transforms(&format!("{what} (error, untouched)"), &out_local, &before);
+        cmp.untouched(&what, &out_local, &before);
     }
 }
 
 /// `APPLY id NAMES .. PAR .. REST .. LOCAL .. LIST k (joint constraint)* ST st OUT <n>`
 fn check_apply(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("APPLY");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "APPLY");
     let what = format!("apply case {id}");
     let (mut pose, names) = t.pose(&what);
     t.tag("LIST");
@@ -856,15 +844,13 @@ fn check_apply(line: &str, cmp: &mut Compare) {
             }
         }
     } else if outcome.is_err() {
-        cmp.transforms(&format!("{what} (error, untouched)"), &out_local, &before);
+        cmp.untouched(&what, &out_local, &before);
     }
 }
 
 /// `HANDM id HS .. H .. IN n <n> BONES k <k> ST st OUT n <n> OFF v|-`
 fn check_hand_model(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("HANDM");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "HANDM");
     let what = format!("hand model case {id}");
     let (settings, hands) = t.hand_settings();
     let input = t.counted_transforms("IN");
@@ -884,26 +870,21 @@ fn check_hand_model(line: &str, cmp: &mut Compare) {
             cmp.vec3(&format!("{what} offset"), offset, outcome.expect("ok"));
         }
     } else if outcome.is_err() {
-        cmp.transforms(&format!("{what} (error, untouched)"), &out, &input);
+        cmp.untouched(&what, &out, &input);
     }
 }
 
 /// `HANDP id NAMES .. PAR .. REST .. LOCAL .. HS .. H .. BONES k <k> ST st OUT <n> MODEL <n>
 /// OFF v|-`
 fn check_hand_pose(line: &str, cmp: &mut Compare) {
-    let mut t = Tokens::new(line);
-    t.tag("HANDP");
-    let id: u32 = t.parse();
+    let (mut t, id) = Tokens::parity(line, "HANDP");
     let what = format!("hand pose case {id}");
     let (mut pose, names) = t.pose(&what);
     let n = names.len();
     let (settings, hands) = t.hand_settings();
     let bones = t.indices("BONES");
     let status = t.status();
-    t.tag("OUT");
-    let out_local = t.transforms(n);
-    t.tag("MODEL");
-    let out_model = t.transforms(n);
+    let (out_local, out_model) = t.local_and_model(n);
     t.tag("OFF");
     let offset = t.optional(Tokens::vec3);
     t.end();
@@ -916,12 +897,9 @@ fn check_hand_pose(line: &str, cmp: &mut Compare) {
         if let Some(offset) = offset {
             cmp.vec3(&format!("{what} offset"), offset, outcome.expect("ok"));
         }
-        match pose.model() {
-            Ok(model) => cmp.transforms(&format!("{what} model"), &out_model, model),
-            Err(e) => cmp.property(&what, format!("moved pose has no finite model: {e}")),
-        }
+        cmp.model(&what, &out_model, &mut pose, "moved");
     } else if outcome.is_err() {
-        cmp.transforms(&format!("{what} (error, untouched)"), &out_local, &before);
+        cmp.untouched(&what, &out_local, &before);
     }
 }
 

@@ -13,91 +13,24 @@ use sinew::{
     Quat, Skeleton, Transform, Vec3,
 };
 
+mod common;
+
+use common::chains::{bits, bone_axis, bone_lengths, build, locals_of};
+use common::props::config;
+use common::rng::Rng;
+use common::rotations::rot_between;
+use common::solvers::{ccd_settings, fabrik_settings, Solver};
+
 // ------------------------------------------------------------------------------------ helpers
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // Other people write into tests/ concurrently: keep regressions out of the tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator, so a proptest seed describes a whole scenario
-/// and the statistical measurements below are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Self(seed ^ 0x5DEE_CE66_D1A4_F87B)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit_f32(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit_f32()
-    }
-
-    fn chance(&mut self, p: f32) -> bool {
-        self.unit_f32() < p
-    }
-
-    fn index(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    fn vec3(&mut self, r: f32) -> Vec3 {
-        Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
-    }
-
-    fn dir(&mut self) -> Vec3 {
-        loop {
-            let v = self.vec3(1.0);
-            let l = v.length_squared();
-            if l > 0.01 && l <= 1.0 {
-                return v.normalize();
-            }
-        }
-    }
-
-    /// A rotation about a random axis by an angle uniform in [0, max_angle].
-    fn rotation(&mut self, max_angle: f32) -> Quat {
-        let axis = self.dir();
-        Quat::from_axis_angle(axis, self.range(0.0, max_angle))
-    }
-
-    /// A point uniform (by volume) in the spherical shell r0..r1 around `center`.
-    fn in_shell(&mut self, center: Vec3, r0: f32, r1: f32) -> Vec3 {
-        let u = self.unit_f32();
-        let r = (r0.powi(3) + u * (r1.powi(3) - r0.powi(3))).cbrt();
-        center + self.dir() * r
-    }
-}
-
-/// Model-space chain from a root transform and the local transforms of joints 1..n.
-fn build(root: Transform, locals: &[Transform]) -> Vec<Transform> {
-    let mut out = vec![root];
-    for l in locals {
-        let m = out.last().unwrap().mul_transform(l);
-        out.push(m);
-    }
-    out
+/// This file's random scenarios: SplitMix64 streams salted with this file's constant.
+fn seeded(seed: u64) -> Rng {
+    Rng::salted(seed, 0x5DEE_CE66_D1A4_F87B)
 }
 
 /// A random rig-like chain of `n` joints: bone lengths in 0.3..1.5, every local rotation a
 /// random bend of up to `bend` radians; bones along the parent's X (`x_aligned`) or any axis.
+/// (Each bone draws its length before its bend: the recorded seeds rely on that order.)
 fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Transform> {
     let root = Transform::from_rotation_translation(rng.rotation(PI), rng.vec3(1.0));
     let locals: Vec<Transform> = (1..n)
@@ -108,13 +41,6 @@ fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Tran
         })
         .collect();
     build(root, &locals)
-}
-
-fn bone_lengths(chain: &[Transform]) -> Vec<f32> {
-    chain
-        .windows(2)
-        .map(|w| (w[1].translation - w[0].translation).length())
-        .collect()
 }
 
 fn total_length(chain: &[Transform]) -> f32 {
@@ -132,146 +58,6 @@ fn inner_radius(lengths: &[f32]) -> f32 {
     (2.0 * longest - total).max(0.0)
 }
 
-/// Rotation angle of `q` in radians (atan2 form: accurate for small angles).
-fn quat_angle(q: Quat) -> f32 {
-    let v = Vec3::new(q.x, q.y, q.z).length();
-    2.0 * v.atan2(q.w.abs())
-}
-
-fn rot_between(a: Quat, b: Quat) -> f32 {
-    quat_angle(a.conjugate() * b)
-}
-
-/// Local rotations (root relative to `root_parent`).
-fn locals_of(chain: &[Transform], root_parent: Quat) -> Vec<Quat> {
-    let mut parent = root_parent;
-    chain
-        .iter()
-        .map(|t| {
-            let l = parent.conjugate() * t.rotation;
-            parent = t.rotation;
-            l
-        })
-        .collect()
-}
-
-fn bits(chain: &[Transform]) -> Vec<u32> {
-    chain
-        .iter()
-        .flat_map(|t| {
-            t.translation
-                .to_array()
-                .into_iter()
-                .chain(t.rotation.to_array())
-                .chain(t.scale.to_array())
-        })
-        .map(f32::to_bits)
-        .collect()
-}
-
-fn fabrik_settings(max_iterations: u32, stop_when_stalled: bool) -> FabrikSettings {
-    FabrikSettings {
-        max_iterations,
-        stop_when_stalled,
-        ..FabrikSettings::default()
-    }
-}
-
-fn ccd_settings(max_iterations: u32, stop_when_stalled: bool) -> CcdSettings {
-    CcdSettings {
-        max_iterations,
-        stop_when_stalled,
-        ..CcdSettings::default()
-    }
-}
-
-/// Either solver behind one interface.
-enum Solver {
-    Fabrik(Fabrik),
-    Ccd(Ccd),
-}
-
-impl Solver {
-    fn fabrik(settings: FabrikSettings, max_joints: usize) -> Self {
-        Self::Fabrik(Fabrik::new(settings, max_joints).expect("valid FABRIK settings"))
-    }
-
-    fn ccd(settings: CcdSettings, max_joints: usize) -> Self {
-        Self::Ccd(Ccd::new(settings, max_joints).expect("valid CCD settings"))
-    }
-
-    /// Both solvers with the same common settings.
-    fn both(max_iterations: u32, stalled: bool, end: EndRotation, max_joints: usize) -> [Self; 2] {
-        [
-            Self::fabrik(
-                FabrikSettings {
-                    end_rotation: end,
-                    ..fabrik_settings(max_iterations, stalled)
-                },
-                max_joints,
-            ),
-            Self::ccd(
-                CcdSettings {
-                    end_rotation: end,
-                    ..ccd_settings(max_iterations, stalled)
-                },
-                max_joints,
-            ),
-        ]
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Fabrik(_) => "FABRIK",
-            Self::Ccd(_) => "CCD",
-        }
-    }
-
-    /// Reach tolerance for a chain of total length `length`.
-    fn tolerance(&self, length: f32) -> f32 {
-        let (p, rel) = match self {
-            Self::Fabrik(s) => (s.settings().precision, s.settings().relative_precision),
-            Self::Ccd(s) => (s.settings().precision, s.settings().relative_precision),
-        };
-        if rel {
-            p * length
-        } else {
-            p
-        }
-    }
-
-    fn solve(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> sinew::Result<IkResult> {
-        match self {
-            Self::Fabrik(s) => s.solve(chain, root_parent, target),
-            Self::Ccd(s) => s.solve(chain, root_parent, target),
-        }
-    }
-
-    fn solve_pose(
-        &mut self,
-        pose: &mut Pose,
-        joints: &[u32],
-        target: &ChainTarget,
-    ) -> sinew::Result<IkResult> {
-        match self {
-            Self::Fabrik(s) => s.solve_pose(pose, joints, target),
-            Self::Ccd(s) => s.solve_pose(pose, joints, target),
-        }
-    }
-
-    fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> sinew::Result<()> {
-        match self {
-            Self::Fabrik(s) => s.set_constraint(joint, c),
-            Self::Ccd(s) => s.set_constraint(joint, c),
-        }
-    }
-}
-
 /// A random constraint for chain joint `i` that allows the chain's current local rotation
 /// (reference = that rotation): elliptical cone with or without twist limit, hinge about an
 /// axis perpendicular to the bone, or twist limit.
@@ -282,12 +68,7 @@ fn random_constraint(
     i: usize,
 ) -> JointConstraint {
     let reference = locals_of(chain, root_parent)[i];
-    let bone = if i + 1 < chain.len() {
-        chain[i].rotation.conjugate() * (chain[i + 1].translation - chain[i].translation)
-    } else {
-        Vec3::X
-    };
-    let axis = bone.try_normalize().unwrap_or(Vec3::X);
+    let axis = bone_axis(chain, i).try_normalize().unwrap_or(Vec3::X);
     let limit = match rng.index(4) {
         0 | 1 => Limit::Cone {
             half_angle_1: rng.range(0.15, 1.3),
@@ -388,7 +169,7 @@ proptest! {
         x_aligned in any::<bool>(),
         from_tail in any::<bool>(),
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.2, x_aligned);
         let lengths = bone_lengths(&chain);
         let total: f32 = lengths.iter().sum();
@@ -429,7 +210,7 @@ proptest! {
             Just(EndRotation::CopyEffector)
         ],
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let aligned = rng.chance(0.5);
         let chain = random_chain(&mut rng, n, 1.5, aligned);
         let total = total_length(&chain);
@@ -463,7 +244,7 @@ proptest! {
 /// builds from them, which rounding can put just above the tolerance.
 #[test]
 fn fabrik_does_not_stop_short_of_the_tolerance() {
-    let mut rng = Rng::new(1139763420828342451);
+    let mut rng = seeded(1139763420828342451);
     let chain = random_chain(&mut rng, 10, 1.2, true);
     let lengths = bone_lengths(&chain);
     let total: f32 = lengths.iter().sum();
@@ -498,7 +279,7 @@ proptest! {
         n in 2usize..10,
         relative in any::<bool>(),
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let aligned = rng.chance(0.5);
         let chain = random_chain(&mut rng, n, 1.5, aligned);
         let lengths = bone_lengths(&chain);
@@ -540,7 +321,7 @@ proptest! {
         constrained in any::<bool>(),
         all_zero in any::<bool>(),
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let root = Transform::from_rotation_translation(rng.rotation(PI), rng.vec3(1.0));
         let zero = rng.index(n - 1);
         let locals: Vec<Transform> = (1..n)
@@ -583,8 +364,8 @@ proptest! {
 /// of unit bones; unreached cases count as `max_iterations`.
 fn mean_iterations(solver: &mut Solver, bent: bool, cases: usize, seed: u64) -> (f32, usize) {
     // Separate streams, so the straight and the bent runs see the same targets.
-    let mut targets = Rng::new(seed);
-    let mut bends = Rng::new(seed ^ 0xB3D5);
+    let mut targets = seeded(seed);
+    let mut bends = seeded(seed ^ 0xB3D5);
     let mut sum = 0u64;
     let mut reached = 0;
     for _ in 0..cases {
@@ -724,7 +505,7 @@ const ESCAPE_DROP: f32 = 5.0;
 /// a turn that does not shrink with the step is a discontinuity, not a fast target.
 #[test]
 fn smooth_target_paths_give_smooth_motion() {
-    let mut rng = Rng::new(7);
+    let mut rng = seeded(7);
     let chain = random_chain(&mut rng, 6, 0.5, true);
     let total = total_length(&chain);
     let center = chain[0].translation + Vec3::new(0.75, 0.3, 0.15) * total;
@@ -742,7 +523,7 @@ fn smooth_target_paths_give_smooth_motion() {
             {
                 for mut solver in Solver::both(max_iterations, stalled, EndRotation::KeepLocal, 8) {
                     if constrained {
-                        let mut crng = Rng::new(11);
+                        let mut crng = seeded(11);
                         let reference = locals_of(&chain, Quat::IDENTITY);
                         for (i, r) in reference.iter().enumerate() {
                             let cone = Limit::Cone {
@@ -826,7 +607,7 @@ proptest! {
     /// Each joint's local rotation stays within its rotation limit of the input local rotation.
     #[test]
     fn ccd_rotation_limits_hold(seed in any::<u64>(), n in 3usize..8, from_tail in any::<bool>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.0, true);
         let root_parent = rng.rotation(PI);
         let mut ccd = Ccd::new(CcdSettings { start_from_tail: from_tail, ..ccd_settings(30, false) }, 8).unwrap();
@@ -858,7 +639,7 @@ proptest! {
     /// Weight 0 freezes a joint's local rotation; all weights 0 freeze the chain.
     #[test]
     fn ccd_weight_zero_freezes_joints(seed in any::<u64>(), n in 3usize..8, all in any::<bool>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.0, true);
         let mut ccd = Ccd::new(ccd_settings(20, false), 8).unwrap();
         let mut frozen = vec![false; n];
@@ -886,7 +667,7 @@ proptest! {
     /// fix_root keeps the root's rotation (and position) bit-identical while the rest solves.
     #[test]
     fn ccd_fix_root_keeps_the_root_rotation(seed in any::<u64>(), n in 3usize..8, constrained in any::<bool>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.0, true);
         let total = total_length(&chain);
         let mut ccd = Ccd::new(CcdSettings { fix_root: true, ..ccd_settings(30, false) }, 8).unwrap();
@@ -972,7 +753,7 @@ proptest! {
     /// when the target has none. Reachable and unreachable targets, both solvers.
     #[test]
     fn end_rotation_modes(seed in any::<u64>(), n in 2usize..8, far in any::<bool>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let aligned = rng.chance(0.5);
         let chain = random_chain(&mut rng, n, 1.0, aligned);
         let total = total_length(&chain);
@@ -1016,7 +797,7 @@ proptest! {
 
 #[test]
 fn errors_leave_the_chain_untouched() {
-    let mut rng = Rng::new(3);
+    let mut rng = seeded(3);
     let chain = random_chain(&mut rng, 5, 1.0, true);
     let ok = ChainTarget::at(Vec3::new(1.0, 1.0, 0.5));
     for mut solver in Solver::both(10, true, EndRotation::KeepLocal, 5) {
@@ -1244,7 +1025,7 @@ proptest! {
     /// root's parent) and converting back; joints below the chain follow, others stay.
     #[test]
     fn solve_pose_matches_the_chain_solve(seed in any::<u64>(), constrained in any::<bool>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let skeleton = arm_skeleton(&mut rng);
         let joints = [2u32, 3, 4, 5];
         let mut pose = Pose::new(skeleton.clone());
@@ -1254,7 +1035,7 @@ proptest! {
         let total = total_length(&chain);
         let goal = rng.in_shell(chain[0].translation, 0.0, 1.3 * total);
         let target = ChainTarget { position: goal, rotation: Some(rng.rotation(PI)) };
-        let mut crng = Rng::new(seed ^ 1);
+        let mut crng = seeded(seed ^ 1);
         let constraints: Vec<Option<JointConstraint>> = (0..4)
             .map(|i| (constrained && crng.chance(0.7)).then(|| random_constraint(&mut crng, &chain, root_parent, i)))
             .collect();
@@ -1299,7 +1080,7 @@ proptest! {
 
 #[test]
 fn solve_pose_rejects_bad_joint_lists_without_writing() {
-    let mut rng = Rng::new(5);
+    let mut rng = seeded(5);
     let skeleton = arm_skeleton(&mut rng);
     let target = ChainTarget::at(Vec3::new(0.5, 0.5, 0.5));
     for mut solver in Solver::both(10, true, EndRotation::KeepLocal, 4) {
@@ -1354,7 +1135,7 @@ proptest! {
     /// only the left hands, w = 1 only the right ones.
     #[test]
     fn hand_offset_formula(seed in any::<u64>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let [rf, lf, ri, li] = [0; 4].map(|_| rng.vec3(50.0));
         let w = rng.range(0.0, 1.0);
         let alpha = Vec3::new(rng.unit_f32(), rng.unit_f32(), rng.unit_f32());
@@ -1375,7 +1156,7 @@ proptest! {
     /// scales are untouched.
     #[test]
     fn hand_apply_model_moves_listed_bones_once(seed in any::<u64>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let model: Vec<Transform> = (0..8)
             .map(|_| Transform::new(rng.vec3(5.0), rng.rotation(PI), Vec3::splat(rng.range(0.5, 2.0))))
             .collect();
@@ -1398,7 +1179,7 @@ proptest! {
     /// below a listed bone (or listed twice) moves once; rotations are untouched.
     #[test]
     fn hand_apply_pose_moves_subtrees_once(seed in any::<u64>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         // 0 root, 1 spine, 2 hand_r (FK), 3 hand_l (FK), 4 ik_hand_root, 5 ik_hand_gun,
         // 6 ik_hand_r, 7 ik_hand_l, 8 child of ik_hand_r.
         let parents = [-1, 0, 1, 1, 0, 4, 5, 5, 6];

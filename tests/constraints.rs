@@ -8,89 +8,32 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use sinew::rotation::shortest_arc;
 use sinew::{
-    Ccd, CcdSettings, ChainTarget, EndRotation, ErrorKind, Fabrik, FabrikSettings, IkResult,
-    JointConstraint, Limit, Quat, Transform, Vec3,
+    CcdSettings, ChainTarget, EndRotation, ErrorKind, FabrikSettings, JointConstraint, Limit, Quat,
+    Transform, Vec3,
 };
 
-// ------------------------------------------------------------------------------------ helpers
+mod common;
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // Other people write into tests/ concurrently: keep regressions out of the tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use common::chains::{bone_axis, bone_lengths, build, locals_of};
+use common::props::config;
+use common::rng::Rng;
+use common::rotations::rot_between;
+use common::solvers::{ccd_settings, fabrik_settings, Solver};
+
+// ------------------------------------------------------------------------------------ helpers
 
 /// Tolerance on every limit, in radians.
 const LIMIT_TOL: f32 = 1e-3;
 
-/// SplitMix64, so a proptest seed describes a whole scenario and rates are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Self(seed ^ 0x2545_F491_4F6C_DD1D)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit_f32(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit_f32()
-    }
-
-    fn chance(&mut self, p: f32) -> bool {
-        self.unit_f32() < p
-    }
-
-    fn index(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    fn vec3(&mut self, r: f32) -> Vec3 {
-        Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
-    }
-
-    fn dir(&mut self) -> Vec3 {
-        loop {
-            let v = self.vec3(1.0);
-            let l = v.length_squared();
-            if l > 0.01 && l <= 1.0 {
-                return v.normalize();
-            }
-        }
-    }
-
-    fn rotation(&mut self, max_angle: f32) -> Quat {
-        let axis = self.dir();
-        Quat::from_axis_angle(axis, self.range(0.0, max_angle))
-    }
-
-    fn in_ball(&mut self, center: Vec3, radius: f32) -> Vec3 {
-        center + self.dir() * radius * self.unit_f32().cbrt()
-    }
+/// This file's random scenarios: SplitMix64 streams salted with this file's constant, so a
+/// proptest seed describes a whole scenario and rates are reproducible.
+fn seeded(seed: u64) -> Rng {
+    Rng::salted(seed, 0x2545_F491_4F6C_DD1D)
 }
 
-fn build(root: Transform, locals: &[Transform]) -> Vec<Transform> {
-    let mut out = vec![root];
-    for l in locals {
-        let m = out.last().unwrap().mul_transform(l);
-        out.push(m);
-    }
-    out
-}
-
+/// A random rig-like chain of `n` joints: bone lengths in 0.3..1.5, every local rotation a
+/// random bend of up to `bend` radians; bones along the parent's X (`x_aligned`) or any axis.
+/// (Each bone draws its bend before its length: the recorded seeds rely on that order.)
 fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Transform> {
     let root = Transform::from_rotation_translation(rng.rotation(PI), rng.vec3(1.0));
     let locals: Vec<Transform> = (1..n)
@@ -100,25 +43,6 @@ fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Tran
         })
         .collect();
     build(root, &locals)
-}
-
-fn bone_lengths(chain: &[Transform]) -> Vec<f32> {
-    chain
-        .windows(2)
-        .map(|w| (w[1].translation - w[0].translation).length())
-        .collect()
-}
-
-fn locals_of(chain: &[Transform], root_parent: Quat) -> Vec<Quat> {
-    let mut parent = root_parent;
-    chain
-        .iter()
-        .map(|t| {
-            let l = parent.conjugate() * t.rotation;
-            parent = t.rotation;
-            l
-        })
-        .collect()
 }
 
 /// Model rotations from local ones (root relative to `root_parent`), keeping the translations
@@ -138,15 +62,6 @@ fn pose_chain(chain: &[Transform], root_parent: Quat, locals: &[Quat]) -> Vec<Tr
         out.push(Transform::from_rotation_translation(rotation, position));
     }
     out
-}
-
-fn quat_angle(q: Quat) -> f32 {
-    let v = Vec3::new(q.x, q.y, q.z).length();
-    2.0 * v.atan2(q.w.abs())
-}
-
-fn rot_between(a: Quat, b: Quat) -> f32 {
-    quat_angle(a.conjugate() * b)
 }
 
 /// What a constraint was built from, kept to check results without `JointConstraint`.
@@ -338,77 +253,30 @@ fn random_allowed(rng: &mut Rng, spec: &Spec) -> Quat {
     spec.local_from(rel)
 }
 
-/// The bone of chain joint `i` in its own frame (X for the tip).
-fn bone_axis(chain: &[Transform], i: usize) -> Vec3 {
-    if i + 1 < chain.len() {
-        chain[i].rotation.conjugate() * (chain[i + 1].translation - chain[i].translation)
-    } else {
-        Vec3::X
-    }
-}
-
-enum Solver {
-    Fabrik(Fabrik),
-    Ccd(Ccd),
-}
-
-impl Solver {
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Fabrik(_) => "FABRIK",
-            Self::Ccd(_) => "CCD",
-        }
-    }
-
-    fn solve(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> sinew::Result<IkResult> {
-        match self {
-            Self::Fabrik(s) => s.solve(chain, root_parent, target),
-            Self::Ccd(s) => s.solve(chain, root_parent, target),
-        }
-    }
-
-    fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> sinew::Result<()> {
-        match self {
-            Self::Fabrik(s) => s.set_constraint(joint, c),
-            Self::Ccd(s) => s.set_constraint(joint, c),
-        }
-    }
-}
-
 fn fabrik(max_iterations: u32, stalled: bool, end: EndRotation) -> Solver {
-    Solver::Fabrik(
-        Fabrik::new(
-            FabrikSettings {
-                max_iterations,
-                stop_when_stalled: stalled,
-                end_rotation: end,
-                ..FabrikSettings::default()
-            },
-            10,
-        )
-        .unwrap(),
-    )
+    let settings = FabrikSettings {
+        end_rotation: end,
+        ..fabrik_settings(max_iterations, stalled)
+    };
+    Solver::fabrik(settings, 10)
 }
 
 fn ccd(max_iterations: u32, stalled: bool, end: EndRotation, from_tail: bool) -> Solver {
-    Solver::Ccd(
-        Ccd::new(
-            CcdSettings {
-                max_iterations,
-                stop_when_stalled: stalled,
-                end_rotation: end,
-                start_from_tail: from_tail,
-                ..CcdSettings::default()
-            },
-            10,
-        )
-        .unwrap(),
-    )
+    let settings = CcdSettings {
+        end_rotation: end,
+        start_from_tail: from_tail,
+        ..ccd_settings(max_iterations, stalled)
+    };
+    Solver::ccd(settings, 10)
+}
+
+/// Sets every joint's constraint from its spec (none where there is none).
+fn constrain(solver: &mut Solver, specs: &[Option<Spec>]) {
+    for (i, s) in specs.iter().enumerate() {
+        solver
+            .set_constraint(i, s.as_ref().map(Spec::constraint))
+            .unwrap();
+    }
 }
 
 /// Checks every constrained joint of a solved chain, independently and with `violation`.
@@ -449,7 +317,7 @@ proptest! {
     /// alone, is idempotent, and violation is 0 exactly when allowed.
     #[test]
     fn projection_lands_inside_and_keeps_allowed_rotations(seed in any::<u64>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let (reference, bone) = (rng.rotation(PI), rng.dir());
         let spec = random_spec(&mut rng, reference, bone);
         let c = spec.constraint();
@@ -566,7 +434,7 @@ proptest! {
         ],
         stalled in any::<bool>(),
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.2, x_aligned);
         let root_parent = rng.rotation(PI);
         let reference = locals_of(&chain, root_parent);
@@ -580,9 +448,7 @@ proptest! {
             ccd(30, stalled, end, false),
         ];
         for mut solver in solvers {
-            for (i, s) in specs.iter().enumerate() {
-                solver.set_constraint(i, s.as_ref().map(Spec::constraint)).unwrap();
-            }
+            constrain(&mut solver, &specs);
             let mut current = chain.clone();
             for k in 0..5 {
                 let goal = rng.in_ball(chain[0].translation, 1.5 * total);
@@ -612,7 +478,7 @@ fn allowed_target_success(
     cases: usize,
     seed: u64,
 ) -> (usize, usize) {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut reached = 0;
     for _ in 0..cases {
         let n = 3 + rng.index(5);
@@ -636,11 +502,7 @@ fn allowed_target_success(
         let goal_chain = pose_chain(&chain, root_parent, &goal_locals);
         let goal = goal_chain[n - 1].translation;
         let mut solver = solver_of();
-        for (i, s) in specs.iter().enumerate() {
-            solver
-                .set_constraint(i, s.as_ref().map(Spec::constraint))
-                .unwrap();
-        }
+        constrain(&mut solver, &specs);
         let mut out = chain.clone();
         let r = solver
             .solve(&mut out, root_parent, &ChainTarget::at(goal))
@@ -721,7 +583,7 @@ proptest! {
         constrained in any::<bool>(),
         stalled in any::<bool>(),
     ) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let chain = random_chain(&mut rng, n, 1.0, true);
         let root_parent = rng.rotation(PI);
         let reference = locals_of(&chain, root_parent);
@@ -734,9 +596,7 @@ proptest! {
         let total: f32 = bone_lengths(&chain).iter().sum();
         let goal = rng.in_ball(chain[0].translation, 1.3 * total);
         for mut solver in [fabrik(20, stalled, EndRotation::KeepLocal), ccd(20, stalled, EndRotation::KeepLocal, true)] {
-            for (i, s) in specs.iter().enumerate() {
-                solver.set_constraint(i, s.as_ref().map(Spec::constraint)).unwrap();
-            }
+            constrain(&mut solver, &specs);
             let mut current = chain.clone();
             let mut error = (current[n - 1].translation - goal).length();
             for k in 0..4 {
@@ -785,7 +645,7 @@ proptest! {
     /// smoothly: no projected step exceeds a small multiple of the input step.
     #[test]
     fn projection_is_continuous_across_boundaries(seed in any::<u64>(), kind in 0usize..4) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let reference = rng.rotation(PI);
         let axis = rng.dir();
         let (lo, hi) = (rng.range(-2.0, 0.0), rng.range(0.0, 2.0));

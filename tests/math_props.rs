@@ -7,31 +7,10 @@ use proptest::prelude::*;
 use sinew::rotation::{nlerp_shortest, shortest_arc, swing_twist};
 use sinew::{Pose, Quat, Skeleton, Transform, Vec3};
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // Other people write into tests/ concurrently: keep regressions out of the tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+mod common;
 
-fn vec3(r: f32) -> impl Strategy<Value = Vec3> {
-    (-r..r, -r..r, -r..r).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-
-fn unit_dir() -> impl Strategy<Value = Vec3> {
-    vec3(1.0)
-        .prop_filter("direction needs a length", |v| v.length() > 0.2)
-        .prop_map(Vec3::normalize)
-}
-
-fn unit_quat() -> impl Strategy<Value = Quat> {
-    (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
-        .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w))
-        .prop_filter("quaternion needs a length", |q| q.length() > 0.2)
-        .prop_map(Quat::normalize)
-}
+use common::props::{config, unit_dir, unit_quat, vec3};
+use common::rotations::same_rotation;
 
 /// A transform with uniform positive scale (the case where TRS composition is exact).
 fn uniform_transform() -> impl Strategy<Value = Transform> {
@@ -47,11 +26,6 @@ fn any_scale_transform() -> impl Strategy<Value = Transform> {
         (0.25f32..4.0, 0.25f32..4.0, 0.25f32..4.0),
     )
         .prop_map(|(t, r, (x, y, z))| Transform::new(t, r, Vec3::new(x, y, z)))
-}
-
-/// Same rotation (q and -q are the same rotation).
-fn same_rotation(a: Quat, b: Quat, eps: f32) -> bool {
-    a.abs_diff_eq(b, eps) || a.abs_diff_eq(-b, eps)
 }
 
 fn close(a: Vec3, b: Vec3, eps: f32) -> bool {

@@ -9,6 +9,10 @@ use std::sync::Arc;
 use sinew::ffi::*;
 use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
 
+mod common;
+
+use common::ffi::default_chain_solvers;
+
 struct Counting;
 
 thread_local! {
@@ -294,19 +298,11 @@ fn chain_solvers_hand_retargeting_and_constraints_allocate_nothing() {
 fn c_abi_chain_paths_allocate_nothing() {
     let (chain, _) = tentacle();
     let mut c_chain: Vec<SinewTransform> = chain.iter().map(|&t| t.into()).collect();
-    let (mut fabrik, mut ccd, mut hands) = (null_mut(), null_mut(), null_mut());
+    let (fabrik, ccd) = default_chain_solvers(8);
+    let mut hands = null_mut();
     let mut constraint = std::mem::MaybeUninit::uninit();
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        let mut fs = std::mem::MaybeUninit::uninit();
-        sinew_fabrik_settings_default(fs.as_mut_ptr());
-        assert_eq!(
-            sinew_fabrik_create(fs.as_ptr(), 8, &mut fabrik),
-            SinewStatus::Ok
-        );
-        let mut cs = std::mem::MaybeUninit::uninit();
-        sinew_ccd_settings_default(cs.as_mut_ptr());
-        assert_eq!(sinew_ccd_create(cs.as_ptr(), 8, &mut ccd), SinewStatus::Ok);
         let mut hs = std::mem::MaybeUninit::uninit();
         sinew_hand_ik_retargeting_settings_default(hs.as_mut_ptr());
         assert_eq!(

@@ -7,6 +7,10 @@ use std::ptr::{null, null_mut};
 use sinew::ffi::error::last_error_message;
 use sinew::ffi::*;
 
+mod common;
+
+use common::ffi::default_chain_solvers;
+
 /// A skeleton handle shared read-only across threads (the C ABI documents this as safe).
 #[derive(Clone, Copy)]
 struct Shared(*const SinewSkeleton);
@@ -49,8 +53,7 @@ fn make_skeleton() -> *mut SinewSkeleton {
 
 /// Solves `frames` frames of an orbiting target for worker `seed`; returns every model pose.
 fn work(skeleton: Shared, seed: u32, frames: u32) -> Vec<SinewTransform> {
-    let (mut pose, mut solver, mut fabrik, mut ccd) =
-        (null_mut(), null_mut(), null_mut(), null_mut());
+    let (mut pose, mut solver) = (null_mut(), null_mut());
     let mut settings = std::mem::MaybeUninit::uninit();
     let mut out = Vec::with_capacity((frames * 4) as usize);
     // SAFETY: handles are created, used and destroyed on this thread; pointers are to locals.
@@ -63,15 +66,7 @@ fn work(skeleton: Shared, seed: u32, frames: u32) -> Vec<SinewTransform> {
             SinewStatus::Ok
         );
         assert_eq!(sinew_pose_create(skeleton.0, &mut pose), SinewStatus::Ok);
-        let mut fs = std::mem::MaybeUninit::uninit();
-        sinew_fabrik_settings_default(fs.as_mut_ptr());
-        assert_eq!(
-            sinew_fabrik_create(fs.as_ptr(), 4, &mut fabrik),
-            SinewStatus::Ok
-        );
-        let mut cs = std::mem::MaybeUninit::uninit();
-        sinew_ccd_settings_default(cs.as_mut_ptr());
-        assert_eq!(sinew_ccd_create(cs.as_ptr(), 4, &mut ccd), SinewStatus::Ok);
+        let (fabrik, ccd) = default_chain_solvers(4);
         let pole = SinewVec3 {
             x: 0.2,
             y: 0.8,

@@ -9,16 +9,13 @@ use sinew::{
     TwoBoneTarget, Vec3,
 };
 
-// ------------------------------------------------------------------------------------ helpers
+mod common;
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // Other people write into tests/ concurrently: keep regressions out of the tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use common::chains::bits;
+use common::props::{config, unit_dir, unit_quat, vec3};
+use common::rotations::{rot_between, same_rotation};
+
+// ------------------------------------------------------------------------------------ helpers
 
 fn solver(settings: TwoBoneIkSettings) -> TwoBoneIk {
     TwoBoneIk::new(settings).expect("valid settings")
@@ -26,23 +23,6 @@ fn solver(settings: TwoBoneIkSettings) -> TwoBoneIk {
 
 fn defaults() -> TwoBoneIkSettings {
     TwoBoneIkSettings::default()
-}
-
-fn vec3(r: f32) -> impl Strategy<Value = Vec3> {
-    (-r..r, -r..r, -r..r).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-
-fn unit_dir() -> impl Strategy<Value = Vec3> {
-    vec3(1.0)
-        .prop_filter("direction needs a length", |v| v.length() > 0.2)
-        .prop_map(Vec3::normalize)
-}
-
-fn unit_quat() -> impl Strategy<Value = Quat> {
-    (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
-        .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w))
-        .prop_filter("quaternion needs a length", |q| q.length() > 0.2)
-        .prop_map(Quat::normalize)
 }
 
 /// A model-space chain built like a rig: each bone offset along its parent's local X.
@@ -104,24 +84,6 @@ fn all_finite(chain: &[Transform; 3]) -> bool {
     chain.iter().all(Transform::is_finite)
 }
 
-fn bits(chain: &[Transform; 3]) -> Vec<u32> {
-    chain
-        .iter()
-        .flat_map(|t| {
-            t.translation
-                .to_array()
-                .into_iter()
-                .chain(t.rotation.to_array())
-                .chain(t.scale.to_array())
-        })
-        .map(f32::to_bits)
-        .collect()
-}
-
-fn same_rotation(a: Quat, b: Quat, eps: f32) -> bool {
-    a.abs_diff_eq(b, eps) || a.abs_diff_eq(-b, eps)
-}
-
 /// Angle between two directions in degrees (atan2 form: accurate for small angles).
 fn dir_angle_deg(u: Vec3, v: Vec3) -> f32 {
     u.cross(v).length().atan2(u.dot(v)).to_degrees()
@@ -129,9 +91,7 @@ fn dir_angle_deg(u: Vec3, v: Vec3) -> f32 {
 
 /// Angle between two rotations in degrees (robust for small angles).
 fn rot_angle_deg(a: Quat, b: Quat) -> f32 {
-    let d = a.conjugate() * b;
-    let v = Vec3::new(d.x, d.y, d.z).length();
-    (2.0 * v.atan2(d.w.abs())).to_degrees()
+    rot_between(a, b).to_degrees()
 }
 
 /// cos(swing angle / 2) of `q` about `axis`: near 0 the twist is numerically undefined.

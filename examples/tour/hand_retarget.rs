@@ -12,7 +12,9 @@ use sinew::{
     HandIkRetargeting, HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, Vec3,
 };
 
-use crate::svg::{Align, Font, Plane, Style, Svg, Viewport};
+use crate::figure::{self, TwoViewPanels, INK, MUTED};
+use crate::svg::{Font, Plane, Style, Svg, Viewport};
+use crate::table::{Column, Table};
 
 /// Joint names; every parent comes before its children (see [`PARENTS`]).
 const JOINTS: [&str; 12] = [
@@ -312,11 +314,17 @@ fn arm(p: Proportions, side: f32, directions: [Vec3; 2]) -> [Transform; 3] {
 
 /// Prints one aligned row per case.
 fn print_table(outcomes: &[Outcome]) {
-    let row = |cells: [&str; 7]| {
-        let [setting, bones, offset, r0, r1, l0, l1] = cells;
-        println!("{setting:<27}  {bones:<26}  {offset:<21}  {r0:>8}  {r1:>7}  {l0:>8}  {l1:>7}");
-    };
-    row([
+    use Column::{Left, Right};
+    let table = Table::new([
+        Left(27),
+        Left(26),
+        Left(21),
+        Right(8),
+        Right(7),
+        Right(8),
+        Right(7),
+    ]);
+    table.header([
         "setting",
         "bones moved",
         "offset (x, y, z) mm",
@@ -325,14 +333,10 @@ fn print_table(outcomes: &[Outcome]) {
         "L before",
         "L after",
     ]);
-    row([27, 26, 21, 8, 7, 8, 7]
-        .map(|w| "-".repeat(w))
-        .each_ref()
-        .map(String::as_str));
     for o in outcomes {
         let (r0, l0) = o.before.gaps();
         let (r1, l1) = o.after.gaps();
-        row([
+        table.row([
             &o.case.label(),
             &o.case.bones.join(", "),
             &offset_mm(o.offset),
@@ -365,18 +369,12 @@ fn offset_mm(offset: Vec3) -> String {
 // ---------------------------------------------------------------------------------------------
 // Picture: one panel per case, each with a front and a side view of the arms at the same scale.
 
-/// Pixels per metre in every view.
-const SCALE: f32 = 560.0;
-/// Panels per row.
-const COLUMNS: usize = 2;
-/// Space around the figure, between panels, and inside a panel.
-const MARGIN: f32 = 24.0;
-const GAP: f32 = 16.0;
-const PAD: f32 = 12.0;
-/// Height of the title block above the grid, and of a panel's header and caption.
-const TITLE_H: f32 = 78.0;
-const HEADER_H: f32 = 26.0;
-const CAPTION_H: f32 = 44.0;
+/// Panels two to a row, 560 pixels per metre, with two lines of caption.
+const PANELS: TwoViewPanels = TwoViewPanels {
+    columns: 2,
+    scale: 560.0,
+    caption_h: 44.0,
+};
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.05;
 
@@ -385,9 +383,6 @@ const FK_BLUE: &str = "#2563eb";
 const SOURCE_GREY: &str = "#c3cad2";
 const BEFORE_GREY: &str = "#8a94a0";
 const AFTER_ORANGE: &str = "#ea580c";
-const INK: &str = "#1f2933";
-const MUTED: &str = "#616e7c";
-const FAINT: &str = "#e4e7eb";
 
 /// Everything a panel draws, in model space.
 fn panel_points(o: &Outcome, source_arms: &[[Vec3; 4]; 2]) -> Vec<Vec3> {
@@ -410,101 +405,47 @@ fn plane_bounds(plane: Plane, outcomes: &[Outcome], source_arms: &[[Vec3; 4]; 2]
         .iter()
         .flat_map(|o| panel_points(o, source_arms))
         .map(|p| plane.project(p));
-    let (min, max) = points.fold(
+    let bounds = points.fold(
         (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
         |(min, max), p| (min.min(p), max.max(p)),
     );
-    let snap = |v: Vec2, f: fn(f32) -> f32| (v / GRID_STEP).map(f) * GRID_STEP;
-    (snap(min - 0.03, f32::floor), snap(max + 0.03, f32::ceil))
+    figure::snap_out(bounds, 0.03, GRID_STEP)
 }
 
 /// The whole figure: a title block with a legend, then a grid of panels.
 fn draw(outcomes: &[Outcome], source_arms: &[[Vec3; 4]; 2]) -> String {
-    // Both views share one vertical range so the arms line up across them.
-    let mut bounds = Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, source_arms));
-    let (y_min, y_max) = (
-        bounds[0].0.y.min(bounds[1].0.y),
-        bounds[0].1.y.max(bounds[1].1.y),
-    );
-    for (min, max) in &mut bounds {
-        min.y = y_min;
-        max.y = y_max;
-    }
-    let view_sizes = bounds.map(|(min, max)| (max - min) * SCALE);
-    let panel = Vec2::new(
-        view_sizes[0].x + view_sizes[1].x + 3.0 * PAD,
-        HEADER_H + view_sizes[0].y + CAPTION_H,
-    );
-    let rows = outcomes.len().div_ceil(COLUMNS);
-    let size = Vec2::new(
-        2.0 * MARGIN + COLUMNS as f32 * panel.x + (COLUMNS - 1) as f32 * GAP,
-        2.0 * MARGIN + TITLE_H + rows as f32 * panel.y + (rows - 1) as f32 * GAP,
-    );
-
-    let mut svg = Svg::new(size.x, size.y);
-    draw_title(&mut svg);
-    for (i, o) in outcomes.iter().enumerate() {
-        let cell = Vec2::new((i % COLUMNS) as f32, (i / COLUMNS) as f32);
-        let corner = Vec2::new(MARGIN, MARGIN + TITLE_H) + cell * (panel + GAP);
-        svg.rect(
-            corner,
-            panel,
-            8.0,
-            Style::stroke(FAINT, 1.0).filled("#f8f9fb"),
-        );
-        draw_caption(&mut svg, corner, panel, i + 1, o);
-        let mut view_corner = corner + Vec2::new(PAD, HEADER_H);
-        for (k, plane) in Plane::BOTH.into_iter().enumerate() {
-            let view = Viewport::fit(bounds[k].0, bounds[k].1, view_corner, view_sizes[k]);
-            draw_view(&mut svg, plane, &view, bounds[k], o, source_arms);
-            view_corner.x += view_sizes[k].x + PAD;
-        }
-    }
-    svg.finish()
+    PANELS.draw(
+        outcomes,
+        Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, source_arms)),
+        draw_title,
+        draw_caption,
+        |svg, plane, view, bounds, o| draw_view(svg, plane, view, bounds, o, source_arms),
+    )
 }
 
 /// Figure title, a one-line explanation and the legend.
 fn draw_title(svg: &mut Svg) {
-    let mut at = Vec2::new(MARGIN, MARGIN + 18.0);
-    svg.text(
-        at,
+    let mut legend = figure::title_block(
+        svg,
         "Sinew hand IK retargeting: moving the IK hand bones onto retargeted FK hands",
-        Font::new(20.0, INK).bold(),
-    );
-    at.y += 22.0;
-    svg.text(
-        at,
         &format!(
             "The IK bones were authored on a taller character (its arms dashed). Offset = (FK − \
              IK) at the weighted hand, times alpha per axis. Grid {} cm.",
             GRID_STEP * 100.0
         ),
-        Font::new(13.0, MUTED),
     );
-    at.y += 24.0;
-    let text = Font::new(12.5, INK);
-    let mut x = MARGIN;
-    let mut item = |svg: &mut Svg, label: &str, width: f32, draw: &dyn Fn(&mut Svg, Vec2)| {
-        draw(svg, Vec2::new(x + 10.0, at.y - 4.0));
-        svg.text(Vec2::new(x + 26.0, at.y), label, text);
-        x += width;
-    };
-    item(svg, "our arms (FK)", 125.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, body_style());
-    });
-    item(svg, "FK hand", 90.0, &|svg, c| {
+    legend.line("our arms (FK)", 125.0, body_style());
+    legend.item("FK hand", 90.0, |svg, c| {
         svg.circle(c, 4.5, fk_hand_style());
     });
-    item(svg, "source's arms", 130.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, source_style());
-    });
-    item(svg, "IK hands and gun before", 195.0, &|svg, c| {
+    legend.line("source's arms", 130.0, source_style());
+    legend.item("IK hands and gun before", 195.0, |svg, c| {
         legend_ik_bones(svg, c, BEFORE_GREY);
     });
-    item(svg, "after", 70.0, &|svg, c| {
+    legend.item("after", 70.0, |svg, c| {
         legend_ik_bones(svg, c, AFTER_ORANGE);
     });
-    item(svg, "offset, at the weighted hand", 230.0, &|svg, c| {
+    legend.item("offset, at the weighted hand", 230.0, |svg, c| {
         svg.arrow(
             c - Vec2::X * 10.0,
             c + Vec2::X * 10.0,
@@ -531,18 +472,14 @@ fn legend_ik_bones(svg: &mut Svg, centre: Vec2, colour: &'static str) {
 
 /// A panel's header (number, setting, bones) and caption (offset, hand distances).
 fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
-    let header = corner + Vec2::new(PAD, 18.0);
-    svg.text(
-        header,
+    TwoViewPanels::header(
+        svg,
+        corner,
+        panel,
         &format!("{number}. {}", o.case.label()),
-        Font::new(14.0, INK).bold(),
-    );
-    svg.text(
-        header + Vec2::X * (panel.x - 2.0 * PAD),
         &format!("moves {}", o.case.bones.join(" + ")),
-        Font::new(12.0, MUTED).aligned(Align::End),
     );
-    let line1 = corner + Vec2::new(PAD, panel.y - CAPTION_H + 17.0);
+    let line1 = PANELS.caption_at(corner, panel, 17.0);
     let [x, y, z] = o.offset.to_array().map(mm);
     svg.text(
         line1,
@@ -574,15 +511,7 @@ fn draw_view(
     o: &Outcome,
     source_arms: &[[Vec3; 4]; 2],
 ) {
-    let top_left = view.map(Vec2::new(min.x, max.y));
-    let size = view.map(Vec2::new(max.x, min.y)) - top_left;
-    svg.rect(
-        top_left,
-        size,
-        4.0,
-        Style::stroke(FAINT, 1.0).filled("white"),
-    );
-    svg.grid(view, (min, max), GRID_STEP);
+    let top_left = figure::view_frame(svg, view, (min, max), GRID_STEP);
     let project = |p: Vec3| view.map(plane.project(p));
 
     for arm in source_arms {
@@ -615,11 +544,7 @@ fn draw_view(
         8.0,
         Style::stroke(INK, 1.5),
     );
-    svg.text(
-        top_left + Vec2::new(6.0, 14.0),
-        plane.label(),
-        Font::new(11.0, MUTED).halo(),
-    );
+    figure::plane_label(svg, top_left, plane);
 }
 
 /// The IK bones as the weapon (ik_hand_gun to ik_hand_l) and a square on each IK hand.

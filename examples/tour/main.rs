@@ -6,8 +6,10 @@
 //! Sections live in their own modules and take the output directory, so a new one (a crossfade,
 //! say) slots in as one more call in `main`.
 
+mod figure;
 mod hand_retarget;
 mod svg;
+mod table;
 mod tentacle;
 mod timing;
 mod two_bone;

@@ -15,7 +15,9 @@ use sinew::{
     Quat, Skeleton, Transform, Vec3,
 };
 
+use crate::figure::{self, INK, MARGIN, MUTED, TITLE_H};
 use crate::svg::{Align, Font, Style, Svg, Viewport};
+use crate::table::{yes_no, Column, Table};
 use crate::timing;
 
 /// Joint names, base first; each joint is the parent of the next.
@@ -401,14 +403,17 @@ fn model(pose: &mut Pose) -> Vec<Transform> {
 
 /// Prints one aligned row per solve, then how the timings were taken.
 fn print_table(outcomes: &[Outcome]) {
-    let row = |cells: [&str; 7]| {
-        let [solver, limits, target, reached, error, iterations, ns] = cells;
-        println!(
-            "{solver:<7}  {limits:<6}  {target:<17}  {reached:>7}  {error:>10}  {iterations:>10}  \
-             {ns:>8}"
-        );
-    };
-    row([
+    use Column::{Left, Right};
+    let table = Table::new([
+        Left(7),
+        Left(6),
+        Left(17),
+        Right(7),
+        Right(10),
+        Right(10),
+        Right(8),
+    ]);
+    table.header([
         "solver",
         "limits",
         "target",
@@ -417,16 +422,12 @@ fn print_table(outcomes: &[Outcome]) {
         "iterations",
         "ns/solve",
     ]);
-    row([7, 6, 17, 7, 10, 10, 8]
-        .map(|w| "-".repeat(w))
-        .each_ref()
-        .map(String::as_str));
     for o in outcomes {
-        row([
+        table.row([
             o.setup.method_label(),
             o.setup.limits_label(),
             o.case.name,
-            if o.result.reached { "yes" } else { "no" },
+            yes_no(o.result.reached),
             &format!("{:.3}", o.result.error * 1000.0),
             &o.result.iterations.to_string(),
             &format!("{:.0}", o.ns),
@@ -444,25 +445,16 @@ fn print_table(outcomes: &[Outcome]) {
 
 /// Pixels per metre in every panel.
 const SCALE: f32 = 200.0;
-/// Space around the figure, between panels, and inside a panel.
-const MARGIN: f32 = 24.0;
+/// Space between panels, and inside a panel.
 const GAP: f32 = 14.0;
 const PAD: f32 = 10.0;
-/// Height of the title block, of the column headers, and of a panel's caption; width of the
-/// row labels.
-const TITLE_H: f32 = 78.0;
+/// Height of the column headers and of a panel's caption; width of the row labels.
 const COLUMN_H: f32 = 26.0;
 const CAPTION_H: f32 = 26.0;
 const ROW_LABEL_W: f32 = 110.0;
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.1;
 
-const REST_GREY: &str = "#9aa3ad";
-const TARGET_RED: &str = "#dc2626";
-const INK: &str = "#1f2933";
-const MUTED: &str = "#616e7c";
-const FAINT: &str = "#e4e7eb";
-const OK_GREEN: &str = "#15803d";
 const LIMIT_FILL: &str = "#fdebc8";
 const LIMIT_EDGE: &str = "#d97706";
 const FABRIK_BLUE: &str = "#2563eb";
@@ -491,12 +483,11 @@ fn bounds(outcomes: &[Outcome], rest: &[Transform]) -> (Vec2, Vec2) {
                 .chain([o.case.target])
         })
         .chain(rest.iter().map(|t| t.translation));
-    let (min, max) = points.fold(
+    let bounds = points.fold(
         (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
         |(min, max), p| (min.min(p.truncate()), max.max(p.truncate())),
     );
-    let snap = |v: Vec2, f: fn(f32) -> f32| (v / GRID_STEP).map(f) * GRID_STEP;
-    (snap(min - 0.05, f32::floor), snap(max + 0.05, f32::ceil))
+    figure::snap_out(bounds, 0.05, GRID_STEP)
 }
 
 /// The whole figure: title and legend, column headers, row labels, then the panels.
@@ -534,12 +525,7 @@ fn draw(outcomes: &[Outcome], tentacle: &Tentacle) -> String {
     for (i, o) in outcomes.iter().enumerate() {
         let cell = Vec2::new((i % columns) as f32, (i / columns) as f32);
         let corner = grid_corner + cell * (panel + GAP);
-        svg.rect(
-            corner,
-            panel,
-            8.0,
-            Style::stroke(FAINT, 1.0).filled("#f8f9fb"),
-        );
+        figure::panel(&mut svg, corner, panel);
         let view = Viewport::fit(min, max, corner + Vec2::splat(PAD), view_size);
         draw_view(&mut svg, &view, (min, max), o, tentacle);
         draw_caption(&mut svg, corner, panel, o);
@@ -549,15 +535,9 @@ fn draw(outcomes: &[Outcome], tentacle: &Tentacle) -> String {
 
 /// Figure title, a one-line explanation and the legend.
 fn draw_title(svg: &mut Svg) {
-    let mut at = Vec2::new(MARGIN, MARGIN + 18.0);
-    svg.text(
-        at,
+    let mut legend = figure::title_block(
+        svg,
         "Sinew chain IK: a ten-joint tentacle, FABRIK and CCD, free and with joint limits",
-        Font::new(20.0, INK).bold(),
-    );
-    at.y += 22.0;
-    svg.text(
-        at,
         &format!(
             "Bones {:.2} m tapering to {:.2} m, base at the origin. Every solve starts from the \
              rest pose; grid {} cm.",
@@ -565,20 +545,9 @@ fn draw_title(svg: &mut Svg) {
             bone_length(BONES - 1),
             GRID_STEP * 100.0
         ),
-        Font::new(13.0, MUTED),
     );
-    at.y += 24.0;
-    let text = Font::new(12.5, INK);
-    let mut x = MARGIN;
-    let mut item = |svg: &mut Svg, label: &str, width: f32, draw: &dyn Fn(&mut Svg, Vec2)| {
-        draw(svg, Vec2::new(x + 10.0, at.y - 4.0));
-        svg.text(Vec2::new(x + 26.0, at.y), label, text);
-        x += width;
-    };
-    item(svg, "rest pose", 100.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, rest_style());
-    });
-    item(svg, "solved (FABRIK / CCD)", 190.0, &|svg, c| {
+    legend.line("rest pose", 100.0, figure::rest_style());
+    legend.item("solved (FABRIK / CCD)", 190.0, |svg, c| {
         svg.line(
             c - Vec2::X * 10.0,
             c - Vec2::X,
@@ -590,17 +559,14 @@ fn draw_title(svg: &mut Svg) {
             Style::stroke(CCD_TEAL, 3.0),
         );
     });
-    item(svg, "joint", 70.0, &|svg, c| {
+    legend.item("joint", 70.0, |svg, c| {
         svg.circle(c, 3.5, Style::stroke(INK, 1.5).filled("white"));
     });
-    item(svg, "target", 80.0, &|svg, c| {
-        svg.cross(c, 5.0, Style::stroke(TARGET_RED, 2.0));
-    });
-    item(
-        svg,
+    legend.item("target", 80.0, figure::target_marker);
+    legend.item(
         "joint limit: allowed bend of the next bone",
         320.0,
-        &|svg, c| {
+        |svg, c| {
             let wedge = [
                 c - Vec2::X * 9.0,
                 c + Vec2::new(9.0, -6.0),
@@ -614,11 +580,7 @@ fn draw_title(svg: &mut Svg) {
 /// A panel's caption: whether the tip reached the target, how far off, and how many iterations.
 fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, o: &Outcome) {
     let at = corner + Vec2::new(PAD, panel.y - 10.0);
-    let (verdict, colour) = if o.result.reached {
-        ("reached", OK_GREEN)
-    } else {
-        ("not reached", TARGET_RED)
-    };
+    let (verdict, colour) = figure::verdict(o.result.reached);
     svg.text(at, verdict, Font::new(12.5, colour).bold());
     svg.text(
         at + Vec2::X * (panel.x - 2.0 * PAD),
@@ -640,22 +602,14 @@ fn draw_view(
     o: &Outcome,
     tentacle: &Tentacle,
 ) {
-    let top_left = view.map(Vec2::new(min.x, max.y));
-    let size = view.map(Vec2::new(max.x, min.y)) - top_left;
-    svg.rect(
-        top_left,
-        size,
-        4.0,
-        Style::stroke(FAINT, 1.0).filled("white"),
-    );
-    svg.grid(view, (min, max), GRID_STEP);
+    figure::view_frame(svg, view, (min, max), GRID_STEP);
     let project = |t: &Transform| view.map(t.translation.truncate());
 
     if o.setup.constrained {
         draw_limits(svg, view, &o.solved);
     }
     let rest: Vec<Vec2> = tentacle.rest.iter().map(project).collect();
-    svg.polyline(&rest, rest_style());
+    svg.polyline(&rest, figure::rest_style());
 
     let colour = chain_colour(o.setup);
     let solved: Vec<Vec2> = o.solved.iter().map(project).collect();
@@ -664,11 +618,7 @@ fn draw_view(
         svg.circle(p, 3.0, Style::stroke(colour, 1.5).filled("white"));
     }
     svg.circle(solved[0], 4.0, Style::fill(INK));
-    svg.cross(
-        view.map(o.case.target.truncate()),
-        5.0,
-        Style::stroke(TARGET_RED, 2.0),
-    );
+    figure::target_marker(svg, view.map(o.case.target.truncate()));
 }
 
 /// For every limited joint, a wedge showing where its bone may point.
@@ -703,10 +653,6 @@ fn limit_wedge(i: usize, solved: &[Transform], view: &Viewport) -> Vec<Vec2> {
     std::iter::once(view.map(centre.truncate()))
         .chain(arc)
         .collect()
-}
-
-fn rest_style() -> Style {
-    Style::stroke(REST_GREY, 1.5).dashed("5 4")
 }
 
 fn limit_style() -> Style {

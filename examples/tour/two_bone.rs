@@ -11,7 +11,9 @@ use sinew::{
     IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
-use crate::svg::{Align, Font, Plane, Style, Svg, Viewport};
+use crate::figure::{self, TwoViewPanels, MUTED, REST_GREY};
+use crate::svg::{Font, Plane, Style, Svg, Viewport};
+use crate::table::{yes_no, Column, Table};
 use crate::timing;
 
 /// Joint names, root first; each joint is the parent of the next. Model space is y up,
@@ -256,11 +258,9 @@ impl Arm {
 
 /// Prints one aligned row per case, then how the timings were taken.
 fn print_table(outcomes: &[Outcome]) {
-    let row = |cells: [&str; 6]| {
-        let [name, solver, position, reached, error, ns] = cells;
-        println!("{name:<18}  {solver:<7}  {position:<24}  {reached:>7}  {error:>10}  {ns:>8}");
-    };
-    row([
+    use Column::{Left, Right};
+    let table = Table::new([Left(18), Left(7), Left(24), Right(7), Right(10), Right(8)]);
+    table.header([
         "target",
         "solver",
         "position (x, y, z) m",
@@ -268,23 +268,13 @@ fn print_table(outcomes: &[Outcome]) {
         "error (mm)",
         "ns/solve",
     ]);
-    row([
-        "-".repeat(18),
-        "-".repeat(7),
-        "-".repeat(24),
-        "-".repeat(7),
-        "-".repeat(10),
-        "-".repeat(8),
-    ]
-    .each_ref()
-    .map(String::as_str));
     for o in outcomes {
         let p = o.case.target;
-        row([
+        table.row([
             o.case.name,
             o.case.setup.label(),
             &format!("({:6.3}, {:6.3}, {:6.3})", p.x, p.y, p.z),
-            if o.result.reached { "yes" } else { "no" },
+            yes_no(o.result.reached),
             &format!("{:.3}", o.result.error * 1000.0),
             &format!("{:.0}", o.ns),
         ]);
@@ -301,29 +291,17 @@ fn print_table(outcomes: &[Outcome]) {
 // ---------------------------------------------------------------------------------------------
 // Picture: one panel per case, each with a front and a side view at the same scale.
 
-/// Pixels per metre in every view.
-const SCALE: f32 = 140.0;
-/// Panels per row.
-const COLUMNS: usize = 4;
-/// Space around the figure, between panels, and inside a panel.
-const MARGIN: f32 = 24.0;
-const GAP: f32 = 16.0;
-const PAD: f32 = 12.0;
-/// Height of the title block above the grid, and of a panel's header and caption.
-const TITLE_H: f32 = 78.0;
-const HEADER_H: f32 = 26.0;
-const CAPTION_H: f32 = 40.0;
+/// Panels four to a row, 140 pixels per metre, with two lines of caption.
+const PANELS: TwoViewPanels = TwoViewPanels {
+    columns: 4,
+    scale: 140.0,
+    caption_h: 40.0,
+};
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.1;
 
-const REST_GREY: &str = "#9aa3ad";
 const SOLVED_BLUE: &str = "#2563eb";
-const TARGET_RED: &str = "#dc2626";
 const POLE_PURPLE: &str = "#9333ea";
-const INK: &str = "#1f2933";
-const MUTED: &str = "#616e7c";
-const FAINT: &str = "#e4e7eb";
-const OK_GREEN: &str = "#15803d";
 
 /// Everything a panel draws: the rest pose, the solved pose, the target and the pole.
 fn panel_points(o: &Outcome, rest: &[Vec3; 4]) -> Vec<Vec3> {
@@ -347,129 +325,59 @@ fn plane_bounds(plane: Plane, outcomes: &[Outcome], rest: &[Vec3; 4]) -> (Vec2, 
             max = max.max(plane.project(p));
         }
     }
-    let snap = |v: Vec2, f: fn(f32) -> f32| (v / GRID_STEP).map(f) * GRID_STEP;
-    (snap(min - 0.04, f32::floor), snap(max + 0.04, f32::ceil))
+    figure::snap_out((min, max), 0.04, GRID_STEP)
 }
 
 /// The whole figure: a title block with a legend, then a grid of panels.
 fn draw(outcomes: &[Outcome], rest: [Vec3; 4]) -> String {
-    // Both views share one vertical range so the arm lines up across them.
-    let mut bounds = Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, &rest));
-    let (y_min, y_max) = (
-        bounds[0].0.y.min(bounds[1].0.y),
-        bounds[0].1.y.max(bounds[1].1.y),
-    );
-    for (min, max) in &mut bounds {
-        min.y = y_min;
-        max.y = y_max;
-    }
-    let view_sizes = bounds.map(|(min, max)| (max - min) * SCALE);
-    let panel = Vec2::new(
-        view_sizes[0].x + view_sizes[1].x + 3.0 * PAD,
-        HEADER_H + view_sizes[0].y + CAPTION_H,
-    );
-    let rows = outcomes.len().div_ceil(COLUMNS);
-    let size = Vec2::new(
-        2.0 * MARGIN + COLUMNS as f32 * panel.x + (COLUMNS - 1) as f32 * GAP,
-        2.0 * MARGIN + TITLE_H + rows as f32 * panel.y + (rows - 1) as f32 * GAP,
-    );
-
-    let mut svg = Svg::new(size.x, size.y);
-    draw_title(&mut svg, outcomes.len());
-    for (i, o) in outcomes.iter().enumerate() {
-        let cell = Vec2::new((i % COLUMNS) as f32, (i / COLUMNS) as f32);
-        let corner = Vec2::new(MARGIN, MARGIN + TITLE_H) + cell * (panel + GAP);
-        svg.rect(
-            corner,
-            panel,
-            8.0,
-            Style::stroke(FAINT, 1.0).filled("#f8f9fb"),
-        );
-        draw_caption(&mut svg, corner, panel, i + 1, o);
-        let mut view_corner = corner + Vec2::new(PAD, HEADER_H);
-        for (k, plane) in Plane::BOTH.into_iter().enumerate() {
-            let (min, max) = bounds[k];
-            let view = Viewport::fit(min, max, view_corner, view_sizes[k]);
-            draw_view(&mut svg, plane, &view, (min, max), o, &rest);
-            view_corner.x += view_sizes[k].x + PAD;
-        }
-    }
-    svg.finish()
+    PANELS.draw(
+        outcomes,
+        Plane::BOTH.map(|plane| plane_bounds(plane, outcomes, &rest)),
+        |svg| draw_title(svg, outcomes.len()),
+        draw_caption,
+        |svg, plane, view, bounds, o| draw_view(svg, plane, view, bounds, o, &rest),
+    )
 }
 
 /// Figure title, a one-line explanation and the legend.
 fn draw_title(svg: &mut Svg, cases: usize) {
-    let mut at = Vec2::new(MARGIN, MARGIN + 18.0);
-    svg.text(
-        at,
+    let mut legend = figure::title_block(
+        svg,
         &format!("Sinew two-bone IK: a left arm reaching for {cases} targets"),
-        Font::new(20.0, INK).bold(),
-    );
-    at.y += 22.0;
-    svg.text(
-        at,
         &format!(
             "Upper arm {UPPER_ARM} m, forearm {FOREARM} m. Each panel: front and side view at the \
              same scale; grid {} cm.",
             GRID_STEP * 100.0
         ),
-        Font::new(13.0, MUTED),
     );
-    at.y += 24.0;
-    let text = Font::new(12.5, INK);
-    let mut x = MARGIN;
-    let mut item = |svg: &mut Svg, label: &str, width: f32, draw: &dyn Fn(&mut Svg, Vec2)| {
-        draw(svg, Vec2::new(x + 10.0, at.y - 4.0));
-        svg.text(Vec2::new(x + 26.0, at.y), label, text);
-        x += width;
-    };
-    item(svg, "rest pose", 100.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, rest_style());
-    });
-    item(svg, "solved", 85.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, solved_style());
-    });
-    item(svg, "shoulder, elbow, hand", 175.0, &|svg, c| {
+    legend.line("rest pose", 100.0, figure::rest_style());
+    legend.line("solved", 85.0, solved_style());
+    legend.item("shoulder, elbow, hand", 175.0, |svg, c| {
         svg.circle(c, 4.0, joint_style());
     });
-    item(svg, "target", 80.0, &|svg, c| {
-        svg.cross(c, 5.0, Style::stroke(TARGET_RED, 2.0));
-    });
-    item(svg, "pole (elbow hint)", 150.0, &|svg, c| {
+    legend.item("target", 80.0, figure::target_marker);
+    legend.item("pole (elbow hint)", 150.0, |svg, c| {
         svg.diamond(c, 5.5, Style::fill(POLE_PURPLE));
     });
-    item(svg, "reach limit", 115.0, &|svg, c| {
-        svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, reach_style());
-    });
-    item(
-        svg,
+    legend.line("reach limit", 115.0, reach_style());
+    legend.line(
         "body midline (front) / body plane (side)",
         300.0,
-        &|svg, c| {
-            svg.line(c - Vec2::X * 10.0, c + Vec2::X * 10.0, midline_style());
-        },
+        midline_style(),
     );
 }
 
 /// A panel's header (number, name, solver) and caption (outcome, distance to the target).
 fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
-    let header = corner + Vec2::new(PAD, 18.0);
-    svg.text(
-        header,
+    TwoViewPanels::header(
+        svg,
+        corner,
+        panel,
         &format!("{number}. {}", o.case.name),
-        Font::new(14.0, INK).bold(),
-    );
-    svg.text(
-        header + Vec2::X * (panel.x - 2.0 * PAD),
         &format!("{} solver", o.case.setup.label()),
-        Font::new(12.0, MUTED).aligned(Align::End),
     );
-    let line1 = corner + Vec2::new(PAD, panel.y - CAPTION_H + 16.0);
-    let (verdict, colour) = if o.result.reached {
-        ("reached", OK_GREEN)
-    } else {
-        ("not reached", TARGET_RED)
-    };
+    let line1 = PANELS.caption_at(corner, panel, 16.0);
+    let (verdict, colour) = figure::verdict(o.result.reached);
     svg.text(
         line1,
         &format!("{verdict}, error {:.3} mm", o.result.error * 1000.0),
@@ -493,15 +401,7 @@ fn draw_view(
     o: &Outcome,
     rest: &[Vec3; 4],
 ) {
-    let top_left = view.map(Vec2::new(min.x, max.y));
-    let size = view.map(Vec2::new(max.x, min.y)) - top_left;
-    svg.rect(
-        top_left,
-        size,
-        4.0,
-        Style::stroke(FAINT, 1.0).filled("white"),
-    );
-    svg.grid(view, (min, max), GRID_STEP);
+    let top_left = figure::view_frame(svg, view, (min, max), GRID_STEP);
     // Body midline (front) or body plane (side): both are the zero of the horizontal axis.
     svg.line(
         view.map(Vec2::new(0.0, min.y)),
@@ -515,7 +415,7 @@ fn draw_view(
 
     // Rest pose underneath, dashed grey.
     let rest_px = rest.map(project);
-    svg.polyline(&rest_px, rest_style());
+    svg.polyline(&rest_px, figure::rest_style());
     for &p in &rest_px[1..] {
         svg.circle(p, 2.5, Style::fill(REST_GREY));
     }
@@ -538,16 +438,8 @@ fn draw_view(
         svg.circle(p, 3.5, joint_style());
     }
 
-    svg.cross(project(o.case.target), 5.0, Style::stroke(TARGET_RED, 2.0));
-    svg.text(
-        top_left + Vec2::new(6.0, 14.0),
-        plane.label(),
-        Font::new(11.0, MUTED).halo(),
-    );
-}
-
-fn rest_style() -> Style {
-    Style::stroke(REST_GREY, 1.5).dashed("5 4")
+    figure::target_marker(svg, project(o.case.target));
+    figure::plane_label(svg, top_left, plane);
 }
 
 fn solved_style() -> Style {

@@ -1,0 +1,25 @@
+//! C ABI handles that several tests set up the same way.
+
+use sinew::ffi::*;
+
+/// A FABRIK and a CCD handle with default settings, for chains of up to `max_joints` joints.
+/// The caller destroys them (`sinew_fabrik_destroy`, `sinew_ccd_destroy`).
+pub fn default_chain_solvers(max_joints: u32) -> (*mut SinewFabrik, *mut SinewCcd) {
+    let (mut fabrik, mut ccd) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let mut fs = std::mem::MaybeUninit::uninit();
+    let mut cs = std::mem::MaybeUninit::uninit();
+    // SAFETY: every pointer is to a local; the settings are written before they are read.
+    unsafe {
+        sinew_fabrik_settings_default(fs.as_mut_ptr());
+        assert_eq!(
+            sinew_fabrik_create(fs.as_ptr(), max_joints, &mut fabrik),
+            SinewStatus::Ok
+        );
+        sinew_ccd_settings_default(cs.as_mut_ptr());
+        assert_eq!(
+            sinew_ccd_create(cs.as_ptr(), max_joints, &mut ccd),
+            SinewStatus::Ok
+        );
+    }
+    (fabrik, ccd)
+}

@@ -1,0 +1,19 @@
+//! Helpers shared by the integration tests. Each file under `tests/` is its own crate and
+//! declares `mod common;`, then imports what it needs from the submodules below:
+//!
+//! - [`props`]: the proptest configuration and the strategies for vectors and rotations;
+//! - [`rng`]: a small seeded generator, for tests whose scenarios come from one seed;
+//! - [`rotations`]: rotation angles and comparisons;
+//! - [`chains`]: model-space chains of transforms (forward kinematics, bone lengths, bits);
+//! - [`solvers`]: FABRIK and CCD behind one interface;
+//! - [`ffi`]: C ABI handles set up the same way by several tests.
+
+// No test uses every helper, and each test crate compiles all of them.
+#![allow(dead_code)]
+
+pub mod chains;
+pub mod ffi;
+pub mod props;
+pub mod rng;
+pub mod rotations;
+pub mod solvers;
