@@ -363,3 +363,226 @@ fn c_abi_chain_paths_allocate_nothing() {
         sinew_hand_ik_retargeting_destroy(hands);
     }
 }
+
+/// Two clips on the arm skeleton: a cubic rotation track and a linear translation track.
+fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
+    use sinew::{Clip, Interpolation, Track};
+    let times = [0.0, 0.4, 1.0];
+    let swing = [
+        Quat::IDENTITY,
+        Quat::from_rotation_z(0.8),
+        Quat::from_rotation_z(-0.3),
+    ];
+    let spin = [Quat::from_rotation_y(0.2); 3];
+    let mut a = Clip::new(skeleton, 1.0).unwrap();
+    let cubic = Track::new(
+        Interpolation::Cubic,
+        &times,
+        &swing,
+        Some((&spin, &spin)),
+        1.0,
+    )
+    .unwrap();
+    a.set_rotation_track(2, cubic).unwrap();
+    let mut b = Clip::new(skeleton, 1.0).unwrap();
+    let lift = [Vec3::X * 0.3, Vec3::new(0.3, 0.1, 0.0), Vec3::X * 0.3];
+    b.set_translation_track(
+        3,
+        Track::new(Interpolation::Linear, &times, &lift, None, 1.0).unwrap(),
+    )
+    .unwrap();
+    b.set_rotation_track(
+        1,
+        Track::new(Interpolation::Slerp, &times, &swing, None, 1.0).unwrap(),
+    )
+    .unwrap();
+    (Arc::new(a), Arc::new(b))
+}
+
+#[test]
+fn blending_sampling_and_crossfade_allocate_nothing() {
+    use sinew::{BlendSpace, ClipCursor, Crossfade, FadeCurve, JointMask, Layer};
+    let skeleton = Arc::new(arm_skeleton());
+    let (walk, wave) = arm_clips(&skeleton);
+    let (mut a, mut b, mut out, mut delta) = (
+        Pose::new(skeleton.clone()),
+        Pose::new(skeleton.clone()),
+        Pose::new(skeleton.clone()),
+        Pose::new(skeleton.clone()),
+    );
+    let mut cursor = ClipCursor::new(&walk);
+    let mut time = 0.0;
+    assert_eq!(
+        allocations(|| {
+            time += 1.0 / 60.0;
+            walk.sample(time, true, Some(&mut cursor), &mut a).unwrap();
+            wave.sample(time, false, None, &mut b).unwrap();
+        }),
+        0
+    );
+    let mask = JointMask::subtree(&skeleton, 2, 1).unwrap();
+    for space in [BlendSpace::Local, BlendSpace::ModelRotation] {
+        assert_eq!(
+            allocations(|| out.blend(&a, &b, 0.3, Some(&mask), space).unwrap()),
+            0
+        );
+        assert_eq!(
+            allocations(|| out.blend_toward(&b, 0.3, None, space).unwrap()),
+            0
+        );
+        assert_eq!(
+            allocations(|| out.blend_from(&a, 0.6, Some(&mask), space).unwrap()),
+            0
+        );
+    }
+    let layers = [
+        Layer {
+            pose: &a,
+            weight: 0.7,
+            mask: None,
+        },
+        Layer {
+            pose: &b,
+            weight: 0.2,
+            mask: Some(&mask),
+        },
+    ];
+    assert_eq!(allocations(|| out.blend_layers(&layers, 0.1).unwrap()), 0);
+    assert_eq!(allocations(|| delta.make_additive(&b, &a).unwrap()), 0);
+    assert_eq!(
+        allocations(|| out.add(&delta, -0.5, Some(&mask)).unwrap()),
+        0
+    );
+    assert_eq!(
+        allocations(|| out.add_to(&a, &delta, 1.0, None).unwrap()),
+        0
+    );
+
+    let mut crossfade = Crossfade::new(skeleton.clone(), 4).unwrap();
+    crossfade.play(walk.clone(), true).unwrap();
+    assert_eq!(allocations(|| crossfade.update(1.0 / 60.0).unwrap()), 0);
+    for curve in [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize] {
+        let target = if crossfade.fade_count() % 2 == 0 {
+            &wave
+        } else {
+            &walk
+        };
+        assert_eq!(
+            allocations(|| {
+                crossfade
+                    .fade_to(target.clone(), 0.25, curve, true)
+                    .unwrap();
+                crossfade.update(1.0 / 60.0).unwrap();
+            }),
+            0
+        );
+    }
+}
+
+#[test]
+fn c_abi_blending_paths_allocate_nothing() {
+    let rest: Vec<SinewTransform> = arm_skeleton()
+        .rest_pose()
+        .iter()
+        .map(|&t| t.into())
+        .collect();
+    let parents = [-1, 0, 1, 2];
+    let (mut skeleton, mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+        null_mut(),
+    );
+    // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
+    unsafe {
+        assert_eq!(
+            sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton),
+            SinewStatus::Ok
+        );
+        for p in [&mut a, &mut b, &mut out] {
+            assert_eq!(sinew_pose_create(skeleton, p), SinewStatus::Ok);
+        }
+        assert_eq!(
+            sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask),
+            SinewStatus::Ok
+        );
+        assert_eq!(sinew_clip_create(skeleton, 1.0, &mut clip), SinewStatus::Ok);
+        let times = [0.0f32, 1.0];
+        let keys = [
+            SinewQuat {
+                w: 1.0,
+                ..Default::default()
+            },
+            SinewQuat {
+                z: 0.5,
+                w: 0.8,
+                ..Default::default()
+            },
+        ];
+        let s = sinew_clip_set_rotation_track(
+            clip,
+            2,
+            1,
+            times.as_ptr(),
+            keys.as_ptr(),
+            null(),
+            null(),
+            2,
+        );
+        assert_eq!(s, SinewStatus::Ok);
+        assert_eq!(sinew_clip_cursor_create(clip, &mut cursor), SinewStatus::Ok);
+        assert_eq!(
+            sinew_crossfade_create(skeleton, 2, &mut fade),
+            SinewStatus::Ok
+        );
+        assert_eq!(sinew_crossfade_play(fade, clip, 1), SinewStatus::Ok);
+        let layers = [
+            SinewBlendLayer {
+                pose: a,
+                weight: 0.5,
+                mask: null(),
+            },
+            SinewBlendLayer {
+                pose: b,
+                weight: 0.5,
+                mask,
+            },
+        ];
+        let mut time = 0.0;
+        assert_eq!(
+            allocations(|| {
+                time += 1.0 / 60.0;
+                assert_eq!(sinew_clip_sample(clip, cursor, time, 1, a), SinewStatus::Ok);
+                assert_eq!(sinew_pose_blend(a, b, 0.4, mask, 1, out), SinewStatus::Ok);
+                assert_eq!(
+                    sinew_pose_blend(out, b, 0.4, null(), 0, out),
+                    SinewStatus::Ok
+                );
+                assert_eq!(
+                    sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out),
+                    SinewStatus::Ok
+                );
+                assert_eq!(sinew_pose_make_additive(a, b, out), SinewStatus::Ok);
+                assert_eq!(
+                    sinew_pose_apply_additive(b, out, 0.5, mask, b),
+                    SinewStatus::Ok
+                );
+                assert_eq!(sinew_crossfade_update(fade, 1.0 / 60.0), SinewStatus::Ok);
+                assert_eq!(sinew_crossfade_get_pose(fade, out), SinewStatus::Ok);
+            }),
+            0
+        );
+        sinew_crossfade_destroy(fade);
+        sinew_clip_cursor_destroy(cursor);
+        sinew_clip_destroy(clip);
+        sinew_joint_mask_destroy(mask);
+        for p in [a, b, out] {
+            sinew_pose_destroy(p);
+        }
+        sinew_skeleton_destroy(skeleton);
+    }
+}
