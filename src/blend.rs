@@ -168,6 +168,7 @@ impl Pose {
     /// Sets this pose to the weighted blend of `layers` (each weight times its mask, per joint,
     /// normalized). Where a joint's total weight is below `threshold` the rest pose makes up the
     /// difference, so the result eases to the rest pose instead of dividing by nothing.
+    /// Unchanged on error.
     pub fn blend_layers(&mut self, layers: &[Layer<'_>], threshold: f32) -> Result<()> {
         self.blend_layer_iter(layers.iter().copied(), threshold)
     }
@@ -203,19 +204,21 @@ impl Pose {
             }
         }
         let rest = self.skeleton.rest_pose();
-        for (i, out) in self.local.iter_mut().enumerate() {
-            let joint_weight = |l: &Layer<'_>| l.mask.map_or(l.weight, |m| l.weight * m.weight(i));
-            let sum: f32 = layers.clone().map(|l| joint_weight(&l)).sum();
-            let rest_weight = (threshold - sum).max(0.0);
+        for (i, out) in self.model.iter_mut().enumerate() {
+            let joint_weight =
+                |l: &Layer<'_>| f64::from(l.mask.map_or(l.weight, |m| l.weight * m.weight(i)));
+            // Weights sum in f64, so huge finite weights still normalize.
+            let sum: f64 = layers.clone().map(|l| joint_weight(&l)).sum();
+            let rest_weight = (f64::from(threshold) - sum).max(0.0);
             let total = sum + rest_weight;
             let mut acc = Accumulator::new(rest[i].rotation);
             for l in layers.clone() {
-                acc.add(&l.pose.local[i], joint_weight(&l) / total);
+                acc.add(&l.pose.local[i], (joint_weight(&l) / total) as f32);
             }
-            acc.add(&rest[i], rest_weight / total);
+            acc.add(&rest[i], (rest_weight / total) as f32);
             *out = acc.finish();
         }
-        Ok(())
+        self.commit_staged()
     }
 
     /// Copies another pose's local transforms (same joint count).
@@ -294,7 +297,7 @@ impl Pose {
         if !self.model.iter().all(Transform::is_finite) {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
-                "the additive result is not representable in f32 (inputs too large)",
+                "the blended pose is not representable in f32 (inputs too large)",
             ));
         }
         self.local.copy_from_slice(&self.model);
@@ -313,8 +316,11 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
     }
 }
 
-/// `base ⊕ delta^w` for one joint.
+/// `base ⊕ delta^w` for one joint (exactly `base` at weight 0).
 fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
+    if w == 0.0 {
+        return *base;
+    }
     let partial = |w: f32| Transform {
         translation: delta.translation * w,
         rotation: nlerp_shortest(Quat::IDENTITY, delta.rotation, w),

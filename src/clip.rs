@@ -283,6 +283,21 @@ impl Clip {
         self.joints.len()
     }
 
+    /// Fails unless every key of a track lies within the clip.
+    fn check_fits<T>(&self, track: &Track<T>) -> Result<()> {
+        let last = track.times.last().copied().unwrap_or(0.0);
+        if last > self.duration {
+            return Err(Error::new(
+                ErrorKind::OutOfRange,
+                format!(
+                    "the track's last key at {last} lies past the clip's end at {}",
+                    self.duration
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn slot(&mut self, joint: usize) -> Result<&mut JointTracks> {
         let count = self.joints.len();
         self.joints.get_mut(joint).ok_or_else(|| {
@@ -295,18 +310,21 @@ impl Clip {
 
     /// Sets (replaces) a joint's translation track.
     pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.check_fits(&track)?;
         self.slot(joint)?.translation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's rotation track.
     pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
+        self.check_fits(&track)?;
         self.slot(joint)?.rotation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's scale track.
     pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.check_fits(&track)?;
         self.slot(joint)?.scale = Some(track);
         Ok(())
     }

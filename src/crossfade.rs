@@ -106,39 +106,39 @@ struct JointDecay {
 }
 
 impl JointDecay {
-    /// Offsets from the old pose `prev` (one frame earlier `older`, `dt` apart) to `target`.
-    fn new(
-        prev: &Transform,
-        older: &Transform,
-        dt: f32,
-        target: &Transform,
-        duration: f32,
-    ) -> Self {
-        let vector = |p: Vec3, o: Vec3, t: Vec3| {
+    /// Offsets from the old pose `prev` (one frame earlier `older`, `dt` apart) to the new
+    /// pose `target` (and `ahead`, `h` later). The offset's initial velocity is the old pose's
+    /// minus the new one's along the offset, so the output's velocity is continuous.
+    fn new(old: [&Transform; 2], dt: f32, new: [&Transform; 2], h: f32, duration: f32) -> Self {
+        let ([prev, older], [target, ahead]) = (old, new);
+        let rate = |delta: Vec3, over: f32| if over > 0.0 { delta / over } else { Vec3::ZERO };
+        let vector = |p: Vec3, o: Vec3, t: Vec3, a: Vec3| {
             let d = p - t;
             let x0 = d.length();
             let axis = if x0 > 0.0 { d / x0 } else { Vec3::X };
-            let v0 = if dt > 0.0 {
-                (p - o).dot(axis) / dt
-            } else {
-                0.0
-            };
+            let v0 = (rate(p - o, dt) - rate(a - t, h)).dot(axis);
             Decay::new(axis, x0, v0, duration)
         };
-        let offset = (prev.rotation * target.rotation.conjugate()).normalize();
-        let offset = if offset.w < 0.0 { -offset } else { offset };
-        let (axis, x0) = offset.to_axis_angle();
-        let spin = (prev.rotation * older.rotation.conjugate()).normalize();
-        let spin = if spin.w < 0.0 { -spin } else { spin };
-        let v0 = if dt > 0.0 {
-            spin.to_scaled_axis().dot(axis) / dt
-        } else {
-            0.0
+        let turn = |from: Quat, to: Quat| {
+            let q = (to * from.conjugate()).normalize();
+            if q.w < 0.0 {
+                -q
+            } else {
+                q
+            }
         };
+        let (axis, x0) = turn(target.rotation, prev.rotation).to_axis_angle();
+        let spin = rate(turn(older.rotation, prev.rotation).to_scaled_axis(), dt)
+            - rate(turn(target.rotation, ahead.rotation).to_scaled_axis(), h);
         Self {
-            translation: vector(prev.translation, older.translation, target.translation),
-            rotation: Decay::new(axis, x0, v0, duration),
-            scale: vector(prev.scale, older.scale, target.scale),
+            translation: vector(
+                prev.translation,
+                older.translation,
+                target.translation,
+                ahead.translation,
+            ),
+            rotation: Decay::new(axis, x0, spin.dot(axis), duration),
+            scale: vector(prev.scale, older.scale, target.scale, ahead.scale),
         }
     }
 
@@ -172,6 +172,8 @@ pub struct Crossfade {
     /// Cursors for `current` then each fade, kept in step as fades finish.
     cursors: Vec<ClipCursor>,
     scratch: Pose,
+    /// The new clip one frame ahead, for its velocity at an inertialized switch.
+    ahead: Pose,
     output: Pose,
     inertial: Inertial,
     /// The last two outputs and the time between them, for the inertialization velocity.
@@ -197,6 +199,7 @@ impl Crossfade {
             max_fades,
             cursors: vec![ClipCursor::for_joints(n); max_fades + 1],
             scratch: Pose::new(skeleton.clone()),
+            ahead: Pose::new(skeleton.clone()),
             output: Pose::new(skeleton),
             inertial: Inertial {
                 elapsed: 0.0,
@@ -324,24 +327,26 @@ impl Crossfade {
 
     /// Switches to `playing` now and records per-joint offsets from the last output.
     fn inertialize(&mut self, playing: Playing, duration: f32) -> Result<()> {
-        playing
-            .clip
-            .sample(0.0, playing.looping, None, &mut self.scratch)?;
         let dt = if self.frames >= 2 {
             self.history_dt
         } else {
             0.0
         };
+        // The new clip's velocity at the switch, over the last frame time (or 1/60 s).
+        let h = if dt > 0.0 { dt } else { 1.0 / 60.0 };
+        let p = &playing;
+        p.clip.sample(p.time, p.looping, None, &mut self.scratch)?;
+        p.clip
+            .sample(p.time + h, p.looping, None, &mut self.ahead)?;
         let [prev, older] = &self.history;
-        for (i, slot) in self.inertial.joints.iter_mut().enumerate() {
-            *slot = JointDecay::new(&prev[i], &older[i], dt, &self.scratch.local[i], duration);
+        let targets = self.scratch.local.iter().zip(&self.ahead.local);
+        for (i, (slot, (target, ahead))) in self.inertial.joints.iter_mut().zip(targets).enumerate()
+        {
+            *slot = JointDecay::new([&prev[i], &older[i]], dt, [target, ahead], h, duration);
         }
-        self.inertial = Inertial {
-            elapsed: 0.0,
-            duration,
-            joints: std::mem::take(&mut self.inertial.joints),
-            active: self.frames > 0,
-        };
+        self.inertial.elapsed = 0.0;
+        self.inertial.duration = duration;
+        self.inertial.active = self.frames > 0;
         self.current = Some(playing);
         self.fades.clear();
         Ok(())
