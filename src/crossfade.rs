@@ -108,7 +108,9 @@ struct JointDecay {
 impl JointDecay {
     /// Offsets from the old pose `prev` (one frame earlier `older`, `dt` apart) to the new
     /// pose `target` (and `ahead`, `h` later). The offset's initial velocity is the old pose's
-    /// minus the new one's along the offset, so the output's velocity is continuous.
+    /// minus the new one's along the offset, so the output's velocity carries over along the
+    /// offset, except where the overshoot guard (a decay shortened to `-5 x0 / v0`) cuts a
+    /// tiny offset short, as in Bollo's method.
     fn new(old: [&Transform; 2], dt: f32, new: [&Transform; 2], h: f32, duration: f32) -> Self {
         let ([prev, older], [target, ahead]) = (old, new);
         let rate = |delta: Vec3, over: f32| if over > 0.0 { delta / over } else { Vec3::ZERO };

@@ -3,9 +3,10 @@
 //!
 //! Run it with `cargo run --release --example tour`.
 //!
-//! Sections live in their own modules and take the output directory, so a new one (a crossfade,
-//! say) slots in as one more call in `main`.
+//! Sections live in their own modules and take the output directory, so a new one slots in as
+//! one more call in `main`.
 
+mod crossfade;
 mod figure;
 mod hand_retarget;
 mod svg;
@@ -27,6 +28,7 @@ fn main() {
     two_bone::two_bone_section(&out_dir);
     tentacle::tentacle_section(&out_dir);
     hand_retarget::hand_retarget_section(&out_dir);
+    crossfade::crossfade_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.

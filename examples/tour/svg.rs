@@ -67,6 +67,7 @@ impl Style {
 #[derive(Clone, Copy, Debug)]
 pub enum Align {
     Start,
+    Middle,
     End,
 }
 
@@ -233,6 +234,7 @@ impl Svg {
     pub fn text(&mut self, at: Vec2, text: &str, font: Font) {
         let anchor = match font.align {
             Align::Start => "start",
+            Align::Middle => "middle",
             Align::End => "end",
         };
         let weight = if font.bold { "bold" } else { "normal" };
