@@ -9,7 +9,7 @@ use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
 use crate::pose::Pose;
 use crate::rotation::{nlerp_shortest, normalize_robust};
-use crate::transform::Transform;
+use crate::transform::{safe_recip, Transform};
 
 /// Where the rotations of masked joints are blended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -341,12 +341,6 @@ fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
         rotation: rotation.normalize(),
         scale,
     }
-}
-
-/// Reciprocal mapping a zero component to zero rather than infinity.
-fn safe_recip(v: Vec3) -> Vec3 {
-    let r = |x: f32| if x.abs() > 1e-12 { 1.0 / x } else { 0.0 };
-    Vec3::new(r(v.x), r(v.y), r(v.z))
 }
 
 /// Weighted average of transforms with normalized weights; each rotation is aligned to the

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
+use crate::blend::BlendSpace;
 use crate::clip::{Clip, ClipCursor};
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::check_count;
@@ -46,7 +47,12 @@ struct Fade {
 impl Fade {
     /// Weight of the fade's clip over what is under it.
     fn alpha(&self) -> f32 {
-        let x = (self.elapsed / self.duration).clamp(0.0, 1.0);
+        self.alpha_at(self.elapsed)
+    }
+
+    /// The weight after `elapsed` seconds.
+    fn alpha_at(&self, elapsed: f32) -> f32 {
+        let x = (elapsed / self.duration).clamp(0.0, 1.0);
         if self.smooth {
             x * x * (3.0 - 2.0 * x)
         } else {
@@ -116,8 +122,8 @@ impl JointDecay {
         let rate = |delta: Vec3, over: f32| if over > 0.0 { delta / over } else { Vec3::ZERO };
         let vector = |p: Vec3, o: Vec3, t: Vec3, a: Vec3| {
             let d = p - t;
-            let x0 = d.length();
-            let axis = if x0 > 0.0 { d / x0 } else { Vec3::X };
+            let axis = d.normalize_or(Vec3::X);
+            let x0 = d.dot(axis);
             let v0 = (rate(p - o, dt) - rate(a - t, h)).dot(axis);
             Decay::new(axis, x0, v0, duration)
         };
@@ -174,6 +180,8 @@ pub struct Crossfade {
     /// Cursors for `current` then each fade, kept in step as fades finish.
     cursors: Vec<ClipCursor>,
     scratch: Pose,
+    /// The frame being computed, swapped with `output` once it succeeds.
+    staged: Pose,
     /// The new clip one frame ahead, for its velocity at an inertialized switch.
     ahead: Pose,
     output: Pose,
@@ -201,6 +209,7 @@ impl Crossfade {
             max_fades,
             cursors: vec![ClipCursor::for_joints(n); max_fades + 1],
             scratch: Pose::new(skeleton.clone()),
+            staged: Pose::new(skeleton.clone()),
             ahead: Pose::new(skeleton.clone()),
             output: Pose::new(skeleton),
             inertial: Inertial {
@@ -364,34 +373,43 @@ impl Crossfade {
                 format!("dt {dt} is negative"),
             ));
         }
+        // Compute the frame into `staged`; commit times and output only if it all succeeds.
+        match &self.current {
+            Some(p) => {
+                let cursor = Some(&mut self.cursors[0]);
+                p.clip
+                    .sample(p.time + dt, p.looping, cursor, &mut self.staged)?;
+            }
+            None => self.staged.reset(),
+        }
+        for (k, fade) in self.fades.iter().enumerate() {
+            let p = &fade.playing;
+            let cursor = Some(&mut self.cursors[k + 1]);
+            p.clip
+                .sample(p.time + dt, p.looping, cursor, &mut self.scratch)?;
+            let alpha = fade.alpha_at(fade.elapsed + dt);
+            self.staged
+                .blend_toward(&self.scratch, alpha, None, BlendSpace::Local)?;
+        }
+        let inertial_time = self.inertial.elapsed + dt;
+        if self.inertial.active {
+            for (out, decay) in self.staged.local.iter_mut().zip(&self.inertial.joints) {
+                *out = decay.apply(out, inertial_time);
+            }
+        }
+        if !self.staged.local.iter().all(Transform::is_finite) {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "the crossfade output is not representable in f32 (poses too far apart)",
+            ));
+        }
+        std::mem::swap(&mut self.output, &mut self.staged);
         if let Some(current) = &mut self.current {
             current.time += dt;
-            current.clip.sample(
-                current.time,
-                current.looping,
-                Some(&mut self.cursors[0]),
-                &mut self.output,
-            )?;
-        } else {
-            self.output.reset();
         }
-        for (k, fade) in self.fades.iter_mut().enumerate() {
+        for fade in &mut self.fades {
             fade.playing.time += dt;
             fade.elapsed += dt;
-            let p = &fade.playing;
-            p.clip.sample(
-                p.time,
-                p.looping,
-                Some(&mut self.cursors[k + 1]),
-                &mut self.scratch,
-            )?;
-            let alpha = fade.alpha();
-            self.output.blend_toward(
-                &self.scratch,
-                alpha,
-                None,
-                crate::blend::BlendSpace::Local,
-            )?;
         }
         if let Some(k) = self.fades.iter().rposition(|f| f.elapsed >= f.duration) {
             // The newest finished fade covers everything under it: it becomes current.
@@ -400,12 +418,8 @@ impl Crossfade {
             self.cursors[..].rotate_left(k + 1);
         }
         if self.inertial.active {
-            self.inertial.elapsed += dt;
-            let t = self.inertial.elapsed;
-            for (out, decay) in self.output.local.iter_mut().zip(&self.inertial.joints) {
-                *out = decay.apply(out, t);
-            }
-            self.inertial.active = t < self.inertial.duration;
+            self.inertial.elapsed = inertial_time;
+            self.inertial.active = inertial_time < self.inertial.duration;
         }
         let [prev, older] = &mut self.history;
         std::mem::swap(prev, older);

@@ -23,9 +23,17 @@ impl Default for Transform {
     }
 }
 
-/// Reciprocal that maps a zero (degenerate) scale to zero instead of infinity.
-fn safe_recip(v: Vec3) -> Vec3 {
-    let r = |x: f32| if x.abs() > 1e-12 { 1.0 / x } else { 0.0 };
+/// Per-axis reciprocal that maps a zero (degenerate) scale, or one whose reciprocal would not
+/// fit in f32, to zero instead of infinity.
+pub(crate) fn safe_recip(v: Vec3) -> Vec3 {
+    let r = |x: f32| {
+        let inv = 1.0 / x;
+        if inv.is_finite() {
+            inv
+        } else {
+            0.0
+        }
+    };
     Vec3::new(r(v.x), r(v.y), r(v.z))
 }
 

@@ -11,6 +11,13 @@
 //! | `APPLY`  | `sinew_pose_apply_constraints`                            | `Pose::apply_constraint` |
 //! | `HANDM`  | `sinew_hand_ik_retargeting_apply_model`                   | `HandIkRetargeting::apply_model` |
 //! | `HANDP`  | `sinew_hand_ik_retargeting_apply_pose`                    | `HandIkRetargeting::apply_pose` |
+//! | `BLEND`  | `sinew_pose_blend` (out distinct, == a, == b, a == b == out) | `Pose::blend`       |
+//! | `LAYERS` | `sinew_pose_blend_layers`                                 | `Pose::blend_layers`   |
+//! | `ADDMAKE`| `sinew_pose_make_additive`                                | `Pose::make_additive`  |
+//! | `ADDAPPLY`| `sinew_pose_apply_additive` (out distinct or == base)    | `Pose::add_to`         |
+//! | `MASK`   | `sinew_joint_mask_create{,_subtree}`, `set_weight{,s}`, `get_weights` | `JointMask` |
+//! | `CLIP`   | `sinew_clip_create`, `set_*_track`, `clear_track`, `cursor_create`, `sample` | `Clip`, `Track`, `ClipCursor` |
+//! | `XFADE`  | `sinew_crossfade_*` (play, fade_to, update, get_pose, get_weights, fade_count) | `Crossfade` |
 //!
 //! A line is a keyword, an id, then tagged fields (`S ..`, `IN n ..`, `OUT ..`, ...); `-` stands
 //! for NULL. To cover a new export, print a new keyword from C (counting it in a `LINES` line)
@@ -35,8 +42,9 @@ use std::time::{Instant, SystemTime};
 use sinew::ffi::SinewStatus;
 use sinew::ik::CcdJoint;
 use sinew::{
-    Ccd, CcdSettings, ChainTarget, EndRotation, Fabrik, FabrikSettings, HandIkRetargeting,
-    HandIkRetargetingSettings, HandPair, IkResult, JointConstraint, Limit, Pose, Quat, Skeleton,
+    BlendSpace, Ccd, CcdSettings, ChainTarget, Clip, ClipCursor, Crossfade, EndRotation, Fabrik,
+    FabrikSettings, FadeCurve, HandIkRetargeting, HandIkRetargetingSettings, HandPair, IkResult,
+    Interpolation, JointConstraint, JointMask, Layer, Limit, Pose, Property, Quat, Skeleton, Track,
     Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
@@ -282,9 +290,9 @@ impl<'a> Tokens<'a> {
         self.parse()
     }
 
-    /// `NAMES n <names> PAR <n parents> REST <n transforms> LOCAL <n transforms>`: a skeleton
-    /// and a pose of it, checked to round-trip names.
-    fn pose(&mut self, what: &str) -> (Pose, Vec<&'a str>) {
+    /// `NAMES n <names> PAR <n parents> REST <n transforms>`: a skeleton, checked to round-trip
+    /// names.
+    fn skeleton(&mut self, what: &str) -> (Arc<Skeleton>, Vec<&'a str>) {
         self.tag("NAMES");
         let n: usize = self.parse();
         let names: Vec<&str> = (0..n).map(|_| self.word()).collect();
@@ -292,8 +300,6 @@ impl<'a> Tokens<'a> {
         let parents: Vec<i32> = (0..n).map(|_| self.parse()).collect();
         self.tag("REST");
         let rest = self.transforms(n);
-        self.tag("LOCAL");
-        let local = self.transforms(n);
         let skeleton = Skeleton::new(&parents, &rest, Some(&names))
             .unwrap_or_else(|e| panic!("{what}: skeleton: {e}"));
         for (i, name) in names.iter().enumerate() {
@@ -303,10 +309,107 @@ impl<'a> Tokens<'a> {
                 "{what}: find_joint({name})"
             );
         }
-        let mut pose = Pose::new(Arc::new(skeleton));
+        (Arc::new(skeleton), names)
+    }
+
+    /// `NAMES n <names> PAR <n parents> REST <n transforms> LOCAL <n transforms>`: a skeleton
+    /// and a pose of it, checked to round-trip names.
+    fn pose(&mut self, what: &str) -> (Pose, Vec<&'a str>) {
+        let (skeleton, names) = self.skeleton(what);
+        self.tag("LOCAL");
+        let local = self.transforms(names.len());
+        let mut pose = Pose::new(skeleton);
         pose.set_local(&local)
             .unwrap_or_else(|e| panic!("{what}: set_local: {e}"));
         (pose, names)
+    }
+
+    /// `TAG n <n transforms>`: a pose of `skeleton` holding exactly these local transforms (as
+    /// C read them back with `sinew_pose_get_local`, so not renormalized again).
+    fn exact_pose(&mut self, tag: &str, skeleton: &Arc<Skeleton>) -> Pose {
+        let local = self.counted_transforms(tag);
+        let mut pose = Pose::new(skeleton.clone());
+        assert_eq!(local.len(), pose.joint_count(), "{tag} in: {}", self.line);
+        pose.local_mut().copy_from_slice(&local);
+        pose
+    }
+
+    /// `MASK -` (NULL) or `MASK n <n weights>`: a mask of `skeleton` with exactly these weights.
+    fn mask(&mut self, skeleton: &Skeleton) -> Option<JointMask> {
+        self.tag("MASK");
+        self.optional(|t| {
+            let n: usize = t.parse();
+            let weights: Vec<f32> = (0..n).map(|_| t.f32()).collect();
+            let mut mask = JointMask::uniform(skeleton, 0.0).expect("uniform mask");
+            mask.set_weights(&weights)
+                .unwrap_or_else(|e| panic!("mask weights {weights:?}: {e} in: {}", t.line));
+            mask
+        })
+    }
+
+    /// `n` floats.
+    fn floats(&mut self, n: usize) -> Vec<f32> {
+        (0..n).map(|_| self.f32()).collect()
+    }
+
+    /// A clip: `DUR d CST st TRACKS k` then k edits, each `J joint P prop I interp N n TIMES <n>
+    /// VAL <n values> TAN (- | <n in> <n out>) ST st` or `CLR joint prop ST st` (values have 4
+    /// components for rotations, 3 otherwise).
+    fn clip_spec(&mut self) -> ClipSpec {
+        self.tag("DUR");
+        let duration = self.f32();
+        let status = self.parse_tagged("CST");
+        self.tag("TRACKS");
+        let k: usize = self.parse();
+        let edits = (0..k)
+            .map(|_| match self.word() {
+                "CLR" => TrackEdit {
+                    clear: true,
+                    joint: self.parse(),
+                    property: self.parse(),
+                    interpolation: 0,
+                    times: Vec::new(),
+                    values: Vec::new(),
+                    tangents: None,
+                    status: self.status(),
+                },
+                "J" => {
+                    let joint = self.parse();
+                    let property: i32 = self.parse_tagged("P");
+                    let interpolation = self.parse_tagged("I");
+                    let n: usize = self.parse_tagged("N");
+                    let c = if property == 1 { 4 } else { 3 };
+                    self.tag("TIMES");
+                    let times = self.floats(n);
+                    self.tag("VAL");
+                    let values = self.floats(n * c);
+                    self.tag("TAN");
+                    let tangents = self.optional(|t| (t.floats(n * c), t.floats(n * c)));
+                    TrackEdit {
+                        clear: false,
+                        joint,
+                        property,
+                        interpolation,
+                        times,
+                        values,
+                        tangents,
+                        status: self.status(),
+                    }
+                }
+                w => panic!("expected J or CLR, got {w:?} in: {}", self.line),
+            })
+            .collect();
+        ClipSpec {
+            duration,
+            status,
+            edits,
+        }
+    }
+
+    /// `TAG value`.
+    fn parse_tagged<T: std::str::FromStr>(&mut self, tag: &str) -> T {
+        self.tag(tag);
+        self.parse()
     }
 
     /// A `SinewJointConstraint` (`C type limit_twist <reference> <axis> h1 h2 min max`) or `-`.
@@ -500,18 +603,26 @@ struct Compare {
     identical: usize,
     max_diff: f32,
     mismatches: Vec<String>,
+    /// The keyword of the line being checked, and per keyword: floats compared, bit-identical
+    /// ones, largest difference.
+    keyword: &'static str,
+    per_kind: BTreeMap<&'static str, (usize, usize, f32)>,
 }
 
 impl Compare {
     fn float(&mut self, what: &str, c: f32, rust: f32) {
         self.floats += 1;
+        let kind = self.per_kind.entry(self.keyword).or_default();
+        kind.0 += 1;
         if c.to_bits() == rust.to_bits() {
             self.identical += 1;
+            kind.1 += 1;
             return;
         }
         let diff = (c - rust).abs();
         if diff.is_finite() {
             self.max_diff = self.max_diff.max(diff);
+            kind.2 = kind.2.max(diff);
         }
         if diff.is_nan() || diff > TOLERANCE * rust.abs().max(1.0) {
             self.mismatches
@@ -582,6 +693,29 @@ impl Compare {
         code == SinewStatus::Ok as i32 && c == code
     }
 
+    /// Float lists of the same length, element by element.
+    fn floats(&mut self, what: &str, c: &[f32], rust: &[f32]) {
+        if c.len() != rust.len() {
+            self.mismatches.push(format!(
+                "{what}: C wrote {} values, Rust {}",
+                c.len(),
+                rust.len()
+            ));
+            return;
+        }
+        for (i, (&x, &y)) in c.iter().zip(rust).enumerate() {
+            self.float(&format!("{what}[{i}]"), x, y);
+        }
+    }
+
+    /// A count or flag that must be equal.
+    fn same<T: PartialEq + std::fmt::Debug>(&mut self, what: &str, c: T, rust: T) {
+        if c != rust {
+            self.mismatches
+                .push(format!("{what}: C {c:?} vs Rust {rust:?}"));
+        }
+    }
+
     /// A property of the library's output that does not hold (found on both sides alike).
     fn property(&mut self, what: &str, message: String) {
         self.mismatches.push(format!("{what}: {message}"));
@@ -648,6 +782,41 @@ const LINE_KINDS: &[LineKind] = &[
         keyword: "HANDP",
         check: check_hand_pose,
         at_least: 20,
+    },
+    LineKind {
+        keyword: "BLEND",
+        check: check_blend,
+        at_least: 150,
+    },
+    LineKind {
+        keyword: "LAYERS",
+        check: check_layers,
+        at_least: 90,
+    },
+    LineKind {
+        keyword: "ADDMAKE",
+        check: check_make_additive,
+        at_least: 80,
+    },
+    LineKind {
+        keyword: "ADDAPPLY",
+        check: check_apply_additive,
+        at_least: 80,
+    },
+    LineKind {
+        keyword: "MASK",
+        check: check_mask,
+        at_least: 40,
+    },
+    LineKind {
+        keyword: "CLIP",
+        check: check_clip,
+        at_least: 50,
+    },
+    LineKind {
+        keyword: "XFADE",
+        check: check_crossfade,
+        at_least: 25,
     },
 ];
 
@@ -903,6 +1072,502 @@ fn check_hand_pose(line: &str, cmp: &mut Compare) {
     }
 }
 
+// ------------------------------------------------------------------------------ blending
+
+/// One `sinew_clip_set_*_track` or `sinew_clip_clear_track` call of a parity line.
+struct TrackEdit {
+    clear: bool,
+    joint: u32,
+    /// A `SinewTrackProperty`.
+    property: i32,
+    /// A `SinewInterpolation`.
+    interpolation: i32,
+    times: Vec<f32>,
+    /// Flat components: 4 per key for rotations, 3 otherwise.
+    values: Vec<f32>,
+    tangents: Option<(Vec<f32>, Vec<f32>)>,
+    status: i32,
+}
+
+/// A clip of a parity line: its duration, the status creating it, then every track edit.
+struct ClipSpec {
+    duration: f32,
+    status: i32,
+    edits: Vec<TrackEdit>,
+}
+
+fn property(value: i32) -> Property {
+    match value {
+        0 => Property::Translation,
+        1 => Property::Rotation,
+        2 => Property::Scale,
+        v => panic!("property {v} in a parity line"),
+    }
+}
+
+fn interpolation(value: i32) -> Interpolation {
+    match value {
+        0 => Interpolation::Step,
+        1 => Interpolation::Linear,
+        2 => Interpolation::Slerp,
+        3 => Interpolation::Cubic,
+        v => panic!("interpolation {v} in a parity line"),
+    }
+}
+
+fn vec3s(flat: &[f32]) -> Vec<Vec3> {
+    flat.chunks_exact(3)
+        .map(|c| Vec3::new(c[0], c[1], c[2]))
+        .collect()
+}
+
+fn quats(flat: &[f32]) -> Vec<Quat> {
+    flat.chunks_exact(4)
+        .map(|c| Quat::from_xyzw(c[0], c[1], c[2], c[3]))
+        .collect()
+}
+
+/// A track from C's arrays, built as the C ABI documents it (`Track::new` over the converted
+/// keys, tangents given exactly when C passed both arrays).
+fn track<T: sinew::clip::Keyframe>(
+    e: &TrackEdit,
+    duration: f32,
+    convert: fn(&[f32]) -> Vec<T>,
+) -> sinew::Result<Track<T>> {
+    let values = convert(&e.values);
+    let tangents = e.tangents.as_ref().map(|(i, o)| (convert(i), convert(o)));
+    Track::new(
+        interpolation(e.interpolation),
+        &e.times,
+        &values,
+        tangents.as_ref().map(|(i, o)| (&i[..], &o[..])),
+        duration,
+    )
+}
+
+fn apply_edit(clip: &mut Clip, e: &TrackEdit) -> sinew::Result<()> {
+    let joint = e.joint as usize;
+    if e.clear {
+        return clip.clear_track(joint, property(e.property));
+    }
+    let duration = clip.duration();
+    match property(e.property) {
+        Property::Translation => clip.set_translation_track(joint, track(e, duration, vec3s)?),
+        Property::Rotation => clip.set_rotation_track(joint, track(e, duration, quats)?),
+        Property::Scale => clip.set_scale_track(joint, track(e, duration, vec3s)?),
+    }
+}
+
+/// Builds a clip as C did, comparing the status of its creation and of every edit; `None`
+/// when it could not be created.
+fn build_clip(cmp: &mut Compare, what: &str, skeleton: &Skeleton, spec: &ClipSpec) -> Option<Clip> {
+    let created = Clip::new(skeleton, spec.duration);
+    if !cmp.status(&format!("{what} clip_create"), spec.status, &created) {
+        return None;
+    }
+    let mut clip = created.expect("ok");
+    cmp.float(&format!("{what} duration"), spec.duration, clip.duration());
+    for (k, e) in spec.edits.iter().enumerate() {
+        let outcome = apply_edit(&mut clip, e);
+        cmp.status(&format!("{what} track edit {k}"), e.status, &outcome);
+    }
+    Some(clip)
+}
+
+fn blend_space(value: i32) -> BlendSpace {
+    match value {
+        0 => BlendSpace::Local,
+        1 => BlendSpace::ModelRotation,
+        v => panic!("space {v} in a parity line"),
+    }
+}
+
+fn fade_curve(value: i32) -> FadeCurve {
+    match value {
+        0 => FadeCurve::Linear,
+        1 => FadeCurve::Smooth,
+        2 => FadeCurve::Inertialize,
+        v => panic!("curve {v} in a parity line"),
+    }
+}
+
+fn flag(value: u32) -> bool {
+    match value {
+        0 => false,
+        1 => true,
+        v => panic!("flag {v} in a parity line"),
+    }
+}
+
+/// Compares an output pose after a call: C's `out` against Rust's pose on success, against
+/// the pose before the call (`before`) when both failed.
+fn pose_outcome<T>(
+    cmp: &mut Compare,
+    what: &str,
+    status: i32,
+    outcome: &sinew::Result<T>,
+    out: &[Transform],
+    rust: &Pose,
+    before: &[Transform],
+) {
+    if cmp.status(what, status, outcome) {
+        cmp.transforms(what, out, rust.local());
+    } else if outcome.is_err() {
+        cmp.untouched(what, out, before);
+    }
+}
+
+/// `BLEND id NAMES .. PAR .. REST .. A n <n> B n <n> OUTIN n <n> T t MASK .. SPACE s ALIAS k
+/// ST st OUT n <n>`. ALIAS: 0 distinct output, 1 out == a, 2 out == b, 3 a == b == out; every
+/// form must give the blend into a distinct pose (`Pose::blend`). (For a == b == out the C ABI
+/// validates and leaves the pose as it is, while `Pose::blend(a, a)` renormalizes rotations:
+/// those agree within the tolerance, not bit for bit.)
+fn check_blend(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "BLEND");
+    let what = format!("blend case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let a = t.exact_pose("A", &skeleton);
+    let b = t.exact_pose("B", &skeleton);
+    let before = t.exact_pose("OUTIN", &skeleton);
+    let factor = t.parse_tagged("T");
+    let mask = t.mask(&skeleton);
+    let space = blend_space(t.parse_tagged("SPACE"));
+    let alias: u32 = t.parse_tagged("ALIAS");
+    let status = t.status();
+    let out = t.counted_transforms("OUT");
+    t.end();
+
+    let what = format!("{what} (alias {alias}, {space:?})");
+    let mut pose = before.clone();
+    let outcome = pose.blend(&a, &b, factor, mask.as_ref(), space);
+    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+}
+
+/// `LAYERS id NAMES .. PAR .. REST .. OUTIN n <n> THR thr L k (P n <n> W w MASK ..)* ST st
+/// OUT n <n>`
+fn check_layers(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "LAYERS");
+    let what = format!("layers case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let before = t.exact_pose("OUTIN", &skeleton);
+    let threshold = t.parse_tagged("THR");
+    let k: usize = t.parse_tagged("L");
+    let inputs: Vec<(Pose, f32, Option<JointMask>)> = (0..k)
+        .map(|_| {
+            let pose = t.exact_pose("P", &skeleton);
+            let weight = t.parse_tagged("W");
+            (pose, weight, t.mask(&skeleton))
+        })
+        .collect();
+    let status = t.status();
+    let out = t.counted_transforms("OUT");
+    t.end();
+
+    let layers: Vec<Layer<'_>> = inputs
+        .iter()
+        .map(|(pose, weight, mask)| Layer {
+            pose,
+            weight: *weight,
+            mask: mask.as_ref(),
+        })
+        .collect();
+    let mut pose = before.clone();
+    let outcome = pose.blend_layers(&layers, threshold);
+    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+}
+
+/// `ADDMAKE id NAMES .. PAR .. REST .. P n <n> R n <n> OUTIN n <n> ST st OUT n <n>`
+fn check_make_additive(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "ADDMAKE");
+    let what = format!("make_additive case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let p = t.exact_pose("P", &skeleton);
+    let r = t.exact_pose("R", &skeleton);
+    let before = t.exact_pose("OUTIN", &skeleton);
+    let status = t.status();
+    let out = t.counted_transforms("OUT");
+    t.end();
+
+    let mut delta = before.clone();
+    let outcome = delta.make_additive(&p, &r);
+    pose_outcome(cmp, &what, status, &outcome, &out, &delta, before.local());
+}
+
+/// `ADDAPPLY id NAMES .. PAR .. REST .. BASE n <n> D n <n> OUTIN n <n> W w MASK .. ALIAS k
+/// ST st OUT n <n>`. ALIAS: 0 distinct, 1 out == base, 2 base == delta; every form must give
+/// `Pose::add_to` into a distinct pose.
+fn check_apply_additive(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "ADDAPPLY");
+    let what = format!("apply_additive case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let base = t.exact_pose("BASE", &skeleton);
+    let delta = t.exact_pose("D", &skeleton);
+    let before = t.exact_pose("OUTIN", &skeleton);
+    let weight = t.parse_tagged("W");
+    let mask = t.mask(&skeleton);
+    let alias: u32 = t.parse_tagged("ALIAS");
+    let status = t.status();
+    let out = t.counted_transforms("OUT");
+    t.end();
+
+    let what = format!("{what} (alias {alias})");
+    let mut pose = before.clone();
+    let outcome = pose.add_to(&base, &delta, weight, mask.as_ref());
+    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+}
+
+enum MaskOp {
+    Set(u32, f32, i32),
+    SetAll(Vec<f32>, i32),
+}
+
+/// `MASK id NAMES .. PAR .. REST .. MK (U value | S root depth) ST st OPS k (W joint w ST st |
+/// A n <n weights> ST st)* OUT (n <n weights> | -)`
+fn check_mask(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "MASK");
+    let what = format!("mask case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    t.tag("MK");
+    let created = match t.word() {
+        "U" => JointMask::uniform(&skeleton, t.f32()),
+        "S" => {
+            let root: u32 = t.parse();
+            let depth: u32 = t.parse();
+            JointMask::subtree(&skeleton, root as usize, depth)
+        }
+        w => panic!("expected U or S, got {w:?} in: {line}"),
+    };
+    let status = t.status();
+    let n_ops: usize = t.parse_tagged("OPS");
+    let ops: Vec<MaskOp> = (0..n_ops)
+        .map(|_| match t.word() {
+            "W" => {
+                let joint = t.parse();
+                let weight = t.f32();
+                MaskOp::Set(joint, weight, t.status())
+            }
+            "A" => {
+                let n = t.parse();
+                let weights = t.floats(n);
+                MaskOp::SetAll(weights, t.status())
+            }
+            w => panic!("expected W or A, got {w:?} in: {line}"),
+        })
+        .collect();
+    t.tag("OUT");
+    let out = t.optional(|t| {
+        let n = t.parse();
+        t.floats(n)
+    });
+    t.end();
+
+    if !cmp.status(&format!("{what} create"), status, &created) {
+        return;
+    }
+    let mut mask = created.expect("ok");
+    for (k, op) in ops.iter().enumerate() {
+        let (outcome, status) = match op {
+            MaskOp::Set(j, w, st) => (mask.set_weight(*j as usize, *w), *st),
+            MaskOp::SetAll(w, st) => (mask.set_weights(w), *st),
+        };
+        cmp.status(&format!("{what} op {k}"), status, &outcome);
+    }
+    match out {
+        Some(out) => cmp.floats(&format!("{what} weights"), &out, mask.weights()),
+        None => cmp.property(&what, "C printed no weights for a created mask".into()),
+    }
+}
+
+/// `CLIP id NAMES .. PAR .. REST .. <clip> SAMPLES m (T t L looping C cursor ST st OUT n <n>)*`:
+/// C samples into one pose, with one cursor for the samples marked C 1, in order.
+fn check_clip(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "CLIP");
+    let what = format!("clip case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let spec = t.clip_spec();
+    let m: usize = t.parse_tagged("SAMPLES");
+    let samples: Vec<(f32, bool, bool, i32, Vec<Transform>)> = (0..m)
+        .map(|_| {
+            let time = t.parse_tagged("T");
+            let looping = flag(t.parse_tagged("L"));
+            let cursor = flag(t.parse_tagged("C"));
+            let status = t.status();
+            (time, looping, cursor, status, t.counted_transforms("OUT"))
+        })
+        .collect();
+    t.end();
+
+    let Some(clip) = build_clip(cmp, &what, &skeleton, &spec) else {
+        return;
+    };
+    let mut cursor = ClipCursor::new(&clip);
+    let mut pose = Pose::new(skeleton);
+    for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {
+        let what = format!("{what} sample {k} at {time} (looping {looping}, cursor {use_cursor})");
+        let before = pose.local().to_vec();
+        let outcome = clip.sample(
+            *time,
+            *looping,
+            use_cursor.then_some(&mut cursor),
+            &mut pose,
+        );
+        pose_outcome(cmp, &what, *status, &outcome, out, &pose, &before);
+    }
+}
+
+enum CrossfadeOp {
+    Play {
+        clip: usize,
+        looping: bool,
+        status: i32,
+    },
+    Fade {
+        clip: usize,
+        duration: f32,
+        curve: i32,
+        looping: bool,
+        status: i32,
+        queued: Option<u32>,
+    },
+    Update {
+        dt: f32,
+        status: i32,
+        out: Vec<Transform>,
+        count: usize,
+        weights: Vec<f32>,
+        capacity: usize,
+        fades: usize,
+    },
+}
+
+/// `XFADE id NAMES .. PAR .. REST .. MAXF m CLIPS k <k clips> OPS q (PLAY c looping ST st |
+/// FADE c duration curve looping ST st Q (0|1|-) | UPD dt ST st OUT n <n> W count capacity
+/// <min(count, capacity) weights> FC fades)*`: one controller driven through the script.
+fn check_crossfade(line: &str, cmp: &mut Compare) {
+    let (mut t, id) = Tokens::parity(line, "XFADE");
+    let what = format!("crossfade case {id}");
+    let (skeleton, _) = t.skeleton(&what);
+    let max_fades: usize = t.parse_tagged("MAXF");
+    let k: usize = t.parse_tagged("CLIPS");
+    let specs: Vec<ClipSpec> = (0..k).map(|_| t.clip_spec()).collect();
+    let n_ops: usize = t.parse_tagged("OPS");
+    let ops: Vec<CrossfadeOp> = (0..n_ops)
+        .map(|_| match t.word() {
+            "PLAY" => CrossfadeOp::Play {
+                clip: t.parse(),
+                looping: flag(t.parse()),
+                status: t.status(),
+            },
+            "FADE" => CrossfadeOp::Fade {
+                clip: t.parse(),
+                duration: t.f32(),
+                curve: t.parse(),
+                looping: flag(t.parse()),
+                status: t.status(),
+                queued: {
+                    t.tag("Q");
+                    t.optional(|t| t.parse())
+                },
+            },
+            "UPD" => {
+                let dt = t.f32();
+                let status = t.status();
+                let out = t.counted_transforms("OUT");
+                t.tag("W");
+                let count: usize = t.parse();
+                let capacity: usize = t.parse();
+                let weights = t.floats(count.min(capacity));
+                let fades = t.parse_tagged("FC");
+                CrossfadeOp::Update {
+                    dt,
+                    status,
+                    out,
+                    count,
+                    weights,
+                    capacity,
+                    fades,
+                }
+            }
+            w => panic!("expected PLAY, FADE or UPD, got {w:?} in: {line}"),
+        })
+        .collect();
+    t.end();
+
+    let mut clips = Vec::new();
+    for (c, spec) in specs.iter().enumerate() {
+        match build_clip(cmp, &format!("{what} clip {c}"), &skeleton, spec) {
+            Some(clip) => clips.push(Arc::new(clip)),
+            None => return,
+        }
+    }
+    let mut controller = match Crossfade::new(skeleton, max_fades) {
+        Ok(c) => c,
+        Err(e) => return cmp.property(&what, format!("Crossfade::new: {e}")),
+    };
+    for (k, op) in ops.iter().enumerate() {
+        let what = format!("{what} op {k}");
+        match op {
+            CrossfadeOp::Play {
+                clip,
+                looping,
+                status,
+            } => {
+                let outcome = controller.play(clips[*clip].clone(), *looping);
+                cmp.status(&format!("{what} play"), *status, &outcome);
+            }
+            CrossfadeOp::Fade {
+                clip,
+                duration,
+                curve,
+                looping,
+                status,
+                queued,
+            } => {
+                let outcome = controller.fade_to(
+                    clips[*clip].clone(),
+                    *duration,
+                    fade_curve(*curve),
+                    *looping,
+                );
+                let what = format!("{what} fade_to");
+                if cmp.status(&what, *status, &outcome) {
+                    if let Some(q) = queued {
+                        cmp.same(
+                            &format!("{what} queued"),
+                            *q,
+                            u32::from(outcome.expect("ok")),
+                        );
+                    }
+                }
+            }
+            CrossfadeOp::Update {
+                dt,
+                status,
+                out,
+                count,
+                weights,
+                capacity,
+                fades,
+            } => {
+                let outcome = controller.update(*dt);
+                let what = format!("{what} update({dt})");
+                cmp.status(&what, *status, &outcome);
+                cmp.transforms(&format!("{what} pose"), out, controller.pose().local());
+                let mut buf = vec![f32::NAN; *capacity];
+                let rust_count = controller.weights(&mut buf);
+                cmp.same(&format!("{what} weight count"), *count, rust_count);
+                buf.truncate(rust_count.min(*capacity));
+                cmp.floats(&format!("{what} weights"), weights, &buf);
+                cmp.same(
+                    &format!("{what} fade_count"),
+                    *fades,
+                    controller.fade_count(),
+                );
+            }
+        }
+    }
+}
+
 // ------------------------------------------------------------------------------ the test
 
 #[test]
@@ -941,6 +1606,7 @@ fn c_program_passes_and_matches_rust_core() {
             continue;
         };
         if let Some(kind) = LINE_KINDS.iter().find(|k| k.keyword == keyword) {
+            cmp.keyword = kind.keyword;
             (kind.check)(line, &mut cmp);
             *parsed.entry(kind.keyword).or_default() += 1;
         } else if keyword == "LINES" {
@@ -985,6 +1651,11 @@ fn c_program_passes_and_matches_rust_core() {
     );
 
     let counts: Vec<String> = parsed.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    for (kind, (floats, identical, max_diff)) in &cmp.per_kind {
+        println!(
+            "  {kind}: {floats} floats, {identical} bit-identical, max |C - Rust| = {max_diff:e}"
+        );
+    }
     println!(
         "{summary}; parity: {} lines, {} floats compared, {} bit-identical, \
          max |C - Rust| = {:e} ({})",

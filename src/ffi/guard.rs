@@ -48,7 +48,8 @@ pub fn guard(body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
     run(body, true)
 }
 
-/// Like [`guard`] but leaves the error slot alone on success (for reading the slot itself).
+/// Like [`guard`] but leaves the error slot alone on success: for reading the slot itself and
+/// for functions that return nothing (destroy, defaults), which must not erase a message.
 pub fn guard_keeping_error(body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
     run(body, false)
 }
@@ -204,7 +205,7 @@ pub fn publish<T>(out: &mut *mut T, value: T) {
 }
 
 /// Frees a handle made by [`publish`]; NULL is a no-op. Runs inside the guard so a panicking
-/// destructor cannot unwind into C.
+/// destructor cannot unwind into C, and leaves the thread's last error message alone.
 ///
 /// # Safety
 /// `p` must be NULL or a live handle from [`publish`] of the same type, not used afterwards.
@@ -212,7 +213,7 @@ pub unsafe fn destroy<T>(p: *mut T) {
     if p.is_null() {
         return;
     }
-    guard(|| {
+    guard_keeping_error(|| {
         // SAFETY: the caller hands back ownership of a handle created by `publish`.
         drop(unsafe { Box::from_raw(p) });
         Ok(())

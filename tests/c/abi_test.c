@@ -5,7 +5,11 @@
  * Part A ("parity") prints one line per two-bone IK case (CASE ...) and per pose solve
  * (POSE ...) with every input and output float in %.9g, which round-trips f32 exactly; the Rust
  * side recomputes each line with the Rust core and compares. Lines not starting with one of the
- * keywords the Rust side knows are ignored by it.
+ * keywords the Rust side knows are ignored by it. The blending exports print BLEND (two-pose
+ * blends in every aliasing form), LAYERS, ADDMAKE / ADDAPPLY (additive layers), MASK (joint
+ * masks and their edits), CLIP (tracks and samples, with and without a cursor) and XFADE (a
+ * crossfade controller driven through a script) lines; poses are printed as
+ * sinew_pose_get_local reads them back.
  *
  * Part B ("bad input") checks, in C, that every status the API can report for bad input is the
  * documented one, that the thread's error message is set (and readable, truncatable, not cleared
@@ -1148,6 +1152,10 @@ static void part_b_destroy_null(void)
     sinew_ccd_settings_default(NULL);
     sinew_hand_ik_retargeting_settings_default(NULL);
     sinew_joint_constraint_default(NULL);
+    sinew_joint_mask_destroy(NULL);
+    sinew_clip_destroy(NULL);
+    sinew_clip_cursor_destroy(NULL);
+    sinew_crossfade_destroy(NULL);
     CHECK(1, "destroy(NULL) and settings_default(NULL) returned");
 }
 
@@ -4458,6 +4466,2651 @@ static void part_b_hand_huge(void)
     sinew_hand_ik_retargeting_destroy(node);
 }
 
+/* ================================================================ blending: shared */
+
+#define SJ 6
+static const char *const SMALL_NAMES[SJ] = {"hips", "spine", "head", "arm", "hand", "leg"};
+static const int32_t SMALL_PARENTS[SJ] = {-1, 0, 1, 1, 3, 0};
+
+/* A skeleton for the blending tests and what its parity lines print of it. */
+typedef struct {
+    uint32_t n;
+    const char *const *names;
+    const int32_t *parents;
+    SinewTransform rest[NB];
+    SinewSkeleton *skel;
+} Skel;
+
+/* shape 0: SJ joints, 1: NJ, 2: NB; random rest translations and rotations, scales near 1. */
+static int skel_make(Skel *s, int shape)
+{
+    uint32_t i;
+    s->n = shape == 0 ? SJ : shape == 1 ? NJ : NB;
+    s->names = shape == 0 ? SMALL_NAMES : shape == 1 ? JOINT_NAMES : BIG_NAMES;
+    s->parents = shape == 0 ? SMALL_PARENTS : shape == 1 ? JOINT_PARENTS : BIG_PARENTS;
+    for (i = 0; i < s->n; i++) {
+        s->rest[i] = xf(i == 0 ? v3(0, 1, 0) : mulf(rng_dir(), rng_float(0.3f, 1.0f)), rng_quat(),
+                        v3(rng_float(0.8f, 1.25f), rng_float(0.8f, 1.25f), rng_float(0.8f, 1.25f)));
+    }
+    s->skel = NULL;
+    return EXPECT(sinew_skeleton_create(s->parents, s->rest, s->names, s->n, &s->skel),
+                  SINEW_STATUS_OK);
+}
+
+static void print_skel(const Skel *s) { print_skeleton(s->n, s->names, s->parents, s->rest); }
+
+static int rng_index(uint32_t n) { return rng_below((int)n); }
+
+/* Random local transforms near the rest pose: any rotation (either hemisphere), scales in
+ * [0.5, 2); with `zero_scales`, now and then a zero scale component. */
+static void rng_locals(const Skel *s, SinewTransform *out, int zero_scales)
+{
+    uint32_t i;
+    for (i = 0; i < s->n; i++) {
+        out[i] = xf(add(s->rest[i].translation, rng_point(0.5f)), rng_quat(),
+                    v3(rng_float(0.5f, 2.0f), rng_float(0.5f, 2.0f), rng_float(0.5f, 2.0f)));
+        if (zero_scales && rng_below(4) == 0) {
+            *vec_field(&out[i].scale, rng_below(3)) = 0.0f;
+        }
+    }
+}
+
+/* A pose of `s` holding `local` (the rest pose when NULL). */
+static SinewPose *pose_make(const Skel *s, const SinewTransform *local)
+{
+    SinewPose *p = NULL;
+    if (!EXPECT(sinew_pose_create(s->skel, &p), SINEW_STATUS_OK)) {
+        return NULL;
+    }
+    if (local != NULL) {
+        EXPECT(sinew_pose_set_local(p, local, s->n), SINEW_STATUS_OK);
+    }
+    return p;
+}
+
+static void pose_read(const SinewPose *p, SinewTransform *buf, uint32_t n)
+{
+    EXPECT(sinew_pose_get_local(p, buf, n), SINEW_STATUS_OK);
+}
+
+/* Whether pose `p` of n joints holds exactly `expect`. */
+static int pose_holds(const SinewPose *p, const SinewTransform *expect, uint32_t n)
+{
+    SinewTransform now[NB];
+    return sinew_pose_get_local(p, now, n) == SINEW_STATUS_OK &&
+           memcmp(now, expect, n * sizeof now[0]) == 0;
+}
+
+#define POSE_KEPT(p, snap, n) CHECK(pose_holds((p), (snap), (n)), "pose `%s` changed on error", #p)
+
+static int mask_holds(const SinewJointMask *m, const float *expect, uint32_t n)
+{
+    float now[NB];
+    return sinew_joint_mask_get_weights(m, now, n) == SINEW_STATUS_OK &&
+           memcmp(now, expect, n * sizeof now[0]) == 0;
+}
+
+#define MASK_KEPT(m, snap, n) CHECK(mask_holds((m), (snap), (n)), "mask `%s` changed on error", #m)
+
+static int all_finite_unit(const SinewTransform *t, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        if (!xf_finite(&t[i]) || !xf_unit_rotation(&t[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Same translation and scale (relative to magnitude) and the same rotation (q or -q). */
+static int xf_close(const SinewTransform *a, const SinewTransform *b, float tol)
+{
+    int f;
+    for (f = 0; f < 3; f++) {
+        if (!near(*vec_field((SinewVec3 *)&a->translation, f),
+                  *vec_field((SinewVec3 *)&b->translation, f), tol) ||
+            !near(*vec_field((SinewVec3 *)&a->scale, f), *vec_field((SinewVec3 *)&b->scale, f),
+                  tol)) {
+            return 0;
+        }
+    }
+    return qsame(a->rotation, b->rotation) > 1.0f - tol;
+}
+
+/* A random mask of `s`: kind 0 none (NULL), 1 uniform, 2 subtree with a random blend depth,
+ * 3 random weights with 0 and 1 sprinkled in, 4 uniform 1 with a few joints set one by one. */
+static SinewJointMask *mask_make(const Skel *s, int kind)
+{
+    SinewJointMask *m = NULL;
+    float w[NB];
+    uint32_t i;
+    switch (kind) {
+    case 0: return NULL;
+    case 1:
+        EXPECT(sinew_joint_mask_create(s->skel, rng_below(3) == 0 ? 1.0f : rng_float(0, 1), &m),
+               SINEW_STATUS_OK);
+        break;
+    case 2:
+        EXPECT(sinew_joint_mask_create_subtree(s->skel, (uint32_t)rng_index(s->n),
+                                               (uint32_t)rng_below(4), &m),
+               SINEW_STATUS_OK);
+        break;
+    case 3:
+        EXPECT(sinew_joint_mask_create(s->skel, 0.0f, &m), SINEW_STATUS_OK);
+        for (i = 0; i < s->n; i++) {
+            int r = rng_below(4);
+            w[i] = r == 0 ? 0.0f : r == 1 ? 1.0f : rng_float(0, 1);
+        }
+        EXPECT(sinew_joint_mask_set_weights(m, w, s->n), SINEW_STATUS_OK);
+        break;
+    default:
+        EXPECT(sinew_joint_mask_create(s->skel, 1.0f, &m), SINEW_STATUS_OK);
+        for (i = 0; i < 3; i++) {
+            EXPECT(sinew_joint_mask_set_weight(m, (uint32_t)rng_index(s->n),
+                                               rng_below(2) ? 0.0f : rng_float(0, 1)),
+                   SINEW_STATUS_OK);
+        }
+        break;
+    }
+    return m;
+}
+
+/* A mask's weights (all 1 for NULL); returns whether there is a mask. */
+static int mask_read(const SinewJointMask *m, float *w, uint32_t n)
+{
+    uint32_t i;
+    if (m == NULL) {
+        for (i = 0; i < n; i++) {
+            w[i] = 1.0f;
+        }
+        return 0;
+    }
+    EXPECT(sinew_joint_mask_get_weights(m, w, n), SINEW_STATUS_OK);
+    return 1;
+}
+
+/* " MASK n <n weights>", or " MASK -" for NULL. */
+static void print_mask(int has_mask, const float *w, uint32_t n)
+{
+    uint32_t i;
+    if (!has_mask) {
+        printf(" MASK -");
+        return;
+    }
+    printf(" MASK %" PRIu32, n);
+    for (i = 0; i < n; i++) {
+        pf(w[i]);
+    }
+}
+
+static void print_pose_tag(const char *tag, const SinewTransform *t, uint32_t n)
+{
+    print_xfs(tag, t, n);
+}
+
+/* ================================================================ Part A: two-pose blends */
+
+static int g_blend_id;
+
+#define N_BLEND 160
+
+static float blend_factor(int k)
+{
+    switch (k % 9) {
+    case 0: return 0.0f;
+    case 1: return 1.0f;
+    case 2: return 0.5f;
+    case 3: return 1e-7f;
+    case 4: return 0.99999994f;
+    case 5: return -0.0f;
+    default: return rng_float(0, 1);
+    }
+}
+
+static void part_a_blend(void)
+{
+    Skel sk[2];
+    int c;
+
+    g_section = "A parity: sinew_pose_blend";
+    if (!skel_make(&sk[0], 1) || !skel_make(&sk[1], 2)) {
+        return;
+    }
+    for (c = 0; c < N_BLEND; c++) {
+        const Skel *s = &sk[c % 3 == 2];
+        uint32_t n = s->n, i;
+        int alias = c % 4, space = (c / 4) % 2, id = g_blend_id++, has_mask, valid;
+        float t = c % 29 == 28 ? (c % 2 ? 1.25f : -0.25f) : blend_factor(c / 8 + c);
+        SinewTransform la[NB], lb[NB], lo[NB], in_a[NB], in_b[NB], in_out[NB], after[NB],
+            ref[NB], a_after[NB], b_after[NB];
+        SinewJointMask *m = mask_make(s, (c / 2) % 5);
+        SinewPose *a, *b, *out, *scratch;
+        SinewStatus st, st_ref = SINEW_STATUS_OK;
+        float w[NB];
+
+        rng_locals(s, la, 0);
+        rng_locals(s, lb, 0);
+        if (c % 3 == 1) {
+            /* b near a but on the other hemisphere: the blend must take the short way. */
+            for (i = 0; i < n; i++) {
+                lb[i].rotation = qscale(qmul(la[i].rotation, rng_small_rotation(0.5f)), -1.0f);
+            }
+        }
+        rng_locals(s, lo, 0);
+        if (alias == 1 || alias == 3) {
+            memcpy(lo, la, sizeof lo);
+        } else if (alias == 2) {
+            memcpy(lo, lb, sizeof lo);
+        }
+        a = pose_make(s, la);
+        b = pose_make(s, lb);
+        out = pose_make(s, lo);
+        scratch = pose_make(s, NULL);
+        has_mask = mask_read(m, w, n);
+        pose_read(a, in_a, n);
+        pose_read(b, in_b, n);
+        pose_read(out, in_out, n);
+        switch (alias) {
+        case 0: st = sinew_pose_blend(a, b, t, m, space, out); break;
+        case 1: st = sinew_pose_blend(out, b, t, m, space, out); break;
+        case 2: st = sinew_pose_blend(a, out, t, m, space, out); break;
+        default: st = sinew_pose_blend(out, out, t, m, space, out); break;
+        }
+        pose_read(out, after, n);
+        pose_read(a, a_after, n);
+        pose_read(b, b_after, n);
+        /* The same blend into a distinct output. */
+        if (alias != 0) {
+            st_ref = sinew_pose_blend(a, alias == 3 ? a : b, t, m, space, scratch);
+            pose_read(scratch, ref, n);
+        }
+
+        printf("BLEND %d", id);
+        print_skel(s);
+        print_pose_tag("A", in_a, n);
+        print_pose_tag("B", alias == 3 ? in_a : in_b, n);
+        print_pose_tag("OUTIN", in_out, n);
+        printf(" T");
+        pf(t);
+        print_mask(has_mask, w, n);
+        printf(" SPACE %d ALIAS %d ST %d", space, alias, (int)st);
+        print_pose_tag("OUT", after, n);
+        printf("\n");
+
+        valid = t >= 0.0f && t <= 1.0f;
+        CHECK(st == (valid ? SINEW_STATUS_OK : SINEW_STATUS_INVALID_ARGUMENT),
+              "blend case %d (t %g) returned %s", id, (double)t, status_name(st));
+        CHECK(memcmp(a_after, in_a, n * sizeof in_a[0]) == 0 &&
+                  memcmp(b_after, in_b, n * sizeof in_b[0]) == 0,
+              "blend case %d: an input pose changed", id);
+        if (st != SINEW_STATUS_OK) {
+            CHECK(memcmp(after, in_out, n * sizeof after[0]) == 0,
+                  "blend case %d: output changed on error", id);
+            sinew_joint_mask_destroy(m);
+            sinew_pose_destroy(a);
+            sinew_pose_destroy(b);
+            sinew_pose_destroy(out);
+            sinew_pose_destroy(scratch);
+            continue;
+        }
+        CHECK(all_finite_unit(after, n), "blend case %d: output not finite/unit", id);
+        for (i = 0; i < n; i++) {
+            float wi = t * w[i];
+            const SinewTransform *bi = alias == 3 ? &in_a[i] : &in_b[i];
+            if (wi <= 0.0f) {
+                CHECK(memcmp(&after[i], &in_a[i], sizeof after[i]) == 0,
+                      "blend case %d: joint %u at weight 0 is not a, bit for bit", id,
+                      (unsigned)i);
+            } else if (wi >= 1.0f && (space == 0 || !has_mask)) {
+                CHECK(memcmp(&after[i], bi, sizeof after[i]) == 0,
+                      "blend case %d: joint %u at weight 1 is not b, bit for bit", id,
+                      (unsigned)i);
+            }
+        }
+        if (alias == 1 || alias == 2) {
+            CHECK(st_ref == SINEW_STATUS_OK && memcmp(after, ref, n * sizeof ref[0]) == 0,
+                  "blend case %d: out == %s differs from a distinct output", id,
+                  alias == 1 ? "a" : "b");
+        } else if (alias == 3) {
+            /* A pose blended with itself is itself. */
+            CHECK(memcmp(after, in_a, n * sizeof in_a[0]) == 0,
+                  "blend case %d: a == b == out changed the pose", id);
+            for (i = 0; i < n; i++) {
+                CHECK(st_ref == SINEW_STATUS_OK && xf_near(&after[i], &ref[i], 1e-6f),
+                      "blend case %d: blend(a, a) into another pose moved joint %u", id,
+                      (unsigned)i);
+            }
+        }
+        sinew_joint_mask_destroy(m);
+        sinew_pose_destroy(a);
+        sinew_pose_destroy(b);
+        sinew_pose_destroy(out);
+        sinew_pose_destroy(scratch);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* ================================================================ Part A: layered blends */
+
+static int g_layers_id;
+
+#define N_LAYERS 100
+#define MAXL 4
+
+static void part_a_layers(void)
+{
+    Skel sk[2];
+    int c;
+
+    g_section = "A parity: sinew_pose_blend_layers";
+    if (!skel_make(&sk[0], 0) || !skel_make(&sk[1], 1)) {
+        return;
+    }
+    for (c = 0; c < N_LAYERS; c++) {
+        const Skel *s = &sk[c % 2];
+        uint32_t n = s->n, k = c % 19 == 18 ? 0 : 1 + (uint32_t)(c % MAXL), l;
+        int id = g_layers_id++, has_mask[MAXL], negative = c % 23 == 22 && k > 0, shared;
+        SinewBlendLayer layers[MAXL];
+        SinewPose *poses[MAXL], *out, *rest_pose_h;
+        SinewJointMask *masks[MAXL];
+        SinewTransform local[NB], in_layer[MAXL][NB], in_out[NB], after[NB], rest[NB];
+        float w[MAXL][NB], thr, sum = 0.0f;
+        SinewStatus st;
+
+        switch (c % 6) {
+        case 0: thr = 0.1f; break;
+        case 1: thr = 1e-3f; break;
+        case 2: thr = 1.0f; break;
+        case 3: thr = 2.5f; break;
+        case 4: thr = FLT_MIN; break;
+        default: thr = rng_float(0.05f, 3.0f); break;
+        }
+        shared = c % 7 == 3 && k >= 2;
+        for (l = 0; l < k; l++) {
+            float wl;
+            switch (rng_below(6)) {
+            case 0: wl = 0.0f; break;
+            case 1: wl = 1.0f; break;
+            case 2: wl = rng_float(2.0f, 5.0f); break;
+            default: wl = rng_float(0.0f, 1.5f); break;
+            }
+            if (c % 3 == 0) {
+                wl = thr * rng_float(0.0f, 1.0f) / (float)k; /* total below the threshold */
+            }
+            if (negative && l == k - 1) {
+                wl = -0.5f;
+            }
+            rng_locals(s, local, 0);
+            poses[l] = shared && l == 1 ? poses[0] : pose_make(s, local);
+            masks[l] = mask_make(s, (int)((l + (uint32_t)c) % 5));
+            has_mask[l] = mask_read(masks[l], w[l], n);
+            layers[l].pose = poses[l];
+            layers[l].weight = wl;
+            layers[l].mask = masks[l];
+            pose_read(poses[l], in_layer[l], n);
+            sum += wl;
+        }
+        rng_locals(s, local, 0);
+        out = pose_make(s, local);
+        rest_pose_h = pose_make(s, NULL);
+        pose_read(rest_pose_h, rest, n);
+        pose_read(out, in_out, n);
+        st = sinew_pose_blend_layers(k == 0 && c % 2 ? NULL : layers, k, thr, out);
+        pose_read(out, after, n);
+
+        printf("LAYERS %d", id);
+        print_skel(s);
+        print_pose_tag("OUTIN", in_out, n);
+        printf(" THR");
+        pf(thr);
+        printf(" L %" PRIu32, k);
+        for (l = 0; l < k; l++) {
+            print_pose_tag("P", in_layer[l], n);
+            printf(" W");
+            pf(layers[l].weight);
+            print_mask(has_mask[l], w[l], n);
+        }
+        printf(" ST %d", (int)st);
+        print_pose_tag("OUT", after, n);
+        printf("\n");
+
+        CHECK(st == (negative ? SINEW_STATUS_INVALID_ARGUMENT : SINEW_STATUS_OK),
+              "layers case %d returned %s", id, status_name(st));
+        if (st == SINEW_STATUS_OK) {
+            CHECK(all_finite_unit(after, n), "layers case %d: output not finite/unit", id);
+            if (k == 1 && !has_mask[0] && layers[0].weight >= thr) {
+                CHECK(memcmp(after, in_layer[0], n * sizeof after[0]) == 0,
+                      "layers case %d: one layer over the threshold is not that pose", id);
+            }
+            if (sum == 0.0f) {
+                CHECK(memcmp(after, rest, n * sizeof after[0]) == 0,
+                      "layers case %d: no weight does not give the rest pose", id);
+            }
+        } else {
+            CHECK(memcmp(after, in_out, n * sizeof after[0]) == 0,
+                  "layers case %d: output changed on error", id);
+        }
+        for (l = 0; l < k; l++) {
+            CHECK(pose_holds(poses[l], in_layer[l], n), "layers case %d: layer %u changed", id,
+                  (unsigned)l);
+        }
+        for (l = 0; l < k; l++) {
+            if (!(shared && l == 1)) {
+                sinew_pose_destroy(poses[l]);
+            }
+            sinew_joint_mask_destroy(masks[l]);
+        }
+        sinew_pose_destroy(out);
+        sinew_pose_destroy(rest_pose_h);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* ================================================================ Part A: additive layers */
+
+static int g_addmake_id;
+static int g_addapply_id;
+
+#define N_ADD 90
+
+static float additive_weight(int k)
+{
+    static const float list[9] = {-1.0f, -0.5f, 0.0f, 0.25f, 0.5f, 1.0f, 1.5f, 2.0f, -0.0f};
+    return k % 10 == 9 ? rng_float(-1.0f, 2.0f) : list[k % 10];
+}
+
+static void part_a_additive(void)
+{
+    Skel sk[2];
+    int c;
+
+    g_section = "A parity: sinew_pose_make_additive / sinew_pose_apply_additive";
+    if (!skel_make(&sk[0], 1) || !skel_make(&sk[1], 0)) {
+        return;
+    }
+    for (c = 0; c < N_ADD; c++) {
+        const Skel *s = &sk[c % 3 == 2];
+        uint32_t n = s->n, i;
+        int make_id = g_addmake_id++, apply_id = g_addapply_id++, same = c % 11 == 5;
+        int alias = c % 3, has_mask;
+        SinewTransform lp[NB], lr[NB], lo[NB], in_p[NB], in_r[NB], in_d[NB], delta[NB],
+            in_base[NB], in_out[NB], after[NB], ref[NB], back[NB];
+        SinewPose *p, *r, *d, *base, *out, *scratch;
+        SinewJointMask *m;
+        SinewStatus st, st2, st_ref;
+        float weight = additive_weight(c), w[NB];
+
+        rng_locals(s, lp, c % 4 == 3);
+        rng_locals(s, lr, c % 5 == 4);
+        rng_locals(s, lo, 0);
+        p = pose_make(s, lp);
+        r = same ? p : pose_make(s, lr);
+        d = pose_make(s, lo);
+        pose_read(p, in_p, n);
+        pose_read(r, in_r, n);
+        pose_read(d, in_d, n);
+        st = sinew_pose_make_additive(p, r, d);
+        pose_read(d, delta, n);
+
+        printf("ADDMAKE %d", make_id);
+        print_skel(s);
+        print_pose_tag("P", in_p, n);
+        print_pose_tag("R", in_r, n);
+        print_pose_tag("OUTIN", in_d, n);
+        printf(" ST %d", (int)st);
+        print_pose_tag("OUT", delta, n);
+        printf("\n");
+
+        CHECK(st == SINEW_STATUS_OK, "make_additive case %d returned %s", make_id,
+              status_name(st));
+        CHECK(all_finite_unit(delta, n), "make_additive case %d: delta not finite/unit",
+              make_id);
+        CHECK(pose_holds(p, in_p, n) && pose_holds(r, in_r, n),
+              "make_additive case %d: an input changed", make_id);
+
+        /* Apply it: to the reference, or to another pose; in place or not. */
+        rng_locals(s, lo, 0);
+        if (c % 3 == 0) {
+            memcpy(lo, in_r, sizeof lo);
+        }
+        base = alias == 2 ? d : pose_make(s, lo);
+        m = mask_make(s, (c / 3) % 5);
+        has_mask = mask_read(m, w, n);
+        rng_locals(s, lo, 0);
+        out = alias == 1 ? base : pose_make(s, lo);
+        scratch = pose_make(s, NULL);
+        pose_read(base, in_base, n);
+        pose_read(out, in_out, n);
+        /* What a distinct output gets, for the in-place form to match. */
+        st_ref = sinew_pose_apply_additive(base, d, weight, m, scratch);
+        pose_read(scratch, ref, n);
+        st2 = sinew_pose_apply_additive(base, d, weight, m, out);
+        pose_read(out, after, n);
+
+        printf("ADDAPPLY %d", apply_id);
+        print_skel(s);
+        print_pose_tag("BASE", in_base, n);
+        print_pose_tag("D", delta, n);
+        print_pose_tag("OUTIN", in_out, n);
+        printf(" W");
+        pf(weight);
+        print_mask(has_mask, w, n);
+        printf(" ALIAS %d ST %d", alias, (int)st2);
+        print_pose_tag("OUT", after, n);
+        printf("\n");
+
+        CHECK(st2 == SINEW_STATUS_OK, "apply_additive case %d returned %s", apply_id,
+              status_name(st2));
+        CHECK(all_finite_unit(after, n), "apply_additive case %d: output not finite/unit",
+              apply_id);
+        CHECK(pose_holds(d, delta, n), "apply_additive case %d: the delta changed", apply_id);
+        CHECK(st_ref == SINEW_STATUS_OK && memcmp(ref, after, n * sizeof ref[0]) == 0,
+              "apply_additive case %d: %s differs from a distinct output", apply_id,
+              alias == 1 ? "out == base" : alias == 2 ? "base == delta" : "a second call");
+        for (i = 0; i < n; i++) {
+            float wi = weight * w[i];
+            if (wi == 0.0f) {
+                CHECK(xf_near(&after[i], &in_base[i], 1e-6f),
+                      "apply_additive case %d: joint %u at weight 0 moved", apply_id,
+                      (unsigned)i);
+            }
+        }
+        if (c % 3 == 0 && weight == 1.0f && !has_mask) {
+            /* The delta of (P, R) applied to R gives P (where R's scale can be divided by). */
+            for (i = 0; i < n; i++) {
+                if (in_r[i].scale.x != 0.0f && in_r[i].scale.y != 0.0f &&
+                    in_r[i].scale.z != 0.0f) {
+                    CHECK(xf_close(&after[i], &in_p[i], 1e-5f),
+                          "apply_additive case %d: joint %u of R + (P - R) is not P", apply_id,
+                          (unsigned)i);
+                }
+            }
+        }
+        if (st2 == SINEW_STATUS_OK && alias == 0 && !has_mask && weight != 0.0f) {
+            /* Adding then subtracting the same delta comes back (rotations and translations;
+             * scales where the scale factor is far from zero). */
+            st_ref = sinew_pose_apply_additive(out, d, -weight, NULL, out);
+            pose_read(out, back, n);
+            CHECK(st_ref == SINEW_STATUS_OK, "apply_additive case %d: subtracting returned %s",
+                  apply_id, status_name(st_ref));
+            for (i = 0; i < n; i++) {
+                CHECK(qsame(back[i].rotation, in_base[i].rotation) > 1.0f - 1e-5f &&
+                          len3(sub(back[i].translation, in_base[i].translation)) <
+                              1e-4f * (1.0f + len3(in_base[i].translation) +
+                                       fabsf(weight) * len3(delta[i].translation)),
+                      "apply_additive case %d: +w then -w moved joint %u", apply_id,
+                      (unsigned)i);
+            }
+        }
+        sinew_joint_mask_destroy(m);
+        if (alias != 1) {
+            sinew_pose_destroy(out);
+        }
+        if (alias != 2) {
+            sinew_pose_destroy(base);
+        }
+        if (!same) {
+            sinew_pose_destroy(r);
+        }
+        sinew_pose_destroy(p);
+        sinew_pose_destroy(d);
+        sinew_pose_destroy(scratch);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* ================================================================ Part A: joint masks */
+
+static int g_mask_id;
+
+#define N_MASK 48
+#define MASK_OPS 6
+
+static float mask_value(void)
+{
+    switch (rng_below(8)) {
+    case 0: return 0.0f;
+    case 1: return 1.0f;
+    case 2: return -0.0f;
+    case 3: return rng_below(2) ? 1.0000001f : -1e-7f; /* just outside [0, 1] */
+    default: return rng_float(0, 1);
+    }
+}
+
+static void part_a_masks(void)
+{
+    Skel sk[2];
+    int c;
+
+    g_section = "A parity: joint masks";
+    if (!skel_make(&sk[0], 2) || !skel_make(&sk[1], 0)) {
+        return;
+    }
+    for (c = 0; c < N_MASK; c++) {
+        const Skel *s = &sk[c % 2];
+        uint32_t n = s->n, i, root = 0, depth = 0;
+        int id = g_mask_id++, op, subtree = c % 2 == 0;
+        SinewJointMask *m = NULL;
+        SinewStatus st;
+        float value = 0.0f, w[NB], before[NB];
+        /* The operations, kept to print after the calls. */
+        int kind[MASK_OPS];
+        uint32_t joint[MASK_OPS];
+        float weight[MASK_OPS], all[MASK_OPS][NB];
+        SinewStatus ost[MASK_OPS];
+
+        memset(kind, 0, sizeof kind);
+        memset(joint, 0, sizeof joint);
+        memset(weight, 0, sizeof weight);
+        memset(all, 0, sizeof all);
+        memset(ost, 0, sizeof ost);
+        if (subtree) {
+            root = c % 10 == 8 ? n : (uint32_t)rng_index(n);
+            switch (c % 5) {
+            case 0: depth = 0; break;
+            case 1: depth = 1; break;
+            case 2: depth = 3; break;
+            case 3: depth = 7; break;
+            default: depth = c % 3 ? 2u : UINT32_MAX; break;
+            }
+            st = sinew_joint_mask_create_subtree(s->skel, root, depth, &m);
+            CHECK(st == (root < n ? SINEW_STATUS_OK : SINEW_STATUS_OUT_OF_RANGE),
+                  "mask case %d: create_subtree(%u, %u) returned %s", id, (unsigned)root,
+                  (unsigned)depth, status_name(st));
+        } else {
+            value = mask_value();
+            st = sinew_joint_mask_create(s->skel, value, &m);
+            CHECK(st == (value >= 0.0f && value <= 1.0f ? SINEW_STATUS_OK
+                                                        : SINEW_STATUS_INVALID_ARGUMENT),
+                  "mask case %d: create(%g) returned %s", id, (double)value, status_name(st));
+        }
+        for (op = 0; op < MASK_OPS && st == SINEW_STATUS_OK; op++) {
+            EXPECT(sinew_joint_mask_get_weights(m, before, n), SINEW_STATUS_OK);
+            kind[op] = rng_below(3) == 0;
+            if (kind[op] == 0) {
+                joint[op] = rng_below(6) == 0 ? n : (uint32_t)rng_index(n);
+                weight[op] = mask_value();
+                ost[op] = sinew_joint_mask_set_weight(m, joint[op], weight[op]);
+                CHECK(ost[op] == (!(weight[op] >= 0.0f && weight[op] <= 1.0f)
+                                      ? SINEW_STATUS_INVALID_ARGUMENT
+                                  : joint[op] >= n ? SINEW_STATUS_OUT_OF_RANGE
+                                                   : SINEW_STATUS_OK),
+                      "mask case %d: set_weight(%u, %g) returned %s", id, (unsigned)joint[op],
+                      (double)weight[op], status_name(ost[op]));
+            } else {
+                int ok = 1;
+                for (i = 0; i < n; i++) {
+                    all[op][i] = rng_below(8) == 0 ? mask_value() : rng_float(0, 1);
+                    ok &= all[op][i] >= 0.0f && all[op][i] <= 1.0f;
+                }
+                ost[op] = sinew_joint_mask_set_weights(m, all[op], n);
+                CHECK(ost[op] == (ok ? SINEW_STATUS_OK : SINEW_STATUS_INVALID_ARGUMENT),
+                      "mask case %d: set_weights returned %s", id, status_name(ost[op]));
+            }
+            if (ost[op] != SINEW_STATUS_OK) {
+                MASK_KEPT(m, before, n);
+            }
+        }
+        if (st == SINEW_STATUS_OK) {
+            EXPECT(sinew_joint_mask_get_weights(m, w, n), SINEW_STATUS_OK);
+        }
+
+        printf("MASK %d", id);
+        print_skel(s);
+        if (subtree) {
+            printf(" MK S %" PRIu32 " %" PRIu32, root, depth);
+        } else {
+            printf(" MK U");
+            pf(value);
+        }
+        printf(" ST %d OPS %d", (int)st, st == SINEW_STATUS_OK ? MASK_OPS : 0);
+        for (op = 0; op < MASK_OPS && st == SINEW_STATUS_OK; op++) {
+            if (kind[op] == 0) {
+                printf(" W %" PRIu32, joint[op]);
+                pf(weight[op]);
+            } else {
+                printf(" A %" PRIu32, n);
+                for (i = 0; i < n; i++) {
+                    pf(all[op][i]);
+                }
+            }
+            printf(" ST %d", (int)ost[op]);
+        }
+        if (st == SINEW_STATUS_OK) {
+            printf(" OUT %" PRIu32, n);
+            for (i = 0; i < n; i++) {
+                pf(w[i]);
+            }
+        } else {
+            printf(" OUT -");
+        }
+        printf("\n");
+        if (st == SINEW_STATUS_OK) {
+            for (i = 0; i < n; i++) {
+                CHECK(w[i] >= 0.0f && w[i] <= 1.0f, "mask case %d: weight %g", id, (double)w[i]);
+            }
+        }
+        sinew_joint_mask_destroy(m);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* ================================================================ Part A: clips */
+
+#define MAXK 8
+
+/* One track edit: a setter's arguments, or a clear. Vector values use xyz of the quaternions. */
+typedef struct {
+    int clear;
+    uint32_t joint;
+    int32_t prop;
+    int32_t interp;
+    uint32_t n;
+    float times[MAXK];
+    SinewQuat vals[MAXK];
+    int tangents;
+    SinewQuat tin[MAXK];
+    SinewQuat tout[MAXK];
+} TrackSpec;
+
+static SinewVec3 q_xyz(SinewQuat q) { return v3(q.x, q.y, q.z); }
+
+static SinewStatus track_apply(SinewClip *clip, const TrackSpec *k)
+{
+    SinewVec3 v[MAXK], vi[MAXK], vo[MAXK];
+    uint32_t i;
+    if (k->clear) {
+        return sinew_clip_clear_track(clip, k->joint, k->prop);
+    }
+    if (k->prop == SINEW_TRACK_PROPERTY_ROTATION) {
+        return sinew_clip_set_rotation_track(clip, k->joint, k->interp, k->times, k->vals,
+                                             k->tangents ? k->tin : NULL,
+                                             k->tangents ? k->tout : NULL, k->n);
+    }
+    for (i = 0; i < k->n && i < MAXK; i++) {
+        v[i] = q_xyz(k->vals[i]);
+        vi[i] = q_xyz(k->tin[i]);
+        vo[i] = q_xyz(k->tout[i]);
+    }
+    return (k->prop == SINEW_TRACK_PROPERTY_TRANSLATION ? sinew_clip_set_translation_track
+                                                        : sinew_clip_set_scale_track)(
+        clip, k->joint, k->interp, k->times, v, k->tangents ? vi : NULL,
+        k->tangents ? vo : NULL, k->n);
+}
+
+/* " J joint P prop I interp N n TIMES <n> VAL <n values> TAN (- | <n in> <n out>) ST st", or
+ * " CLR joint prop ST st". */
+static void print_track(const TrackSpec *k, SinewStatus st)
+{
+    uint32_t i;
+    int c = k->prop == SINEW_TRACK_PROPERTY_ROTATION ? 4 : 3, f;
+    if (k->clear) {
+        printf(" CLR %" PRIu32 " %" PRId32 " ST %d", k->joint, k->prop, (int)st);
+        return;
+    }
+    printf(" J %" PRIu32 " P %" PRId32 " I %" PRId32 " N %" PRIu32 " TIMES", k->joint, k->prop,
+           k->interp, k->n);
+    for (i = 0; i < k->n; i++) {
+        pf(k->times[i]);
+    }
+    printf(" VAL");
+    for (i = 0; i < k->n; i++) {
+        for (f = 0; f < c; f++) {
+            pf(*quat_field((SinewQuat *)&k->vals[i], f));
+        }
+    }
+    printf(" TAN");
+    if (!k->tangents) {
+        printf(" -");
+    } else {
+        for (i = 0; i < k->n; i++) {
+            for (f = 0; f < c; f++) {
+                pf(*quat_field((SinewQuat *)&k->tin[i], f));
+            }
+        }
+        for (i = 0; i < k->n; i++) {
+            for (f = 0; f < c; f++) {
+                pf(*quat_field((SinewQuat *)&k->tout[i], f));
+            }
+        }
+    }
+    printf(" ST %d", (int)st);
+}
+
+/* A random valid track of `s` for a clip of `dur` seconds. */
+static void rng_track(TrackSpec *k, const Skel *s, float dur, int32_t interp, int32_t prop)
+{
+    uint32_t i, j;
+    memset(k, 0, sizeof *k);
+    k->joint = (uint32_t)rng_index(s->n);
+    k->prop = prop;
+    k->interp = interp;
+    k->n = dur > 0.0f ? 1 + (uint32_t)rng_below(6) : 1;
+    for (;;) {
+        int ok = 1;
+        for (i = 0; i < k->n; i++) {
+            k->times[i] = dur > 0.0f ? rng_float(0, dur) : 0.0f;
+        }
+        for (i = 1; i < k->n; i++) { /* insertion sort */
+            float t = k->times[i];
+            for (j = i; j > 0 && k->times[j - 1] > t; j--) {
+                k->times[j] = k->times[j - 1];
+            }
+            k->times[j] = t;
+        }
+        if (k->n > 1 && rng_below(3) == 0) {
+            k->times[0] = 0.0f;
+            k->times[k->n - 1] = dur;
+        }
+        for (i = 1; i < k->n; i++) {
+            ok &= k->times[i] > k->times[i - 1];
+        }
+        if (ok) {
+            break;
+        }
+    }
+    for (i = 0; i < k->n; i++) {
+        if (prop == SINEW_TRACK_PROPERTY_ROTATION) {
+            SinewQuat q = rng_quat();
+            if (i > 0 && rng_below(3) == 0) {
+                /* Near the previous key, on the other hemisphere. */
+                q = qscale(qmul(qunit(k->vals[i - 1]), rng_small_rotation(1.0f)), -1.0f);
+            }
+            if (rng_below(3) == 0) {
+                q = qscale(q, rng_float(0.5f, 2.0f)); /* renormalized by the library */
+            }
+            k->vals[i] = q;
+            k->tin[i] = qt(rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2));
+            k->tout[i] = qt(rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2));
+        } else {
+            SinewVec3 v = prop == SINEW_TRACK_PROPERTY_TRANSLATION
+                              ? add(s->rest[k->joint].translation, rng_point(1.0f))
+                              : v3(rng_float(0.25f, 2), rng_float(0.25f, 2), rng_float(0.25f, 2));
+            SinewVec3 a = rng_point(3.0f), b = rng_point(3.0f);
+            k->vals[i] = qt(v.x, v.y, v.z, 0.0f);
+            k->tin[i] = qt(a.x, a.y, a.z, 0.0f);
+            k->tout[i] = qt(b.x, b.y, b.z, 0.0f);
+        }
+    }
+    k->tangents = interp == SINEW_INTERPOLATION_CUBIC;
+}
+
+/* A clip of `s` with random tracks covering every interpolation and property; `bad` spoils
+ * one track edit (the library must refuse it and keep the clip). */
+static SinewClip *clip_make(const Skel *s, float dur, int c, int bad, TrackSpec *tracks,
+                            SinewStatus *tst, uint32_t *nt, SinewStatus *cst)
+{
+    SinewClip *clip = NULL;
+    uint32_t k;
+    float got = -1.0f;
+    *cst = sinew_clip_create(s->skel, dur, &clip);
+    CHECK(*cst == SINEW_STATUS_OK, "clip_create(%g) returned %s", (double)dur,
+          status_name(*cst));
+    if (*cst != SINEW_STATUS_OK) {
+        *nt = 0;
+        return NULL;
+    }
+    EXPECT(sinew_clip_duration(clip, &got), SINEW_STATUS_OK);
+    CHECK(got == dur, "clip duration %g, created with %g", (double)got, (double)dur);
+    *nt = 2 + (uint32_t)rng_below(6);
+    for (k = 0; k < *nt; k++) {
+        SinewStatus want = SINEW_STATUS_OK;
+        rng_track(&tracks[k], s, dur, (int32_t)(((uint32_t)c + k) % 4),
+                  (int32_t)(((uint32_t)c + 2 * k) % 3));
+        if (bad && k == 1) {
+            TrackSpec *t = &tracks[k];
+            switch ((c / 6) % 5) {
+            case 0:
+                if (t->n >= 2) {
+                    float x = t->times[0];
+                    t->times[0] = t->times[1];
+                    t->times[1] = x;
+                    want = SINEW_STATUS_INVALID_ARGUMENT;
+                } else {
+                    t->times[0] = dur + 0.5f;
+                    want = SINEW_STATUS_OUT_OF_RANGE;
+                }
+                break;
+            case 1:
+                t->times[0] = -0.25f;
+                want = SINEW_STATUS_OUT_OF_RANGE;
+                break;
+            case 2:
+                t->times[t->n - 1] = dur * 2.0f + 1.0f;
+                want = SINEW_STATUS_OUT_OF_RANGE;
+                break;
+            case 3:
+                t->joint = s->n;
+                want = SINEW_STATUS_OUT_OF_RANGE;
+                break;
+            default:
+                t->tangents = !t->tangents;
+                want = SINEW_STATUS_INVALID_ARGUMENT;
+                break;
+            }
+        }
+        if (k == *nt - 1 && c % 5 == 2) {
+            /* Clear a track set earlier. */
+            tracks[k] = tracks[rng_index(k)];
+            tracks[k].clear = 1;
+            want = tracks[k].joint < s->n ? SINEW_STATUS_OK : SINEW_STATUS_OUT_OF_RANGE;
+        }
+        tst[k] = track_apply(clip, &tracks[k]);
+        CHECK(tst[k] == want, "clip track %u returned %s, expected %s", (unsigned)k,
+              status_name(tst[k]), status_name(want));
+    }
+    return clip;
+}
+
+static void print_clip(float dur, SinewStatus cst, const TrackSpec *tracks,
+                       const SinewStatus *tst, uint32_t nt)
+{
+    uint32_t k;
+    printf(" DUR");
+    pf(dur);
+    printf(" CST %d TRACKS %" PRIu32, (int)cst, nt);
+    for (k = 0; k < nt; k++) {
+        print_track(&tracks[k], tst[k]);
+    }
+}
+
+static int g_clip_id;
+
+#define N_CLIP 60
+#define MAXS 40
+
+typedef struct {
+    float t;
+    uint32_t looping;
+    int cursor;
+    SinewStatus st;
+    SinewTransform out[NB];
+} Sample;
+
+static void part_a_clips(void)
+{
+    static Sample samples[MAXS];
+    Skel sk[2];
+    int c;
+
+    g_section = "A parity: clips";
+    if (!skel_make(&sk[0], 0) || !skel_make(&sk[1], 1)) {
+        return;
+    }
+    for (c = 0; c < N_CLIP; c++) {
+        const Skel *s = &sk[c % 4 == 3];
+        uint32_t n = s->n, nt, k, ns = 0, seg;
+        int id = g_clip_id++;
+        float dur = c % 8 == 7 ? 0.0f : rng_float(0.5f, 3.0f), span = dur > 0.0f ? dur : 1.0f;
+        TrackSpec tracks[MAXK];
+        SinewStatus tst[MAXK], cst;
+        SinewClip *clip = clip_make(s, dur, c, c % 6 == 5, tracks, tst, &nt, &cst);
+        SinewClipCursor *cursor = NULL;
+        SinewPose *out = pose_make(s, NULL), *check = pose_make(s, NULL);
+        SinewTransform plain[NB];
+
+        if (clip == NULL) {
+            continue;
+        }
+        EXPECT(sinew_clip_cursor_create(clip, &cursor), SINEW_STATUS_OK);
+        /* Forward, backward, random, then exact key times and the ends. */
+        for (seg = 0; seg < 4; seg++) {
+            uint32_t count = seg == 0 ? 14 : seg == 1 ? 8 : seg == 2 ? 10 : 6, j;
+            float t = seg == 0 ? -0.25f * span : 2.2f * span;
+            for (j = 0; j < count && ns < MAXS; j++) {
+                Sample *sm = &samples[ns++];
+                switch (seg) {
+                case 0: t += span * rng_float(0.02f, 0.3f); break;
+                case 1: t -= span * rng_float(0.05f, 0.4f); break;
+                case 2: t = rng_float(-span, 3.0f * span); break;
+                default:
+                    t = j == 0 ? 0.0f : j == 1 ? dur : j == 2 ? -0.0f
+                        : tracks[0].times[(j - 3) % tracks[0].n];
+                    break;
+                }
+                sm->t = t;
+                sm->looping = (uint32_t)((c + (int)seg + (seg == 3 ? (int)j : 0)) % 2);
+                sm->cursor = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : (int)(j % 2);
+                sm->st = sinew_clip_sample(clip, sm->cursor ? cursor : NULL, t, sm->looping, out);
+                pose_read(out, sm->out, n);
+                CHECK(sm->st == SINEW_STATUS_OK, "clip case %d: sample at %g returned %s", id,
+                      (double)t, status_name(sm->st));
+                CHECK(all_finite_unit(sm->out, n), "clip case %d: sample at %g not finite/unit",
+                      id, (double)t);
+                if (sm->cursor) {
+                    /* A cursor changes the speed, not the result. */
+                    EXPECT(sinew_clip_sample(clip, NULL, t, sm->looping, check), SINEW_STATUS_OK);
+                    pose_read(check, plain, n);
+                    CHECK(memcmp(plain, sm->out, n * sizeof plain[0]) == 0,
+                          "clip case %d: sample at %g with a cursor differs from without", id,
+                          (double)t);
+                }
+            }
+        }
+
+        printf("CLIP %d", id);
+        print_skel(s);
+        print_clip(dur, cst, tracks, tst, nt);
+        printf(" SAMPLES %" PRIu32, ns);
+        for (k = 0; k < ns; k++) {
+            printf(" T");
+            pf(samples[k].t);
+            printf(" L %" PRIu32 " C %d ST %d", samples[k].looping, samples[k].cursor,
+                   (int)samples[k].st);
+            print_pose_tag("OUT", samples[k].out, n);
+        }
+        printf("\n");
+        sinew_clip_cursor_destroy(cursor);
+        sinew_clip_destroy(clip);
+        sinew_pose_destroy(out);
+        sinew_pose_destroy(check);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* ================================================================ Part A: crossfade */
+
+#define MAXOPS 200
+#define NCLIPS 4
+#define WCAP 8
+
+typedef struct {
+    int kind; /* 0 play, 1 fade_to, 2 update */
+    int clip;
+    float value; /* fade duration or dt */
+    int32_t curve;
+    uint32_t looping;
+    int pass_queued;
+    SinewStatus st;
+    uint32_t queued;
+    SinewTransform out[SJ];
+    uint32_t wcount;
+    uint32_t wcap;
+    uint32_t fades;
+    float w[WCAP];
+} XOp;
+
+static XOp g_ops[MAXOPS];
+static int g_nops;
+static int g_xf_playing;
+static int g_xfade_id;
+
+typedef struct {
+    SinewCrossfade *cf;
+    SinewClip *clips[NCLIPS];
+    SinewPose *out;
+    uint32_t maxf;
+    int id;
+} XRun;
+
+static XOp *xop(void)
+{
+    if (g_nops >= MAXOPS) {
+        CHECK(0, "crossfade script longer than %d ops", MAXOPS);
+        return NULL;
+    }
+    memset(&g_ops[g_nops], 0, sizeof g_ops[0]);
+    return &g_ops[g_nops++];
+}
+
+static uint32_t xf_fade_count(const XRun *x)
+{
+    uint32_t f = 12345;
+    EXPECT(sinew_crossfade_fade_count(x->cf, &f), SINEW_STATUS_OK);
+    return f;
+}
+
+static void xf_play(XRun *x, int clip, uint32_t looping)
+{
+    XOp *o = xop();
+    if (o == NULL) {
+        return;
+    }
+    o->kind = 0;
+    o->clip = clip;
+    o->looping = looping;
+    o->st = sinew_crossfade_play(x->cf, x->clips[clip], looping);
+    CHECK(o->st == SINEW_STATUS_OK, "crossfade %d: play returned %s", x->id, status_name(o->st));
+    CHECK(xf_fade_count(x) == 0, "crossfade %d: play left fades queued", x->id);
+    g_xf_playing = 1;
+}
+
+static void xf_fade(XRun *x, int clip, float d, int32_t curve, uint32_t looping)
+{
+    XOp *o = xop();
+    uint32_t before, after;
+    if (o == NULL) {
+        return;
+    }
+    before = xf_fade_count(x);
+    o->kind = 1;
+    o->clip = clip;
+    o->value = d;
+    o->curve = curve;
+    o->looping = looping;
+    o->pass_queued = rng_below(4) != 0;
+    o->queued = 7;
+    o->st = sinew_crossfade_fade_to(x->cf, x->clips[clip], d, curve, looping,
+                                    o->pass_queued ? &o->queued : NULL);
+    after = xf_fade_count(x);
+    if (o->st == SINEW_STATUS_OK) {
+        if (o->pass_queued) {
+            CHECK(o->queued <= 1, "crossfade %d: out_queued %u", x->id, (unsigned)o->queued);
+            if (o->queued == 0) {
+                CHECK(after == before, "crossfade %d: an ignored request changed the queue",
+                      x->id);
+            }
+        }
+        g_xf_playing = 1;
+    } else {
+        CHECK(o->st == SINEW_STATUS_OUT_OF_RANGE && before == x->maxf,
+              "crossfade %d: fade_to returned %s with %u of %u fades queued", x->id,
+              status_name(o->st), (unsigned)before, (unsigned)x->maxf);
+        CHECK(after == before && (!o->pass_queued || o->queued == 7),
+              "crossfade %d: refused fade_to changed the queue or out_queued", x->id);
+    }
+}
+
+static void xf_update(XRun *x, float dt)
+{
+    XOp *o = xop();
+    uint32_t i;
+    float sum = 0.0f;
+    if (o == NULL) {
+        return;
+    }
+    o->kind = 2;
+    o->value = dt;
+    o->st = sinew_crossfade_update(x->cf, dt);
+    CHECK(o->st == SINEW_STATUS_OK, "crossfade %d: update(%g) returned %s", x->id, (double)dt,
+          status_name(o->st));
+    EXPECT(sinew_crossfade_get_pose(x->cf, x->out), SINEW_STATUS_OK);
+    pose_read(x->out, o->out, SJ);
+    o->wcap = rng_below(8) == 0 ? (uint32_t)rng_below(2) : WCAP;
+    for (i = 0; i < WCAP; i++) {
+        o->w[i] = -1.0f;
+    }
+    EXPECT(sinew_crossfade_get_weights(x->cf, o->w, o->wcap, &o->wcount), SINEW_STATUS_OK);
+    o->fades = xf_fade_count(x);
+    CHECK(all_finite_unit(o->out, SJ), "crossfade %d: output not finite/unit", x->id);
+    CHECK(o->fades <= x->maxf, "crossfade %d: %u fades queued of %u", x->id, (unsigned)o->fades,
+          (unsigned)x->maxf);
+    CHECK(o->wcount == o->fades + (uint32_t)g_xf_playing,
+          "crossfade %d: %u weights for %u fades (playing %d)", x->id, (unsigned)o->wcount,
+          (unsigned)o->fades, g_xf_playing);
+    for (i = 0; i < WCAP; i++) {
+        if (i < o->wcount && i < o->wcap) {
+            CHECK(o->w[i] >= 0.0f && o->w[i] <= 1.0f, "crossfade %d: weight %g", x->id,
+                  (double)o->w[i]);
+            sum += o->w[i];
+        } else {
+            CHECK(o->w[i] == -1.0f, "crossfade %d: weight %u written beyond the count/capacity",
+                  x->id, (unsigned)i);
+        }
+    }
+    if (o->wcount > 0 && o->wcap >= o->wcount) {
+        CHECK(fabsf(sum - 1.0f) < 1e-5f, "crossfade %d: weights sum to %g", x->id, (double)sum);
+    }
+}
+
+static float rng_dt(void)
+{
+    switch (rng_below(10)) {
+    case 0: return 0.0f;
+    case 1: return rng_float(0.2f, 0.7f);
+    default: return rng_float(1.0f / 120.0f, 1.0f / 20.0f);
+    }
+}
+
+static void xf_updates(XRun *x, int frames)
+{
+    int i;
+    for (i = 0; i < frames; i++) {
+        xf_update(x, rng_dt());
+    }
+}
+
+#define N_XFADE 28
+
+static void part_a_crossfade(void)
+{
+    static const uint32_t maxfs[6] = {1, 2, 3, 4, 256, 2};
+    Skel s;
+    int c;
+
+    g_section = "A parity: crossfade";
+    if (!skel_make(&s, 0)) {
+        return;
+    }
+    for (c = 0; c < N_XFADE; c++) {
+        XRun x;
+        TrackSpec tracks[NCLIPS][MAXK];
+        SinewStatus tst[NCLIPS][MAXK], cst[NCLIPS];
+        uint32_t nt[NCLIPS], k;
+        float durs[NCLIPS];
+        int op, j;
+        int32_t curve = (int32_t)(c % 3);
+        uint32_t loop = (uint32_t)(c % 2);
+
+        x.id = g_xfade_id++;
+        x.maxf = maxfs[c % 6];
+        x.cf = NULL;
+        for (k = 0; k < NCLIPS; k++) {
+            durs[k] = k == 3 && c % 4 == 1 ? 0.0f : rng_float(0.3f, 1.5f);
+            x.clips[k] = clip_make(&s, durs[k], c + (int)k, 0, tracks[k], tst[k], &nt[k], &cst[k]);
+        }
+        x.out = pose_make(&s, NULL);
+        if (!EXPECT(sinew_crossfade_create(s.skel, x.maxf, &x.cf), SINEW_STATUS_OK)) {
+            continue;
+        }
+        g_nops = 0;
+        g_xf_playing = 0;
+
+        /* Before anything plays: the rest pose, or a fade that simply plays. */
+        if (c % 4 == 0) {
+            xf_update(&x, 1.0f / 60.0f);
+        }
+        if (c % 4 == 1) {
+            xf_fade(&x, 0, 0.3f, curve, loop);
+        } else {
+            xf_play(&x, 0, loop);
+        }
+        xf_updates(&x, 5);
+        xf_fade(&x, 1, rng_float(0.1f, 0.5f), curve, loop);
+        xf_updates(&x, 3);
+        xf_fade(&x, 1, 0.3f, (curve + 1) % 3, 1 - loop); /* the last request: ignored */
+        xf_fade(&x, 2, rng_float(0.1f, 0.5f), (curve + 1) % 3, loop);
+        xf_updates(&x, 2);
+        xf_fade(&x, 3, rng_float(0.1f, 0.5f), (curve + 2) % 3, 1 - loop);
+        xf_fade(&x, 0, rng_float(0.1f, 0.5f), c % 2 ? SINEW_FADE_CURVE_LINEAR
+                                                  : SINEW_FADE_CURVE_SMOOTH,
+                loop); /* may find the queue full */
+        xf_updates(&x, 30);
+        xf_fade(&x, 2, 0.0f, curve, loop); /* zero duration: plays at once */
+        xf_fade(&x, 2, 0.2f, (curve + 1) % 3, loop); /* ignored */
+        xf_updates(&x, 3);
+        xf_fade(&x, 1, rng_float(0.2f, 0.6f), SINEW_FADE_CURVE_INERTIALIZE, loop);
+        xf_updates(&x, 4);
+        xf_fade(&x, 3, rng_float(0.2f, 0.6f), SINEW_FADE_CURVE_INERTIALIZE, 1 - loop);
+        xf_updates(&x, 25);
+        xf_play(&x, 0, 1 - loop);
+        xf_updates(&x, 3);
+        xf_fade(&x, 1, 0.5f, SINEW_FADE_CURVE_LINEAR, loop);
+        xf_updates(&x, 2);
+        xf_fade(&x, 0, 0.5f, SINEW_FADE_CURVE_SMOOTH, loop); /* back to the current clip */
+        xf_updates(&x, 2);
+        xf_fade(&x, 2, 0.3f, SINEW_FADE_CURVE_INERTIALIZE, loop); /* drops the queue */
+        xf_updates(&x, 20);
+        for (j = 0; j < 3; j++) {
+            xf_fade(&x, rng_below(NCLIPS), rng_float(0.0f, 0.4f), (int32_t)rng_below(3),
+                    (uint32_t)rng_below(2));
+            xf_updates(&x, 1 + rng_below(4));
+        }
+
+        printf("XFADE %d", x.id);
+        print_skel(&s);
+        printf(" MAXF %" PRIu32 " CLIPS %d", x.maxf, NCLIPS);
+        for (k = 0; k < NCLIPS; k++) {
+            print_clip(durs[k], cst[k], tracks[k], tst[k], nt[k]);
+        }
+        printf(" OPS %d", g_nops);
+        for (op = 0; op < g_nops; op++) {
+            const XOp *o = &g_ops[op];
+            switch (o->kind) {
+            case 0:
+                printf(" PLAY %d %" PRIu32 " ST %d", o->clip, o->looping, (int)o->st);
+                break;
+            case 1:
+                printf(" FADE %d", o->clip);
+                pf(o->value);
+                printf(" %" PRId32 " %" PRIu32 " ST %d Q", o->curve, o->looping, (int)o->st);
+                if (o->pass_queued && o->st == SINEW_STATUS_OK) {
+                    printf(" %" PRIu32, o->queued);
+                } else {
+                    printf(" -");
+                }
+                break;
+            default:
+                printf(" UPD");
+                pf(o->value);
+                printf(" ST %d", (int)o->st);
+                print_pose_tag("OUT", o->out, SJ);
+                printf(" W %" PRIu32 " %" PRIu32, o->wcount, o->wcap);
+                for (k = 0; k < o->wcount && k < o->wcap; k++) {
+                    pf(o->w[k]);
+                }
+                printf(" FC %" PRIu32, o->fades);
+                break;
+            }
+        }
+        printf("\n");
+        sinew_crossfade_destroy(x.cf);
+        for (k = 0; k < NCLIPS; k++) {
+            sinew_clip_destroy(x.clips[k]);
+        }
+        sinew_pose_destroy(x.out);
+    }
+    sinew_skeleton_destroy(s.skel);
+}
+
+/* ================================================================ Part B: joint masks */
+
+static void part_b_mask(void)
+{
+    static const float bad_values[7] = {NAN, INFINITY, -INFINITY, -0.1f, 1.1f, -FLT_MIN,
+                                        1.0000001f};
+    Skel s;
+    SinewJointMask *m = NULL, *out;
+    float snap[NB], w[NB + 1], bad[NB];
+    uint32_t i;
+    int k;
+
+    g_section = "B joint masks";
+    if (!skel_make(&s, 1)) {
+        return;
+    }
+    /* create / create_subtree */
+    FILL(out);
+    EXPECT(sinew_joint_mask_create(NULL, 0.5f, &out), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(out);
+    EXPECT(sinew_joint_mask_create(s.skel, 0.5f, NULL), SINEW_STATUS_NULL_POINTER);
+    for (k = 0; k < 7; k++) {
+        FILL(out);
+        EXPECT(sinew_joint_mask_create(s.skel, bad_values[k], &out),
+               k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+        UNTOUCHED(out);
+    }
+    for (k = 0; k < 3; k++) {
+        float v = k == 0 ? 0.0f : k == 1 ? 1.0f : -0.0f;
+        out = NULL;
+        if (EXPECT(sinew_joint_mask_create(s.skel, v, &out), SINEW_STATUS_OK)) {
+            EXPECT(sinew_joint_mask_get_weights(out, w, NJ), SINEW_STATUS_OK);
+            for (i = 0; i < NJ; i++) {
+                CHECK(w[i] == v, "uniform mask %g has weight %g", (double)v, (double)w[i]);
+            }
+        }
+        sinew_joint_mask_destroy(out);
+    }
+    FILL(out);
+    EXPECT(sinew_joint_mask_create_subtree(NULL, 0, 0, &out), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(out);
+    EXPECT(sinew_joint_mask_create_subtree(s.skel, 0, 0, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_joint_mask_create_subtree(s.skel, NJ, 0, &out), SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(out);
+    EXPECT(sinew_joint_mask_create_subtree(s.skel, UINT32_MAX, 2, &out),
+           SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(out);
+    out = NULL;
+    if (EXPECT(sinew_joint_mask_create_subtree(s.skel, 2, 0, &out), SINEW_STATUS_OK)) {
+        /* chest (2): chest, l_* (3-5), head (6), r_* (7-9); root and spine excluded. */
+        EXPECT(sinew_joint_mask_get_weights(out, w, NJ), SINEW_STATUS_OK);
+        for (i = 0; i < NJ; i++) {
+            CHECK(w[i] == (i >= 2 ? 1.0f : 0.0f), "subtree mask weight %u is %g", (unsigned)i,
+                  (double)w[i]);
+        }
+    }
+    sinew_joint_mask_destroy(out);
+    out = NULL;
+    if (EXPECT(sinew_joint_mask_create_subtree(s.skel, 2, 2, &out), SINEW_STATUS_OK)) {
+        /* depth below chest: 0 for chest, 1 for l_upper/head/r_upper, 2 for the forearms. */
+        EXPECT(sinew_joint_mask_get_weights(out, w, NJ), SINEW_STATUS_OK);
+        CHECK(w[0] == 0.0f && w[1] == 0.0f && w[2] == 1.0f / 3.0f && w[3] == 2.0f / 3.0f &&
+                  w[6] == 2.0f / 3.0f && w[4] == 1.0f && w[5] == 1.0f && w[9] == 1.0f,
+              "subtree ramp: %g %g %g %g %g %g", (double)w[0], (double)w[2], (double)w[3],
+              (double)w[4], (double)w[5], (double)w[6]);
+    }
+    sinew_joint_mask_destroy(out);
+
+    if (!EXPECT(sinew_joint_mask_create(s.skel, 0.25f, &m), SINEW_STATUS_OK)) {
+        return;
+    }
+    for (i = 0; i < NJ; i++) {
+        snap[i] = rng_float(0, 1);
+    }
+    EXPECT(sinew_joint_mask_set_weights(m, snap, NJ), SINEW_STATUS_OK);
+    MASK_KEPT(m, snap, NJ); /* round trip */
+
+    /* set_weight */
+    EXPECT(sinew_joint_mask_set_weight(NULL, 0, 0.5f), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_joint_mask_set_weight(m, NJ, 0.5f), SINEW_STATUS_OUT_OF_RANGE);
+    MASK_KEPT(m, snap, NJ);
+    EXPECT(sinew_joint_mask_set_weight(m, UINT32_MAX, 0.5f), SINEW_STATUS_OUT_OF_RANGE);
+    MASK_KEPT(m, snap, NJ);
+    for (k = 0; k < 7; k++) {
+        EXPECT(sinew_joint_mask_set_weight(m, 3, bad_values[k]),
+               k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+        MASK_KEPT(m, snap, NJ);
+    }
+
+    /* set_weights: all or nothing */
+    EXPECT(sinew_joint_mask_set_weights(NULL, snap, NJ), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_joint_mask_set_weights(m, NULL, NJ), SINEW_STATUS_NULL_POINTER);
+    MASK_KEPT(m, snap, NJ);
+    memcpy(bad, snap, sizeof bad);
+    bad[0] = 0.5f;
+    EXPECT(sinew_joint_mask_set_weights(m, bad, NJ - 1), SINEW_STATUS_SIZE_MISMATCH);
+    MASK_KEPT(m, snap, NJ);
+    EXPECT(sinew_joint_mask_set_weights(m, bad, 0), SINEW_STATUS_SIZE_MISMATCH);
+    MASK_KEPT(m, snap, NJ);
+    EXPECT(sinew_joint_mask_set_weights(m, w, NJ + 1), SINEW_STATUS_SIZE_MISMATCH);
+    MASK_KEPT(m, snap, NJ);
+    EXPECT(sinew_joint_mask_set_weights(m, NULL, 0), SINEW_STATUS_SIZE_MISMATCH);
+    MASK_KEPT(m, snap, NJ);
+    for (k = 0; k < 7; k++) {
+        memcpy(bad, snap, sizeof bad);
+        bad[0] = 0.5f;              /* a valid change before the bad value */
+        bad[NJ - 1] = bad_values[k]; /* last: every earlier weight is valid */
+        EXPECT(sinew_joint_mask_set_weights(m, bad, NJ),
+               k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+        MASK_KEPT(m, snap, NJ);
+    }
+
+    /* get_weights */
+    FILL(w);
+    EXPECT(sinew_joint_mask_get_weights(NULL, w, NJ), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(w);
+    EXPECT(sinew_joint_mask_get_weights(m, NULL, NJ), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_joint_mask_get_weights(m, w, NJ - 1), SINEW_STATUS_SIZE_MISMATCH);
+    UNTOUCHED(w);
+    EXPECT(sinew_joint_mask_get_weights(m, w, NJ + 1), SINEW_STATUS_SIZE_MISMATCH);
+    UNTOUCHED(w);
+    EXPECT(sinew_joint_mask_get_weights(m, w, 0), SINEW_STATUS_SIZE_MISMATCH);
+    UNTOUCHED(w);
+    EXPECT(sinew_joint_mask_get_weights(m, NULL, 0), SINEW_STATUS_SIZE_MISMATCH);
+    MASK_KEPT(m, snap, NJ);
+    sinew_joint_mask_destroy(m);
+    sinew_skeleton_destroy(s.skel);
+}
+
+/* ================================================================ Part B: two-pose blends */
+
+static void part_b_blend(void)
+{
+    static const float bad_t[9] = {NAN, INFINITY, -INFINITY, -0.01f, 1.01f, -FLT_MIN,
+                                   1.0000001f, FLT_MAX, -FLT_MAX};
+    static const int32_t bad_space[4] = {5, 2, -1, INT32_MAX};
+    Skel s, o;
+    SinewTransform la[NB], lb[NB], lo[NB], sa[NB], sb[NB], so[NB], sother[NB];
+    SinewPose *a, *b, *out, *other;
+    SinewJointMask *m = NULL, *mo = NULL;
+    int k, alias;
+
+    g_section = "B sinew_pose_blend";
+    if (!skel_make(&s, 1) || !skel_make(&o, 0)) {
+        return;
+    }
+    rng_locals(&s, la, 0);
+    rng_locals(&s, lb, 0);
+    rng_locals(&s, lo, 0);
+    a = pose_make(&s, la);
+    b = pose_make(&s, lb);
+    out = pose_make(&s, lo);
+    other = pose_make(&o, NULL);
+    EXPECT(sinew_joint_mask_create(s.skel, 0.5f, &m), SINEW_STATUS_OK);
+    EXPECT(sinew_joint_mask_create(o.skel, 0.5f, &mo), SINEW_STATUS_OK);
+    pose_read(a, sa, NJ);
+    pose_read(b, sb, NJ);
+    pose_read(out, so, NJ);
+    pose_read(other, sother, SJ);
+
+    EXPECT(sinew_pose_blend(NULL, b, 0.5f, NULL, 0, out), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_pose_blend(a, NULL, 0.5f, NULL, 0, out), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_pose_blend(a, b, 0.5f, NULL, 0, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_pose_blend(NULL, NULL, 0.5f, m, 1, NULL), SINEW_STATUS_NULL_POINTER);
+
+    for (alias = 0; alias < 4; alias++) {
+        /* The aliasing forms: distinct, out == a, out == b, a == b == out. */
+        const SinewPose *pa = alias == 1 || alias == 3 ? out : a;
+        const SinewPose *pb = alias == 2 || alias == 3 ? out : b;
+        int space;
+        for (space = 0; space < 2; space++) {
+            for (k = 0; k < 9; k++) {
+                EXPECT(sinew_pose_blend(pa, pb, bad_t[k], NULL, space, out),
+                       k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+                POSE_KEPT(out, so, NJ);
+                EXPECT(sinew_pose_blend(pa, pb, bad_t[k], m, space, out),
+                       k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+                POSE_KEPT(out, so, NJ);
+            }
+            EXPECT(sinew_pose_blend(pa, pb, 0.5f, mo, space, out), SINEW_STATUS_SIZE_MISMATCH);
+            POSE_KEPT(out, so, NJ);
+        }
+        for (k = 0; k < 4; k++) {
+            EXPECT(sinew_pose_blend(pa, pb, 0.5f, NULL, bad_space[k], out),
+                   SINEW_STATUS_INVALID_ARGUMENT);
+            POSE_KEPT(out, so, NJ);
+        }
+    }
+    /* Poses of another joint count, in every position. */
+    for (k = 0; k < 2; k++) {
+        EXPECT(sinew_pose_blend(other, b, 0.5f, NULL, k, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_blend(a, other, 0.5f, NULL, k, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_blend(out, other, 0.5f, NULL, k, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_blend(other, out, 0.5f, NULL, k, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_blend(a, b, 0.5f, NULL, k, other), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(other, sother, SJ);
+        EXPECT(sinew_pose_blend(a, a, 0.5f, NULL, k, other), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(other, sother, SJ);
+        EXPECT(sinew_pose_blend(other, other, 0.5f, m, k, other), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(other, sother, SJ);
+    }
+    POSE_KEPT(a, sa, NJ);
+    POSE_KEPT(b, sb, NJ);
+    /* Boundaries that are valid. */
+    EXPECT(sinew_pose_blend(a, b, -0.0f, NULL, 0, out), SINEW_STATUS_OK);
+    CHECK(pose_holds(out, sa, NJ), "blend at t = -0 is not a");
+    EXPECT(sinew_pose_blend(a, b, 1.0f, NULL, 1, out), SINEW_STATUS_OK);
+    CHECK(pose_holds(out, sb, NJ), "model-rotation blend at t = 1 is not b");
+    EXPECT(sinew_pose_blend(other, other, 0.5f, mo, 1, other), SINEW_STATUS_OK);
+    POSE_KEPT(other, sother, SJ);
+
+    sinew_joint_mask_destroy(m);
+    sinew_joint_mask_destroy(mo);
+    sinew_pose_destroy(a);
+    sinew_pose_destroy(b);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(other);
+    sinew_skeleton_destroy(s.skel);
+    sinew_skeleton_destroy(o.skel);
+}
+
+/* ================================================================ Part B: layered blends */
+
+static void part_b_layers(void)
+{
+    static const float bad_thr[7] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, -1.0f, -FLT_MIN};
+    static const float bad_w[5] = {NAN, INFINITY, -INFINITY, -1.0f, -FLT_MIN};
+    Skel s, o;
+    SinewTransform local[NB], so[NB], sother[NB], rest[NB];
+    SinewPose *p[3], *out, *other;
+    SinewJointMask *m, *mo;
+    SinewBlendLayer layers[3], bad[3];
+    int k, j;
+
+    g_section = "B sinew_pose_blend_layers";
+    if (!skel_make(&s, 1) || !skel_make(&o, 0)) {
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        rng_locals(&s, local, 0);
+        p[k] = pose_make(&s, local);
+    }
+    rng_locals(&s, local, 0);
+    out = pose_make(&s, local);
+    other = pose_make(&o, NULL);
+    m = mask_make(&s, 3);
+    mo = mask_make(&o, 1);
+    pose_read(out, so, NJ);
+    pose_read(other, sother, SJ);
+    for (k = 0; k < 3; k++) {
+        layers[k].pose = p[k];
+        layers[k].weight = 0.5f + (float)k;
+        layers[k].mask = k == 1 ? m : NULL;
+    }
+
+    EXPECT(sinew_pose_blend_layers(NULL, 3, 0.1f, out), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_pose_blend_layers(layers, 3, 0.1f, NULL), SINEW_STATUS_NULL_POINTER);
+    for (j = 0; j < 3; j++) {
+        memcpy(bad, layers, sizeof bad);
+        bad[j].pose = NULL;
+        EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out), SINEW_STATUS_NULL_POINTER);
+        POSE_KEPT(out, so, NJ);
+    }
+    for (k = 0; k < 7; k++) {
+        EXPECT(sinew_pose_blend_layers(layers, 3, bad_thr[k], out),
+               k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_blend_layers(NULL, 0, bad_thr[k], out),
+               k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+        POSE_KEPT(out, so, NJ);
+    }
+    for (j = 0; j < 3; j++) {
+        for (k = 0; k < 5; k++) {
+            memcpy(bad, layers, sizeof bad);
+            bad[j].weight = bad_w[k];
+            EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out),
+                   k < 3 ? SINEW_STATUS_NON_FINITE : SINEW_STATUS_INVALID_ARGUMENT);
+            POSE_KEPT(out, so, NJ);
+        }
+        memcpy(bad, layers, sizeof bad);
+        bad[j].mask = mo;
+        EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        memcpy(bad, layers, sizeof bad);
+        bad[j].pose = other;
+        EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        /* The output may not be one of the layers. */
+        memcpy(bad, layers, sizeof bad);
+        bad[j].pose = out;
+        EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out), SINEW_STATUS_INVALID_ARGUMENT);
+        POSE_KEPT(out, so, NJ);
+        bad[j].weight = 0.0f; /* even with no weight */
+        EXPECT(sinew_pose_blend_layers(bad, 3, 0.1f, out), SINEW_STATUS_INVALID_ARGUMENT);
+        POSE_KEPT(out, so, NJ);
+    }
+    EXPECT(sinew_pose_blend_layers(layers, 3, 0.1f, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+    EXPECT(sinew_pose_blend_layers(NULL, 0, 0.1f, NULL), SINEW_STATUS_NULL_POINTER);
+
+    /* Valid edges: a weight of -0, a tiny threshold, no layers at all (the rest pose). */
+    memcpy(bad, layers, sizeof bad);
+    bad[0].weight = -0.0f;
+    EXPECT(sinew_pose_blend_layers(bad, 3, FLT_MIN, out), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_blend_layers(NULL, 0, 0.1f, out), SINEW_STATUS_OK);
+    {
+        SinewPose *r = pose_make(&s, NULL);
+        pose_read(r, rest, NJ);
+        CHECK(pose_holds(out, rest, NJ), "no layers do not give the rest pose");
+        sinew_pose_destroy(r);
+    }
+
+    for (k = 0; k < 3; k++) {
+        sinew_pose_destroy(p[k]);
+    }
+    sinew_joint_mask_destroy(m);
+    sinew_joint_mask_destroy(mo);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(other);
+    sinew_skeleton_destroy(s.skel);
+    sinew_skeleton_destroy(o.skel);
+}
+
+/* ================================================================ Part B: additive layers */
+
+static void part_b_additive(void)
+{
+    static const float bad_w[3] = {NAN, INFINITY, -INFINITY};
+    Skel s, o;
+    SinewTransform local[NB], sp[NB], sr[NB], sd[NB], so[NB], sother[NB];
+    SinewPose *p, *r, *d, *out, *other;
+    SinewJointMask *m, *mo;
+    int k;
+
+    g_section = "B additive";
+    if (!skel_make(&s, 1) || !skel_make(&o, 0)) {
+        return;
+    }
+    rng_locals(&s, local, 0);
+    p = pose_make(&s, local);
+    rng_locals(&s, local, 0);
+    r = pose_make(&s, local);
+    rng_locals(&s, local, 0);
+    d = pose_make(&s, local);
+    rng_locals(&s, local, 0);
+    out = pose_make(&s, local);
+    other = pose_make(&o, NULL);
+    m = mask_make(&s, 3);
+    mo = mask_make(&o, 3);
+    pose_read(p, sp, NJ);
+    pose_read(r, sr, NJ);
+    pose_read(d, sd, NJ);
+    pose_read(out, so, NJ);
+    pose_read(other, sother, SJ);
+
+    /* make_additive */
+    EXPECT(sinew_pose_make_additive(NULL, r, d), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(p, NULL, d), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(p, r, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_pose_make_additive(d, r, d), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(p, d, d), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(d, d, d), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(other, r, d), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(p, other, d), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_make_additive(p, r, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+    POSE_KEPT(p, sp, NJ);
+    POSE_KEPT(r, sr, NJ);
+
+    /* apply_additive, distinct and in place */
+    for (k = 0; k < 2; k++) {
+        const SinewPose *base = k == 0 ? p : out;
+        if (k == 0) {
+            EXPECT(sinew_pose_apply_additive(NULL, d, 1.0f, NULL, out), SINEW_STATUS_NULL_POINTER);
+            POSE_KEPT(out, so, NJ);
+        }
+        EXPECT(sinew_pose_apply_additive(base, NULL, 1.0f, NULL, out), SINEW_STATUS_NULL_POINTER);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_apply_additive(base, d, 1.0f, m, NULL), SINEW_STATUS_NULL_POINTER);
+        POSE_KEPT(out, so, NJ);
+        {
+            int j;
+            for (j = 0; j < 3; j++) {
+                EXPECT(sinew_pose_apply_additive(base, d, bad_w[j], NULL, out),
+                       SINEW_STATUS_NON_FINITE);
+                POSE_KEPT(out, so, NJ);
+                EXPECT(sinew_pose_apply_additive(base, d, bad_w[j], m, out),
+                       SINEW_STATUS_NON_FINITE);
+                POSE_KEPT(out, so, NJ);
+            }
+        }
+        EXPECT(sinew_pose_apply_additive(base, d, 0.5f, mo, out), SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_pose_apply_additive(base, other, 0.5f, NULL, out),
+               SINEW_STATUS_SIZE_MISMATCH);
+        POSE_KEPT(out, so, NJ);
+    }
+    EXPECT(sinew_pose_apply_additive(other, d, 0.5f, NULL, out), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_pose_apply_additive(p, d, 0.5f, NULL, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+    /* The output may be the base but not the delta. */
+    EXPECT(sinew_pose_apply_additive(p, d, 0.5f, NULL, d), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_apply_additive(d, d, 0.5f, NULL, d), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(d, sd, NJ);
+    EXPECT(sinew_pose_apply_additive(d, d, 0.5f, m, out), SINEW_STATUS_OK);
+    POSE_KEPT(d, sd, NJ);
+    POSE_KEPT(p, sp, NJ);
+
+    sinew_joint_mask_destroy(m);
+    sinew_joint_mask_destroy(mo);
+    sinew_pose_destroy(p);
+    sinew_pose_destroy(r);
+    sinew_pose_destroy(d);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(other);
+    sinew_skeleton_destroy(s.skel);
+    sinew_skeleton_destroy(o.skel);
+}
+
+/* ================================================================ Part B: huge finite blends */
+
+/* Every blending export on finite values near FLT_MAX: NUMERIC_OVERFLOW (output untouched) or
+ * OK with finite, unit results; never NaN or infinity. */
+static void check_huge_result(const char *what, int c, SinewStatus st, const SinewPose *out,
+                              const SinewTransform *before, uint32_t n)
+{
+    SinewTransform now[NB];
+    uint32_t i;
+    pose_read(out, now, n);
+    CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW, "%s %d returned %s",
+          what, c, status_name(st));
+    if (st == SINEW_STATUS_OK) {
+        for (i = 0; i < n; i++) {
+            CHECK(xf_finite(&now[i]) && xf_unit_rotation(&now[i]),
+                  "%s %d: OK with joint %u = t(%g %g %g) q(%g %g %g %g) s(%g %g %g)", what, c,
+                  (unsigned)i, (double)now[i].translation.x, (double)now[i].translation.y,
+                  (double)now[i].translation.z, (double)now[i].rotation.x,
+                  (double)now[i].rotation.y, (double)now[i].rotation.z,
+                  (double)now[i].rotation.w, (double)now[i].scale.x, (double)now[i].scale.y,
+                  (double)now[i].scale.z);
+            if (!xf_finite(&now[i])) {
+                break;
+            }
+        }
+    } else {
+        CHECK(memcmp(now, before, n * sizeof now[0]) == 0, "%s %d: output changed on error",
+              what, c);
+    }
+}
+
+static void rng_huge_locals(const Skel *s, SinewTransform *out, int flavor)
+{
+    uint32_t i;
+    int f;
+    for (i = 0; i < s->n; i++) {
+        out[i] = xf(v3(0, 0, 0), rng_quat(), ONE3());
+        for (f = 0; f < 3; f++) {
+            float big = FLT_MAX * rng_float(0.5f, 1.0f);
+            if (rng_below(4) == 0) {
+                big = FLT_MAX;
+            }
+            *vec_field(&out[i].translation, f) = flavor == 1 && rng_below(2) ? -big : big;
+            *vec_field(&out[i].scale, f) = flavor == 2 ? FLT_MAX / 4.0f * rng_float(0, 1) : big;
+        }
+    }
+}
+
+#define N_HUGE 40
+
+static void part_b_blend_huge(void)
+{
+    Skel s;
+    SinewTransform la[NB], lb[NB], lc[NB], before[NB];
+    SinewPose *a, *b, *cp, *out;
+    SinewJointMask *m;
+    int c;
+
+    g_section = "B huge finite blends";
+    if (!skel_make(&s, 0)) {
+        return;
+    }
+    a = pose_make(&s, NULL);
+    b = pose_make(&s, NULL);
+    cp = pose_make(&s, NULL);
+    out = pose_make(&s, NULL);
+    for (c = 0; c < N_HUGE; c++) {
+        SinewBlendLayer layers[3];
+        float t = c % 5 == 0 ? 0.5f : rng_float(0, 1);
+        int space = c % 2, k;
+        SinewStatus st;
+        rng_huge_locals(&s, la, c % 3);
+        rng_huge_locals(&s, lb, (c + 1) % 3);
+        rng_huge_locals(&s, lc, c % 2);
+        EXPECT(sinew_pose_set_local(a, la, SJ), SINEW_STATUS_OK);
+        EXPECT(sinew_pose_set_local(b, lb, SJ), SINEW_STATUS_OK);
+        EXPECT(sinew_pose_set_local(cp, lc, SJ), SINEW_STATUS_OK);
+        m = mask_make(&s, c % 5);
+
+        pose_read(out, before, SJ);
+        st = sinew_pose_blend(a, b, t, m, space, out);
+        check_huge_result("blend", c, st, out, before, SJ);
+
+        for (k = 0; k < 3; k++) {
+            layers[k].pose = k == 0 ? a : k == 1 ? b : cp;
+            layers[k].weight = rng_float(0, 2);
+            layers[k].mask = k == 1 ? m : NULL;
+        }
+        if (c % 4 == 0) {
+            layers[0].weight = 1.0f;
+            layers[1].weight = 1.0f;
+            layers[2].weight = 1.0f;
+        }
+        pose_read(out, before, SJ);
+        st = sinew_pose_blend_layers(layers, 1 + (uint32_t)(c % 3), c % 2 ? 0.1f : 5.0f, out);
+        check_huge_result("blend_layers", c, st, out, before, SJ);
+
+        pose_read(out, before, SJ);
+        st = sinew_pose_make_additive(a, b, out);
+        check_huge_result("make_additive", c, st, out, before, SJ);
+
+        pose_read(out, before, SJ);
+        st = sinew_pose_apply_additive(a, b, c % 3 == 0 ? 2.0f : rng_float(-1, 2), m, out);
+        check_huge_result("apply_additive", c, st, out, before, SJ);
+
+        EXPECT(sinew_pose_set_local(out, lc, SJ), SINEW_STATUS_OK);
+        pose_read(out, before, SJ);
+        st = sinew_pose_apply_additive(out, b, c % 3 == 0 ? -1.0f : rng_float(-1, 2), NULL, out);
+        check_huge_result("apply_additive in place", c, st, out, before, SJ);
+        sinew_joint_mask_destroy(m);
+    }
+    /* A reference with a small scale: the delta's scale ratio s / ref.s overflows. */
+    rng_locals(&s, la, 0);
+    rng_locals(&s, lb, 0);
+    la[2].scale = v3(FLT_MAX, 1, 1);
+    lb[2].scale = v3(1e-6f, 1, 1);
+    EXPECT(sinew_pose_set_local(a, la, SJ), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_set_local(b, lb, SJ), SINEW_STATUS_OK);
+    pose_read(out, before, SJ);
+    EXPECT(sinew_pose_make_additive(a, b, out), SINEW_STATUS_NUMERIC_OVERFLOW);
+    POSE_KEPT(out, before, SJ);
+    /* A tiny but non-zero reference scale: the delta is still s / ref.s (finite here), so
+     * applying it to the reference gives the pose back, as documented. */
+    la[2].scale = v3(1, 2, 1);
+    lb[2].scale = v3(1e-13f, 1, 1);
+    EXPECT(sinew_pose_set_local(a, la, SJ), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_set_local(b, lb, SJ), SINEW_STATUS_OK);
+    pose_read(a, la, SJ);
+    if (EXPECT(sinew_pose_make_additive(a, b, out), SINEW_STATUS_OK) &&
+        EXPECT(sinew_pose_apply_additive(b, out, 1.0f, NULL, cp), SINEW_STATUS_OK)) {
+        pose_read(cp, lc, SJ);
+        CHECK(xf_close(&lc[2], &la[2], 1e-5f),
+              "R + (P - R) is not P for ref.s = 1e-13: scale %g %g %g, expected %g %g %g",
+              (double)lc[2].scale.x, (double)lc[2].scale.y, (double)lc[2].scale.z,
+              (double)la[2].scale.x, (double)la[2].scale.y, (double)la[2].scale.z);
+    }
+    sinew_pose_destroy(a);
+    sinew_pose_destroy(b);
+    sinew_pose_destroy(cp);
+    sinew_pose_destroy(out);
+    sinew_skeleton_destroy(s.skel);
+}
+
+/* ================================================================ Part B: clips */
+
+/* Samples `clip` at fixed times into `probe` (n joints); `snap` holds NPROBE * n transforms. */
+#define NPROBE 5
+static void clip_probe(const SinewClip *clip, SinewPose *probe, SinewTransform *snap, uint32_t n)
+{
+    static const float times[NPROBE] = {0.0f, 0.3f, 0.55f, 0.9f, 1.7f};
+    int i;
+    for (i = 0; i < NPROBE; i++) {
+        EXPECT(sinew_clip_sample(clip, NULL, times[i], (uint32_t)(i % 2), probe),
+               SINEW_STATUS_OK);
+        pose_read(probe, snap + (uint32_t)i * n, n);
+    }
+}
+
+static int clip_holds(const SinewClip *clip, SinewPose *probe, const SinewTransform *snap,
+                      uint32_t n)
+{
+    SinewTransform now[NPROBE * NB];
+    clip_probe(clip, probe, now, n);
+    return memcmp(now, snap, NPROBE * n * sizeof now[0]) == 0;
+}
+
+#define CLIP_KEPT(clip) \
+    CHECK(clip_holds((clip), probe, csnap, NJ), "clip `%s` changed on error", #clip)
+
+/* A valid 3-key track (times 0, 0.5, 1 of a 1-second clip) of `prop` for joint 4. */
+static void base_track(TrackSpec *k, int32_t prop, int32_t interp)
+{
+    uint32_t i;
+    memset(k, 0, sizeof *k);
+    k->joint = 4;
+    k->prop = prop;
+    k->interp = interp;
+    k->n = 3;
+    for (i = 0; i < 3; i++) {
+        k->times[i] = 0.5f * (float)i;
+        k->vals[i] = prop == SINEW_TRACK_PROPERTY_ROTATION
+                         ? rng_quat()
+                         : qt(rng_float(0.5f, 2), rng_float(0.5f, 2), rng_float(0.5f, 2), 0);
+        k->tin[i] = qt(rng_float(-1, 1), rng_float(-1, 1), rng_float(-1, 1),
+                       prop == SINEW_TRACK_PROPERTY_ROTATION ? rng_float(-1, 1) : 0.0f);
+        k->tout[i] = qt(rng_float(-1, 1), rng_float(-1, 1), rng_float(-1, 1),
+                        prop == SINEW_TRACK_PROPERTY_ROTATION ? rng_float(-1, 1) : 0.0f);
+    }
+    k->tangents = interp == SINEW_INTERPOLATION_CUBIC;
+}
+
+/* Calls the setter of `prop` with raw pointers (any may be NULL). */
+static SinewStatus set_track_raw(SinewClip *clip, int32_t prop, uint32_t joint, int32_t interp,
+                                 const float *times, const SinewQuat *vals, const SinewQuat *tin,
+                                 const SinewQuat *tout, uint32_t n)
+{
+    SinewVec3 v[MAXK], vi[MAXK], vo[MAXK];
+    uint32_t i;
+    if (prop == SINEW_TRACK_PROPERTY_ROTATION) {
+        return sinew_clip_set_rotation_track(clip, joint, interp, times, vals, tin, tout, n);
+    }
+    for (i = 0; i < n && i < MAXK; i++) {
+        v[i] = vals != NULL ? q_xyz(vals[i]) : v3(0, 0, 0);
+        vi[i] = tin != NULL ? q_xyz(tin[i]) : v3(0, 0, 0);
+        vo[i] = tout != NULL ? q_xyz(tout[i]) : v3(0, 0, 0);
+    }
+    return (prop == SINEW_TRACK_PROPERTY_TRANSLATION ? sinew_clip_set_translation_track
+                                                     : sinew_clip_set_scale_track)(
+        clip, joint, interp, times, vals != NULL ? v : NULL, tin != NULL ? vi : NULL,
+        tout != NULL ? vo : NULL, n);
+}
+
+static void part_b_clip(void)
+{
+    static const float bad_f[3] = {NAN, INFINITY, -INFINITY};
+    Skel s, o;
+    SinewClip *clip = NULL, *oclip = NULL, *out_clip;
+    SinewClipCursor *cursor = NULL, *ocursor = NULL, *out_cursor;
+    SinewPose *probe, *out, *other;
+    SinewTransform csnap[NPROBE * NB], so[NB], sother[NB];
+    TrackSpec k, bad;
+    float dur;
+    int32_t prop;
+    int i, f, interp;
+
+    g_section = "B clips";
+    if (!skel_make(&s, 1) || !skel_make(&o, 0)) {
+        return;
+    }
+    /* create / duration */
+    FILL(out_clip);
+    EXPECT(sinew_clip_create(NULL, 1.0f, &out_clip), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(out_clip);
+    EXPECT(sinew_clip_create(s.skel, 1.0f, NULL), SINEW_STATUS_NULL_POINTER);
+    for (i = 0; i < 3; i++) {
+        FILL(out_clip);
+        EXPECT(sinew_clip_create(s.skel, bad_f[i], &out_clip), SINEW_STATUS_NON_FINITE);
+        UNTOUCHED(out_clip);
+    }
+    FILL(out_clip);
+    EXPECT(sinew_clip_create(s.skel, -1.0f, &out_clip), SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(out_clip);
+    EXPECT(sinew_clip_create(s.skel, -FLT_MIN, &out_clip), SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(out_clip);
+    for (i = 0; i < 3; i++) {
+        float d = i == 0 ? 0.0f : i == 1 ? -0.0f : FLT_MAX;
+        out_clip = NULL;
+        if (EXPECT(sinew_clip_create(s.skel, d, &out_clip), SINEW_STATUS_OK)) {
+            dur = 5.0f;
+            EXPECT(sinew_clip_duration(out_clip, &dur), SINEW_STATUS_OK);
+            CHECK(dur == d, "duration %g of a clip created with %g", (double)dur, (double)d);
+        }
+        sinew_clip_destroy(out_clip);
+    }
+    if (!EXPECT(sinew_clip_create(s.skel, 1.0f, &clip), SINEW_STATUS_OK) ||
+        !EXPECT(sinew_clip_create(o.skel, 1.0f, &oclip), SINEW_STATUS_OK)) {
+        return;
+    }
+    FILL(dur);
+    EXPECT(sinew_clip_duration(NULL, &dur), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(dur);
+    EXPECT(sinew_clip_duration(clip, NULL), SINEW_STATUS_NULL_POINTER);
+
+    probe = pose_make(&s, NULL);
+    /* A track of every property, so that any change would show in the probe. */
+    for (prop = 0; prop < 3; prop++) {
+        base_track(&k, prop, prop == 1 ? SINEW_INTERPOLATION_CUBIC : SINEW_INTERPOLATION_LINEAR);
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+    }
+    clip_probe(clip, probe, csnap, NJ);
+
+    for (prop = 0; prop < 3; prop++) {
+        int c = prop == SINEW_TRACK_PROPERTY_ROTATION ? 4 : 3;
+        for (interp = 0; interp < 4; interp++) {
+            int cubic = interp == SINEW_INTERPOLATION_CUBIC;
+            base_track(&k, prop, interp);
+            k.joint = 7;
+            /* NULLs */
+            EXPECT(set_track_raw(NULL, prop, 7, interp, k.times, k.vals, cubic ? k.tin : NULL,
+                                 cubic ? k.tout : NULL, 3),
+                   SINEW_STATUS_NULL_POINTER);
+            EXPECT(set_track_raw(clip, prop, 7, interp, NULL, k.vals, cubic ? k.tin : NULL,
+                                 cubic ? k.tout : NULL, 3),
+                   SINEW_STATUS_NULL_POINTER);
+            CLIP_KEPT(clip);
+            EXPECT(set_track_raw(clip, prop, 7, interp, k.times, NULL, cubic ? k.tin : NULL,
+                                 cubic ? k.tout : NULL, 3),
+                   SINEW_STATUS_NULL_POINTER);
+            CLIP_KEPT(clip);
+            /* Only one of the two tangent arrays: NULL_POINTER whatever the interpolation. */
+            EXPECT(set_track_raw(clip, prop, 7, interp, k.times, k.vals, k.tin, NULL, 3),
+                   SINEW_STATUS_NULL_POINTER);
+            CLIP_KEPT(clip);
+            EXPECT(set_track_raw(clip, prop, 7, interp, k.times, k.vals, NULL, k.tout, 3),
+                   SINEW_STATUS_NULL_POINTER);
+            CLIP_KEPT(clip);
+            /* Tangents on a non-cubic track, or none on a cubic one. */
+            EXPECT(set_track_raw(clip, prop, 7, interp, k.times, k.vals, cubic ? NULL : k.tin,
+                                 cubic ? NULL : k.tout, 3),
+                   SINEW_STATUS_INVALID_ARGUMENT);
+            CLIP_KEPT(clip);
+            /* key_count 0, with and without arrays */
+            EXPECT(set_track_raw(clip, prop, 7, interp, k.times, k.vals, cubic ? k.tin : NULL,
+                                 cubic ? k.tout : NULL, 0),
+                   SINEW_STATUS_INVALID_ARGUMENT);
+            CLIP_KEPT(clip);
+            EXPECT(set_track_raw(clip, prop, 7, interp, NULL, NULL, NULL, NULL, 0),
+                   SINEW_STATUS_INVALID_ARGUMENT);
+            CLIP_KEPT(clip);
+            /* joint out of range */
+            bad = k;
+            bad.joint = NJ;
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_OUT_OF_RANGE);
+            bad.joint = UINT32_MAX;
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_OUT_OF_RANGE);
+            CLIP_KEPT(clip);
+            /* times: unsorted, duplicate, outside [0, duration], not finite */
+            bad = k;
+            bad.times[1] = 0.75f;
+            bad.times[2] = 0.6f;
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_INVALID_ARGUMENT);
+            bad = k;
+            bad.times[2] = bad.times[1];
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_INVALID_ARGUMENT);
+            bad = k;
+            bad.times[0] = -0.01f;
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_OUT_OF_RANGE);
+            bad = k;
+            bad.times[2] = 1.0000001f;
+            EXPECT(track_apply(clip, &bad), SINEW_STATUS_OUT_OF_RANGE);
+            CLIP_KEPT(clip);
+            for (i = 0; i < 3; i++) {
+                bad = k;
+                bad.times[2] = bad_f[i];
+                EXPECT(track_apply(clip, &bad), SINEW_STATUS_NON_FINITE);
+                bad = k;
+                bad.times[0] = bad_f[i];
+                EXPECT(track_apply(clip, &bad), SINEW_STATUS_NON_FINITE);
+            }
+            CLIP_KEPT(clip);
+            /* values and tangents: each component, each non-finite value */
+            for (f = 0; f < c; f++) {
+                for (i = 0; i < 3; i++) {
+                    bad = k;
+                    *quat_field(&bad.vals[2], f) = bad_f[i];
+                    EXPECT(track_apply(clip, &bad), SINEW_STATUS_NON_FINITE);
+                    if (cubic) {
+                        bad = k;
+                        *quat_field(&bad.tin[1], f) = bad_f[i];
+                        EXPECT(track_apply(clip, &bad), SINEW_STATUS_NON_FINITE);
+                        bad = k;
+                        *quat_field(&bad.tout[2], f) = bad_f[i];
+                        EXPECT(track_apply(clip, &bad), SINEW_STATUS_NON_FINITE);
+                    }
+                }
+            }
+            CLIP_KEPT(clip);
+            if (prop == SINEW_TRACK_PROPERTY_ROTATION) {
+                bad = k;
+                bad.vals[1] = qt(0, 0, 0, 0);
+                EXPECT(track_apply(clip, &bad), SINEW_STATUS_INVALID_ARGUMENT);
+                bad.vals[1] = qt(-0.0f, 0, -0.0f, 0);
+                EXPECT(track_apply(clip, &bad), SINEW_STATUS_INVALID_ARGUMENT);
+                CLIP_KEPT(clip);
+            }
+            /* invalid interpolations */
+            for (i = 0; i < 3; i++) {
+                bad = k;
+                bad.interp = i == 0 ? 9 : i == 1 ? -1 : 4;
+                EXPECT(track_apply(clip, &bad), SINEW_STATUS_INVALID_ARGUMENT);
+            }
+            CLIP_KEPT(clip);
+        }
+    }
+    /* clear_track */
+    EXPECT(sinew_clip_clear_track(NULL, 4, 0), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_clip_clear_track(clip, 4, 3), SINEW_STATUS_INVALID_ARGUMENT);
+    EXPECT(sinew_clip_clear_track(clip, 4, -1), SINEW_STATUS_INVALID_ARGUMENT);
+    EXPECT(sinew_clip_clear_track(clip, NJ, 0), SINEW_STATUS_OUT_OF_RANGE);
+    EXPECT(sinew_clip_clear_track(clip, UINT32_MAX, 2), SINEW_STATUS_OUT_OF_RANGE);
+    CLIP_KEPT(clip);
+    EXPECT(sinew_clip_clear_track(clip, 0, 1), SINEW_STATUS_OK); /* no track there: fine */
+    CLIP_KEPT(clip);
+
+    /* cursors */
+    FILL(out_cursor);
+    EXPECT(sinew_clip_cursor_create(NULL, &out_cursor), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(out_cursor);
+    EXPECT(sinew_clip_cursor_create(clip, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_clip_cursor_create(clip, &cursor), SINEW_STATUS_OK);
+    EXPECT(sinew_clip_cursor_create(oclip, &ocursor), SINEW_STATUS_OK);
+
+    /* sample */
+    out = pose_make(&s, NULL);
+    other = pose_make(&o, NULL);
+    EXPECT(sinew_clip_sample(clip, cursor, 0.4f, 0, out), SINEW_STATUS_OK);
+    pose_read(out, so, NJ);
+    pose_read(other, sother, SJ);
+    EXPECT(sinew_clip_sample(NULL, cursor, 0.5f, 0, out), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_clip_sample(clip, cursor, 0.5f, 0, NULL), SINEW_STATUS_NULL_POINTER);
+    for (i = 0; i < 3; i++) {
+        EXPECT(sinew_clip_sample(clip, cursor, bad_f[i], 1, out), SINEW_STATUS_NON_FINITE);
+        POSE_KEPT(out, so, NJ);
+        EXPECT(sinew_clip_sample(clip, NULL, bad_f[i], 0, out), SINEW_STATUS_NON_FINITE);
+        POSE_KEPT(out, so, NJ);
+    }
+    EXPECT(sinew_clip_sample(clip, cursor, 0.5f, 2, out), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_clip_sample(clip, NULL, 0.5f, UINT32_MAX, out), SINEW_STATUS_INVALID_ARGUMENT);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_clip_sample(clip, cursor, 0.5f, 0, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+    EXPECT(sinew_clip_sample(oclip, NULL, 0.5f, 0, out), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_clip_sample(clip, ocursor, 0.5f, 0, out), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(out, so, NJ);
+    EXPECT(sinew_clip_sample(oclip, cursor, 0.5f, 1, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+    /* Huge finite times are fine (looping wraps, clamping holds the ends). */
+    EXPECT(sinew_clip_sample(clip, cursor, FLT_MAX, 1, out), SINEW_STATUS_OK);
+    EXPECT(sinew_clip_sample(clip, cursor, -FLT_MAX, 1, out), SINEW_STATUS_OK);
+    EXPECT(sinew_clip_sample(clip, cursor, FLT_MAX, 0, out), SINEW_STATUS_OK);
+    EXPECT(sinew_clip_sample(clip, cursor, -FLT_MAX, 0, out), SINEW_STATUS_OK);
+    EXPECT(sinew_clip_sample(oclip, ocursor, 0.5f, 1, other), SINEW_STATUS_OK);
+    CLIP_KEPT(clip);
+
+    sinew_clip_cursor_destroy(cursor);
+    sinew_clip_cursor_destroy(ocursor);
+    sinew_clip_destroy(clip);
+    sinew_clip_destroy(oclip);
+    sinew_pose_destroy(probe);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(other);
+    sinew_skeleton_destroy(s.skel);
+    sinew_skeleton_destroy(o.skel);
+}
+
+/* Huge finite keys and tangents: sampling reports NUMERIC_OVERFLOW (pose untouched) or gives
+ * finite values. */
+static void part_b_clip_huge(void)
+{
+    Skel s;
+    SinewClip *clip = NULL;
+    SinewPose *out;
+    SinewTransform before[NB];
+    TrackSpec k;
+    int c, j;
+
+    g_section = "B huge finite clips";
+    if (!skel_make(&s, 0)) {
+        return;
+    }
+    out = pose_make(&s, NULL);
+    for (c = 0; c < 24; c++) {
+        int32_t prop = (int32_t)(c % 3), interp = (int32_t)((c / 3) % 4);
+        if (!EXPECT(sinew_clip_create(s.skel, 1.0f, &clip), SINEW_STATUS_OK)) {
+            continue;
+        }
+        base_track(&k, prop, interp);
+        k.joint = 2;
+        for (j = 0; j < 3; j++) {
+            float sign = c % 2 && j == 1 ? -1.0f : 1.0f;
+            if (prop == SINEW_TRACK_PROPERTY_ROTATION) {
+                k.vals[j] = qscale(rng_quat(), FLT_MAX * rng_float(0.5f, 1.0f));
+                k.tin[j] = qt(FLT_MAX, -FLT_MAX, FLT_MAX * sign, FLT_MAX);
+                k.tout[j] = qt(FLT_MAX * sign, FLT_MAX, -FLT_MAX, FLT_MAX);
+            } else {
+                k.vals[j] = qt(FLT_MAX * sign, FLT_MAX, -FLT_MAX * sign, 0);
+                k.tin[j] = qt(c % 4 ? FLT_MAX : 0.0f, -FLT_MAX * sign, FLT_MAX, 0);
+                k.tout[j] = qt(FLT_MAX, FLT_MAX * sign, c % 4 ? -FLT_MAX : 0.0f, 0);
+            }
+        }
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+        for (j = 0; j < 12; j++) {
+            float t = j < 10 ? 0.1f * (float)j + 0.03f : j == 10 ? 0.25f : 0.75f;
+            SinewStatus st;
+            pose_read(out, before, SJ);
+            st = sinew_clip_sample(clip, NULL, t, (uint32_t)(j % 2), out);
+            check_huge_result("clip sample", c * 100 + j, st, out, before, SJ);
+        }
+        sinew_clip_destroy(clip);
+        clip = NULL;
+    }
+    sinew_pose_destroy(out);
+    sinew_skeleton_destroy(s.skel);
+}
+
+/* ================================================================ Part B: crossfade */
+
+/* A clip of `s` with a linear translation and rotation track on every joint. */
+static SinewClip *simple_clip(const Skel *s, float dur)
+{
+    SinewClip *clip = NULL;
+    TrackSpec k;
+    uint32_t j;
+    if (!EXPECT(sinew_clip_create(s->skel, dur, &clip), SINEW_STATUS_OK)) {
+        return NULL;
+    }
+    for (j = 0; j < s->n; j++) {
+        rng_track(&k, s, dur, SINEW_INTERPOLATION_LINEAR, SINEW_TRACK_PROPERTY_TRANSLATION);
+        k.joint = j;
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+        rng_track(&k, s, dur, SINEW_INTERPOLATION_SLERP, SINEW_TRACK_PROPERTY_ROTATION);
+        k.joint = j;
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+    }
+    return clip;
+}
+
+/* After a refused call on `cf`: it behaves exactly as `twin`, which never saw the call. */
+static void xf_same(SinewCrossfade *cf, SinewCrossfade *twin, SinewPose *p1, SinewPose *p2,
+                    uint32_t n, int line)
+{
+    SinewTransform a[NB], b[NB];
+    float wa[WCAP], wb[WCAP];
+    uint32_t ca = 0, cb = 0, fa = 0, fb = 0;
+    float dt = 1.0f / 30.0f;
+    EXPECT(sinew_crossfade_update(cf, dt), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_update(twin, dt), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_get_pose(cf, p1), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_get_pose(twin, p2), SINEW_STATUS_OK);
+    pose_read(p1, a, n);
+    pose_read(p2, b, n);
+    memset(wa, 0, sizeof wa);
+    memset(wb, 0, sizeof wb);
+    EXPECT(sinew_crossfade_get_weights(cf, wa, WCAP, &ca), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_get_weights(twin, wb, WCAP, &cb), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_fade_count(cf, &fa), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_fade_count(twin, &fb), SINEW_STATUS_OK);
+    check_impl(memcmp(a, b, n * sizeof a[0]) == 0 && ca == cb && fa == fb &&
+                   memcmp(wa, wb, sizeof wa) == 0,
+               line, "xf_same", "a refused call changed the controller (fades %u vs %u)",
+               (unsigned)fa, (unsigned)fb);
+}
+
+#define XF_SAME() xf_same(cf, twin, p1, p2, NJ, __LINE__)
+
+static void part_b_crossfade(void)
+{
+    static const float bad_f[3] = {NAN, INFINITY, -INFINITY};
+    Skel s, o;
+    SinewCrossfade *cf = NULL, *twin = NULL, *out_cf;
+    SinewClip *ca, *cb, *cc, *cd, *co;
+    SinewPose *p1, *p2, *other;
+    SinewTransform snap[NB], sother[NB];
+    TrackSpec k;
+    uint32_t queued, count, i;
+    float w[WCAP];
+    int j;
+
+    g_section = "B crossfade";
+    if (!skel_make(&s, 1) || !skel_make(&o, 0)) {
+        return;
+    }
+    ca = simple_clip(&s, 1.0f);
+    cb = simple_clip(&s, 0.8f);
+    cc = simple_clip(&s, 1.3f);
+    cd = simple_clip(&s, 1.1f);
+    co = simple_clip(&o, 1.0f);
+    p1 = pose_make(&s, NULL);
+    p2 = pose_make(&s, NULL);
+    other = pose_make(&o, NULL);
+
+    /* create */
+    FILL(out_cf);
+    EXPECT(sinew_crossfade_create(NULL, 2, &out_cf), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(out_cf);
+    EXPECT(sinew_crossfade_create(s.skel, 2, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_crossfade_create(s.skel, 0, &out_cf), SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(out_cf);
+    EXPECT(sinew_crossfade_create(s.skel, 257, &out_cf), SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(out_cf);
+    EXPECT(sinew_crossfade_create(s.skel, UINT32_MAX, &out_cf), SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(out_cf);
+    for (j = 0; j < 2; j++) {
+        out_cf = NULL;
+        EXPECT(sinew_crossfade_create(s.skel, j == 0 ? 1 : 256, &out_cf), SINEW_STATUS_OK);
+        sinew_crossfade_destroy(out_cf);
+    }
+    if (!EXPECT(sinew_crossfade_create(s.skel, 2, &cf), SINEW_STATUS_OK) ||
+        !EXPECT(sinew_crossfade_create(s.skel, 2, &twin), SINEW_STATUS_OK)) {
+        return;
+    }
+
+    /* Before anything plays: update gives the rest pose; weights are empty. */
+    EXPECT(sinew_crossfade_update(cf, 0.1f), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_update(twin, 0.1f), SINEW_STATUS_OK);
+    count = 99;
+    EXPECT(sinew_crossfade_get_weights(cf, NULL, 0, &count), SINEW_STATUS_OK);
+    CHECK(count == 0, "weights of an idle controller: %u", (unsigned)count);
+
+    /* play */
+    EXPECT(sinew_crossfade_play(NULL, ca, 1), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_crossfade_play(cf, NULL, 1), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_crossfade_play(cf, ca, 2), SINEW_STATUS_INVALID_ARGUMENT);
+    EXPECT(sinew_crossfade_play(cf, co, 1), SINEW_STATUS_SIZE_MISMATCH);
+    XF_SAME();
+    EXPECT(sinew_crossfade_play(cf, ca, 1), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_play(twin, ca, 1), SINEW_STATUS_OK);
+    XF_SAME();
+    EXPECT(sinew_crossfade_play(cf, co, 0), SINEW_STATUS_SIZE_MISMATCH);
+    XF_SAME();
+
+    /* fade_to */
+    FILL(queued);
+    EXPECT(sinew_crossfade_fade_to(NULL, cb, 0.5f, 0, 1, &queued), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(queued);
+    EXPECT(sinew_crossfade_fade_to(cf, NULL, 0.5f, 0, 1, &queued), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(queued);
+    for (j = 0; j < 3; j++) {
+        EXPECT(sinew_crossfade_fade_to(cf, cb, bad_f[j], 0, 1, &queued),
+               SINEW_STATUS_NON_FINITE);
+        UNTOUCHED(queued);
+        EXPECT(sinew_crossfade_fade_to(cf, cb, bad_f[j], SINEW_FADE_CURVE_INERTIALIZE, 1, NULL),
+               SINEW_STATUS_NON_FINITE);
+    }
+    EXPECT(sinew_crossfade_fade_to(cf, cb, -1.0f, 0, 1, &queued), SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(queued);
+    EXPECT(sinew_crossfade_fade_to(cf, cb, -FLT_MIN, 2, 1, &queued),
+           SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(queued);
+    for (j = 0; j < 3; j++) {
+        EXPECT(sinew_crossfade_fade_to(cf, cb, 0.5f, j == 0 ? 7 : j == 1 ? 3 : -1, 1, &queued),
+               SINEW_STATUS_INVALID_ARGUMENT);
+        UNTOUCHED(queued);
+    }
+    EXPECT(sinew_crossfade_fade_to(cf, cb, 0.5f, 0, 2, &queued), SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(queued);
+    EXPECT(sinew_crossfade_fade_to(cf, co, 0.5f, 0, 1, &queued), SINEW_STATUS_SIZE_MISMATCH);
+    UNTOUCHED(queued);
+    /* Bad arguments are refused even for a request that would be ignored. */
+    EXPECT(sinew_crossfade_fade_to(cf, ca, -1.0f, 0, 1, &queued), SINEW_STATUS_INVALID_ARGUMENT);
+    UNTOUCHED(queued);
+    XF_SAME();
+
+    /* Queue full: max_fades 2. */
+    for (j = 0; j < 2; j++) {
+        SinewCrossfade *x = j == 0 ? cf : twin;
+        EXPECT(sinew_crossfade_fade_to(x, cb, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &queued),
+               SINEW_STATUS_OK);
+        CHECK(queued == 1, "fade to b not queued");
+        EXPECT(sinew_crossfade_fade_to(x, cc, 0.5f, SINEW_FADE_CURVE_SMOOTH, 0, &queued),
+               SINEW_STATUS_OK);
+        CHECK(queued == 1, "fade to c not queued");
+    }
+    FILL(queued);
+    EXPECT(sinew_crossfade_fade_to(cf, cd, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &queued),
+           SINEW_STATUS_OUT_OF_RANGE);
+    UNTOUCHED(queued);
+    EXPECT(sinew_crossfade_fade_to(cf, cb, 0.5f, SINEW_FADE_CURVE_SMOOTH, 1, NULL),
+           SINEW_STATUS_OUT_OF_RANGE);
+    count = 99;
+    EXPECT(sinew_crossfade_fade_count(cf, &count), SINEW_STATUS_OK);
+    CHECK(count == 2, "fade count %u after a refused request", (unsigned)count);
+    /* The last request again is ignored, not refused, even with the queue full. */
+    EXPECT(sinew_crossfade_fade_to(cf, cc, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &queued),
+           SINEW_STATUS_OK);
+    CHECK(queued == 0, "repeating the last request was not ignored");
+    XF_SAME();
+
+    /* update */
+    EXPECT(sinew_crossfade_update(NULL, 0.1f), SINEW_STATUS_NULL_POINTER);
+    for (j = 0; j < 3; j++) {
+        EXPECT(sinew_crossfade_update(cf, bad_f[j]), SINEW_STATUS_NON_FINITE);
+    }
+    EXPECT(sinew_crossfade_update(cf, -1.0f), SINEW_STATUS_INVALID_ARGUMENT);
+    EXPECT(sinew_crossfade_update(cf, -FLT_MIN), SINEW_STATUS_INVALID_ARGUMENT);
+    XF_SAME();
+
+    /* get_pose */
+    EXPECT(sinew_crossfade_get_pose(cf, p1), SINEW_STATUS_OK);
+    pose_read(p1, snap, NJ);
+    pose_read(other, sother, SJ);
+    EXPECT(sinew_crossfade_get_pose(NULL, p1), SINEW_STATUS_NULL_POINTER);
+    POSE_KEPT(p1, snap, NJ);
+    EXPECT(sinew_crossfade_get_pose(cf, NULL), SINEW_STATUS_NULL_POINTER);
+    EXPECT(sinew_crossfade_get_pose(cf, other), SINEW_STATUS_SIZE_MISMATCH);
+    POSE_KEPT(other, sother, SJ);
+
+    /* fade_count */
+    FILL(count);
+    EXPECT(sinew_crossfade_fade_count(NULL, &count), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(count);
+    EXPECT(sinew_crossfade_fade_count(cf, NULL), SINEW_STATUS_NULL_POINTER);
+
+    /* get_weights */
+    FILL(w);
+    FILL(count);
+    EXPECT(sinew_crossfade_get_weights(NULL, w, WCAP, &count), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(w);
+    UNTOUCHED(count);
+    EXPECT(sinew_crossfade_get_weights(cf, w, WCAP, NULL), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(w);
+    EXPECT(sinew_crossfade_get_weights(cf, NULL, 3, &count), SINEW_STATUS_NULL_POINTER);
+    UNTOUCHED(count);
+    EXPECT(sinew_crossfade_get_weights(cf, NULL, 0, &count), SINEW_STATUS_OK);
+    CHECK(count == 3, "get_weights count %u with two fades queued", (unsigned)count);
+    EXPECT(sinew_crossfade_get_weights(cf, w, 2, &count), SINEW_STATUS_OK);
+    CHECK(count == 3 && is_filled(&w[2], sizeof w - 2 * sizeof w[0]),
+          "get_weights wrote past its capacity");
+    XF_SAME();
+
+    /* Editing a clip while a controller holds it (playing, or queued). */
+    base_track(&k, SINEW_TRACK_PROPERTY_TRANSLATION, SINEW_INTERPOLATION_LINEAR);
+    for (j = 0; j < 3; j++) {
+        SinewClip *held = j == 0 ? ca : j == 1 ? cb : cc;
+        for (i = 0; i < 3; i++) {
+            k.prop = (int32_t)i;
+            k.interp = SINEW_INTERPOLATION_STEP;
+            EXPECT(track_apply(held, &k), SINEW_STATUS_INVALID_ARGUMENT);
+        }
+        EXPECT(sinew_clip_clear_track(held, 0, 0), SINEW_STATUS_INVALID_ARGUMENT);
+    }
+    XF_SAME();
+    /* A clip nobody holds can be edited. */
+    k.prop = SINEW_TRACK_PROPERTY_TRANSLATION;
+    EXPECT(track_apply(cd, &k), SINEW_STATUS_OK);
+
+    /* A clip's handle may go while a controller plays it. */
+    sinew_clip_destroy(cc);
+    cc = NULL;
+    XF_SAME();
+    for (j = 0; j < 40; j++) {
+        XF_SAME();
+    }
+    count = 99;
+    EXPECT(sinew_crossfade_fade_count(cf, &count), SINEW_STATUS_OK);
+    CHECK(count == 0, "fades did not finish (%u left)", (unsigned)count);
+
+    /* Once a controller lets go of a clip (another plays, or the controller is gone), the
+     * clip can be edited again. */
+    EXPECT(sinew_crossfade_play(cf, cd, 0), SINEW_STATUS_OK);
+    EXPECT(sinew_crossfade_play(twin, cd, 0), SINEW_STATUS_OK);
+    EXPECT(track_apply(ca, &k), SINEW_STATUS_OK);
+    EXPECT(track_apply(cd, &k), SINEW_STATUS_INVALID_ARGUMENT);
+    sinew_crossfade_destroy(cf);
+    EXPECT(track_apply(cd, &k), SINEW_STATUS_INVALID_ARGUMENT); /* twin holds it */
+    sinew_crossfade_destroy(twin);
+    EXPECT(track_apply(cd, &k), SINEW_STATUS_OK);
+
+    sinew_clip_destroy(ca);
+    sinew_clip_destroy(cb);
+    sinew_clip_destroy(cd);
+    sinew_clip_destroy(co);
+    sinew_pose_destroy(p1);
+    sinew_pose_destroy(p2);
+    sinew_pose_destroy(other);
+    sinew_skeleton_destroy(s.skel);
+    sinew_skeleton_destroy(o.skel);
+}
+
+/* Huge finite clips through the controller: fades and inertialization between poses near
+ * +-FLT_MAX never give NaN or infinity with OK, and a failed update leaves the output pose. */
+static SinewClip *huge_clip(const Skel *s, float sign, int interp)
+{
+    SinewClip *clip = NULL;
+    TrackSpec k;
+    uint32_t j, i;
+    if (!EXPECT(sinew_clip_create(s->skel, 1.0f, &clip), SINEW_STATUS_OK)) {
+        return NULL;
+    }
+    for (j = 0; j < s->n; j++) {
+        base_track(&k, SINEW_TRACK_PROPERTY_TRANSLATION, interp);
+        k.joint = j;
+        for (i = 0; i < 3; i++) {
+            k.vals[i] = qt(FLT_MAX * sign, -FLT_MAX * sign * (float)(i % 2), FLT_MAX, 0);
+        }
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+        base_track(&k, SINEW_TRACK_PROPERTY_SCALE, interp);
+        k.joint = j;
+        for (i = 0; i < 3; i++) {
+            k.vals[i] = qt(FLT_MAX, FLT_MAX * 0.75f, sign * FLT_MAX, 0);
+        }
+        EXPECT(track_apply(clip, &k), SINEW_STATUS_OK);
+    }
+    return clip;
+}
+
+static void part_b_crossfade_huge(void)
+{
+    Skel s;
+    SinewClip *hp, *hn, *hc, *plain;
+    SinewCrossfade *cf = NULL;
+    SinewPose *out;
+    SinewTransform before[NB], now[NB];
+    TrackSpec k;
+    int curve, j;
+
+    g_section = "B huge finite crossfade";
+    if (!skel_make(&s, 0)) {
+        return;
+    }
+    hp = huge_clip(&s, 1.0f, SINEW_INTERPOLATION_LINEAR);
+    hn = huge_clip(&s, -1.0f, SINEW_INTERPOLATION_STEP);
+    plain = simple_clip(&s, 1.0f);
+    out = pose_make(&s, NULL);
+    for (curve = 0; curve < 3; curve++) {
+        int bad_frames = 0, first_bad = -1;
+        SinewTransform first[NB];
+        if (!EXPECT(sinew_crossfade_create(s.skel, 4, &cf), SINEW_STATUS_OK)) {
+            continue;
+        }
+        EXPECT(sinew_crossfade_play(cf, curve == 2 ? plain : hp, 1), SINEW_STATUS_OK);
+        for (j = 0; j < 40; j++) {
+            SinewStatus st;
+            if (j == 3 || j == 20) {
+                EXPECT(sinew_crossfade_fade_to(cf, j == 3 ? hn : hp, 0.4f, curve, 1, NULL),
+                       SINEW_STATUS_OK);
+            }
+            if (j == 5 && curve != 2) {
+                EXPECT(sinew_crossfade_fade_to(cf, plain, 0.3f, curve, 0, NULL), SINEW_STATUS_OK);
+            }
+            EXPECT(sinew_crossfade_get_pose(cf, out), SINEW_STATUS_OK);
+            pose_read(out, before, SJ);
+            st = sinew_crossfade_update(cf, j % 7 == 6 ? 0.0f : 1.0f / 30.0f);
+            EXPECT(sinew_crossfade_get_pose(cf, out), SINEW_STATUS_OK);
+            pose_read(out, now, SJ);
+            CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW,
+                  "huge crossfade (curve %d) frame %d: update returned %s", curve, j,
+                  status_name(st));
+            if (st == SINEW_STATUS_OK && !all_finite_unit(now, SJ)) {
+                if (bad_frames++ == 0) {
+                    first_bad = j;
+                    memcpy(first, now, sizeof first);
+                }
+            } else if (st != SINEW_STATUS_OK) {
+                CHECK(memcmp(now, before, SJ * sizeof now[0]) == 0,
+                      "huge crossfade (curve %d) frame %d: output changed on error", curve, j);
+            }
+        }
+        CHECK(bad_frames == 0,
+              "huge crossfade (curve %d): %d of 40 updates returned OK with a non-finite "
+              "output (first at frame %d: joint 1 t %g %g %g s %g %g %g)",
+              curve, bad_frames, first_bad, (double)first[1].translation.x,
+              (double)first[1].translation.y, (double)first[1].translation.z,
+              (double)first[1].scale.x, (double)first[1].scale.y, (double)first[1].scale.z);
+        sinew_crossfade_destroy(cf);
+        cf = NULL;
+    }
+
+    /* A clip that overflows between its keys (huge cubic tangents) queued under a fine one:
+     * the update that samples it fails, and must leave the output pose as it was. */
+    if (EXPECT(sinew_clip_create(s.skel, 1.0f, &hc), SINEW_STATUS_OK)) {
+        base_track(&k, SINEW_TRACK_PROPERTY_TRANSLATION, SINEW_INTERPOLATION_CUBIC);
+        k.joint = 1;
+        for (j = 0; j < 3; j++) {
+            k.vals[j] = qt(FLT_MAX, 0, 0, 0);
+            k.tout[j] = qt(FLT_MAX, 0, 0, 0);
+            k.tin[j] = qt(0, 0, 0, 0);
+        }
+        EXPECT(track_apply(hc, &k), SINEW_STATUS_OK);
+        EXPECT(sinew_clip_sample(hc, NULL, 0.25f, 0, out), SINEW_STATUS_NUMERIC_OVERFLOW);
+        if (EXPECT(sinew_crossfade_create(s.skel, 2, &cf), SINEW_STATUS_OK)) {
+            EXPECT(sinew_crossfade_play(cf, plain, 1), SINEW_STATUS_OK);
+            EXPECT(sinew_crossfade_update(cf, 0.05f), SINEW_STATUS_OK);
+            EXPECT(sinew_crossfade_fade_to(cf, hc, 1.0f, SINEW_FADE_CURVE_LINEAR, 0, NULL),
+                   SINEW_STATUS_OK);
+            EXPECT(sinew_crossfade_get_pose(cf, out), SINEW_STATUS_OK);
+            pose_read(out, before, SJ);
+            EXPECT(sinew_crossfade_update(cf, 0.25f), SINEW_STATUS_NUMERIC_OVERFLOW);
+            EXPECT(sinew_crossfade_get_pose(cf, out), SINEW_STATUS_OK);
+            pose_read(out, now, SJ);
+            CHECK(memcmp(now, before, SJ * sizeof now[0]) == 0,
+                  "crossfade update failed (NUMERIC_OVERFLOW) but changed the output pose");
+            sinew_crossfade_destroy(cf);
+            cf = NULL;
+        }
+        sinew_clip_destroy(hc);
+    }
+    sinew_clip_destroy(hp);
+    sinew_clip_destroy(hn);
+    sinew_clip_destroy(plain);
+    sinew_pose_destroy(out);
+    sinew_skeleton_destroy(s.skel);
+}
+
 /* ================================================================ main */
 
 int main(void)
@@ -4498,6 +7151,21 @@ int main(void)
     part_b_chain_huge();
     part_b_chain_pose_huge();
     part_b_hand_huge();
+    part_a_blend();
+    part_a_layers();
+    part_a_additive();
+    part_a_masks();
+    part_a_clips();
+    part_a_crossfade();
+    part_b_mask();
+    part_b_blend();
+    part_b_layers();
+    part_b_additive();
+    part_b_clip();
+    part_b_crossfade();
+    part_b_blend_huge();
+    part_b_clip_huge();
+    part_b_crossfade_huge();
 
     /* How many parity lines of each kind were printed, so the Rust side can tell it parsed
      * every one. */
@@ -4508,6 +7176,13 @@ int main(void)
     printf("LINES APPLY %d\n", g_apply_id);
     printf("LINES HANDM %d\n", g_hand_model_id);
     printf("LINES HANDP %d\n", g_hand_pose_id);
+    printf("LINES BLEND %d\n", g_blend_id);
+    printf("LINES LAYERS %d\n", g_layers_id);
+    printf("LINES ADDMAKE %d\n", g_addmake_id);
+    printf("LINES ADDAPPLY %d\n", g_addapply_id);
+    printf("LINES MASK %d\n", g_mask_id);
+    printf("LINES CLIP %d\n", g_clip_id);
+    printf("LINES XFADE %d\n", g_xfade_id);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     fflush(stdout);
     return g_failed == 0 ? 0 : 1;

@@ -1,0 +1,1395 @@
+// Sinew C++ wrapper: header-only C++17 over the C ABI in include/sinew.h.
+//
+// Everything here is a thin, inline layer over the `sinew_*` functions:
+//
+// - Value types (`Vec3`, `Quat`, `Transform`) are layout-compatible with their C counterparts,
+//   so arrays of them are passed to the library without copying.
+// - Every handle (`Skeleton`, `Pose`, solvers, masks, clips, ...) is a move-only RAII owner of
+//   the native handle: the destructor calls the native `*_destroy`, a moved-from object holds
+//   nullptr (safe to destroy, assign, or call: calls then fail with `Status::null_pointer`).
+// - Every operation returns `Result<T>` (or `Result<void>`), which carries either the value or an
+//   `Error { Status status; std::string message; }` taken from `sinew_last_error_message`.
+//   Nothing throws, so the default layer works with `-fno-exceptions`. Define
+//   `SINEW_CPP_EXCEPTIONS` (with exceptions enabled) to get `sinew::Exception`,
+//   `value_or_throw` and `throw_if_error`.
+// - Array arguments are `Span<T>` (pointer + count), built from std::vector, std::array or C
+//   arrays; solve, blend and sample paths allocate nothing on success.
+//
+// Errors detected by the wrapper itself (before calling the library, e.g. two spans whose sizes
+// must agree) carry a message starting with "sinew C++:" and leave the library's thread-local
+// error message untouched.
+//
+// Naming follows the C API: `sinew_pose_set_local(pose, ...)` is `pose.set_local(...)`,
+// `sinew_pose_create(skeleton, &out)` is `Pose::create(skeleton)`.
+
+#ifndef SINEW_HPP
+#define SINEW_HPP
+
+#include "sinew.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+#if !defined(__cpp_exceptions) && !defined(__EXCEPTIONS) && !defined(_CPPUNWIND)
+#error "SINEW_CPP_EXCEPTIONS is defined but C++ exceptions are disabled"
+#endif
+#include <stdexcept>
+#endif
+
+namespace sinew {
+
+// ============================================================================ enums
+
+/// Mirrors `SinewStatus`: the outcome of every call.
+enum class Status : int32_t {
+  ok = SINEW_STATUS_OK,
+  null_pointer = SINEW_STATUS_NULL_POINTER,
+  invalid_argument = SINEW_STATUS_INVALID_ARGUMENT,
+  non_finite = SINEW_STATUS_NON_FINITE,
+  out_of_range = SINEW_STATUS_OUT_OF_RANGE,
+  size_mismatch = SINEW_STATUS_SIZE_MISMATCH,
+  invalid_skeleton = SINEW_STATUS_INVALID_SKELETON,
+  panic = SINEW_STATUS_PANIC,
+  not_found = SINEW_STATUS_NOT_FOUND,
+  numeric_overflow = SINEW_STATUS_NUMERIC_OVERFLOW,
+};
+
+/// The enumerator's name ("ok", "null_pointer", ...), or "unknown" for other values.
+inline const char* to_string(Status status) noexcept {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::null_pointer: return "null_pointer";
+    case Status::invalid_argument: return "invalid_argument";
+    case Status::non_finite: return "non_finite";
+    case Status::out_of_range: return "out_of_range";
+    case Status::size_mismatch: return "size_mismatch";
+    case Status::invalid_skeleton: return "invalid_skeleton";
+    case Status::panic: return "panic";
+    case Status::not_found: return "not_found";
+    case Status::numeric_overflow: return "numeric_overflow";
+  }
+  return "unknown";
+}
+
+/// Mirrors `SinewEndRotation`: which rotation a solved chain's last joint gets.
+enum class EndRotation : int32_t {
+  keep_model = SINEW_END_ROTATION_KEEP_MODEL,
+  copy_effector = SINEW_END_ROTATION_COPY_EFFECTOR,
+  keep_local = SINEW_END_ROTATION_KEEP_LOCAL,
+};
+
+/// Mirrors `SinewConstraintType`: the shape of a joint constraint.
+enum class ConstraintType : int32_t {
+  cone = SINEW_CONSTRAINT_TYPE_CONE,
+  hinge = SINEW_CONSTRAINT_TYPE_HINGE,
+  twist = SINEW_CONSTRAINT_TYPE_TWIST,
+};
+
+/// Mirrors `SinewBlendSpace`: whether `blend` mixes local or model-space rotations.
+enum class BlendSpace : int32_t {
+  local = SINEW_BLEND_SPACE_LOCAL,
+  model_rotation = SINEW_BLEND_SPACE_MODEL_ROTATION,
+};
+
+/// Mirrors `SinewInterpolation`: how a clip track interpolates between keys.
+enum class Interpolation : int32_t {
+  step = SINEW_INTERPOLATION_STEP,
+  linear = SINEW_INTERPOLATION_LINEAR,
+  slerp = SINEW_INTERPOLATION_SLERP,
+  cubic = SINEW_INTERPOLATION_CUBIC,
+};
+
+/// Mirrors `SinewTrackProperty`: which track `Clip::clear_track` removes.
+enum class TrackProperty : int32_t {
+  translation = SINEW_TRACK_PROPERTY_TRANSLATION,
+  rotation = SINEW_TRACK_PROPERTY_ROTATION,
+  scale = SINEW_TRACK_PROPERTY_SCALE,
+};
+
+/// Mirrors `SinewFadeCurve`: the shape of a crossfade transition.
+enum class FadeCurve : int32_t {
+  linear = SINEW_FADE_CURVE_LINEAR,
+  smooth = SINEW_FADE_CURVE_SMOOTH,
+  inertialize = SINEW_FADE_CURVE_INERTIALIZE,
+};
+
+// ============================================================================ value types
+
+/// A 3D vector, layout-compatible with `SinewVec3` (and Unity's `Vector3`), so spans of it go
+/// to the library as `SinewVec3*` without copies.
+struct Vec3 {
+  float x = 0.0f;
+  float y = 0.0f;
+  float z = 0.0f;
+
+  constexpr Vec3() noexcept = default;
+  constexpr Vec3(float x_, float y_, float z_) noexcept : x(x_), y(y_), z(z_) {}
+  constexpr Vec3(const SinewVec3& v) noexcept : x(v.x), y(v.y), z(v.z) {}  // NOLINT: implicit
+  constexpr operator SinewVec3() const noexcept { return SinewVec3{x, y, z}; }
+  constexpr SinewVec3 to_c() const noexcept { return SinewVec3{x, y, z}; }
+
+  static constexpr Vec3 zero() noexcept { return Vec3{}; }
+  static constexpr Vec3 one() noexcept { return Vec3{1.0f, 1.0f, 1.0f}; }
+
+  friend constexpr bool operator==(const Vec3& a, const Vec3& b) noexcept {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+  }
+  friend constexpr bool operator!=(const Vec3& a, const Vec3& b) noexcept { return !(a == b); }
+};
+
+/// A rotation quaternion `{x, y, z, w}`, layout-compatible with `SinewQuat`. Default: identity.
+struct Quat {
+  float x = 0.0f;
+  float y = 0.0f;
+  float z = 0.0f;
+  float w = 1.0f;
+
+  constexpr Quat() noexcept = default;
+  constexpr Quat(float x_, float y_, float z_, float w_) noexcept : x(x_), y(y_), z(z_), w(w_) {}
+  constexpr Quat(const SinewQuat& q) noexcept : x(q.x), y(q.y), z(q.z), w(q.w) {}  // NOLINT
+  constexpr operator SinewQuat() const noexcept { return SinewQuat{x, y, z, w}; }
+  constexpr SinewQuat to_c() const noexcept { return SinewQuat{x, y, z, w}; }
+
+  static constexpr Quat identity() noexcept { return Quat{}; }
+
+  friend constexpr bool operator==(const Quat& a, const Quat& b) noexcept {
+    return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
+  }
+  friend constexpr bool operator!=(const Quat& a, const Quat& b) noexcept { return !(a == b); }
+};
+
+/// Translation, rotation and per-axis scale, layout-compatible with `SinewTransform`.
+/// Default: identity (zero translation, identity rotation, unit scale).
+struct Transform {
+  Vec3 translation{};
+  Quat rotation{};
+  Vec3 scale{1.0f, 1.0f, 1.0f};
+
+  constexpr Transform() noexcept = default;
+  constexpr Transform(const Vec3& translation_, const Quat& rotation_,
+                      const Vec3& scale_ = Vec3::one()) noexcept
+      : translation(translation_), rotation(rotation_), scale(scale_) {}
+  constexpr Transform(const SinewTransform& t) noexcept  // NOLINT: implicit
+      : translation(t.translation), rotation(t.rotation), scale(t.scale) {}
+  constexpr operator SinewTransform() const noexcept { return to_c(); }
+  constexpr SinewTransform to_c() const noexcept {
+    return SinewTransform{translation.to_c(), rotation.to_c(), scale.to_c()};
+  }
+
+  static constexpr Transform identity() noexcept { return Transform{}; }
+
+  friend constexpr bool operator==(const Transform& a, const Transform& b) noexcept {
+    return a.translation == b.translation && a.rotation == b.rotation && a.scale == b.scale;
+  }
+  friend constexpr bool operator!=(const Transform& a, const Transform& b) noexcept {
+    return !(a == b);
+  }
+};
+
+namespace detail {
+template <class Cpp, class C>
+constexpr bool layout_compatible() noexcept {
+  return sizeof(Cpp) == sizeof(C) && alignof(Cpp) == alignof(C) &&
+         std::is_standard_layout<Cpp>::value && std::is_trivially_copyable<Cpp>::value;
+}
+}  // namespace detail
+
+static_assert(detail::layout_compatible<Vec3, SinewVec3>(), "Vec3 must match SinewVec3");
+static_assert(sizeof(Vec3) == 12, "Vec3 is 12 bytes");
+static_assert(offsetof(Vec3, x) == offsetof(SinewVec3, x), "Vec3::x");
+static_assert(offsetof(Vec3, y) == offsetof(SinewVec3, y), "Vec3::y");
+static_assert(offsetof(Vec3, z) == offsetof(SinewVec3, z), "Vec3::z");
+static_assert(detail::layout_compatible<Quat, SinewQuat>(), "Quat must match SinewQuat");
+static_assert(sizeof(Quat) == 16, "Quat is 16 bytes");
+static_assert(offsetof(Quat, x) == offsetof(SinewQuat, x), "Quat::x");
+static_assert(offsetof(Quat, y) == offsetof(SinewQuat, y), "Quat::y");
+static_assert(offsetof(Quat, z) == offsetof(SinewQuat, z), "Quat::z");
+static_assert(offsetof(Quat, w) == offsetof(SinewQuat, w), "Quat::w");
+static_assert(detail::layout_compatible<Transform, SinewTransform>(),
+              "Transform must match SinewTransform");
+static_assert(sizeof(Transform) == 40, "Transform is 40 bytes");
+static_assert(offsetof(Transform, translation) == offsetof(SinewTransform, translation),
+              "Transform::translation");
+static_assert(offsetof(Transform, rotation) == offsetof(SinewTransform, rotation),
+              "Transform::rotation");
+static_assert(offsetof(Transform, scale) == offsetof(SinewTransform, scale), "Transform::scale");
+
+/// Outcome of an IK solve (`SinewIkResult` with `reached` as a bool).
+struct IkResult {
+  bool reached = false;     ///< The end finished within tolerance of the target.
+  float error = 0.0f;       ///< Distance from the chain's end to the target after the solve.
+  uint32_t iterations = 0;  ///< Iterations used (1 for analytic solvers).
+
+  constexpr IkResult() noexcept = default;
+  constexpr IkResult(const SinewIkResult& r) noexcept  // NOLINT: implicit
+      : reached(r.reached != 0), error(r.error), iterations(r.iterations) {}
+  constexpr SinewIkResult to_c() const noexcept {
+    return SinewIkResult{reached ? 1u : 0u, error, iterations};
+  }
+};
+
+// ============================================================================ settings
+
+/// Two-bone IK settings, initialized from `sinew_two_bone_ik_settings_default` (Unreal's
+/// TwoBoneIK node defaults). The fields are the C struct's; adjust them after construction.
+struct TwoBoneIkSettings : SinewTwoBoneIkSettings {
+  TwoBoneIkSettings() noexcept : SinewTwoBoneIkSettings() {
+    sinew_two_bone_ik_settings_default(this);
+  }
+  TwoBoneIkSettings(const SinewTwoBoneIkSettings& c) noexcept  // NOLINT: implicit
+      : SinewTwoBoneIkSettings(c) {}
+};
+
+/// FABRIK settings, initialized from `sinew_fabrik_settings_default`.
+struct FabrikSettings : SinewFabrikSettings {
+  FabrikSettings() noexcept : SinewFabrikSettings() { sinew_fabrik_settings_default(this); }
+  FabrikSettings(const SinewFabrikSettings& c) noexcept : SinewFabrikSettings(c) {}  // NOLINT
+};
+
+/// CCD settings, initialized from `sinew_ccd_settings_default`.
+struct CcdSettings : SinewCcdSettings {
+  CcdSettings() noexcept : SinewCcdSettings() { sinew_ccd_settings_default(this); }
+  CcdSettings(const SinewCcdSettings& c) noexcept : SinewCcdSettings(c) {}  // NOLINT
+};
+
+/// HandIKRetargeting settings, initialized from `sinew_hand_ik_retargeting_settings_default`.
+struct HandIkRetargetingSettings : SinewHandIkRetargetingSettings {
+  HandIkRetargetingSettings() noexcept : SinewHandIkRetargetingSettings() {
+    sinew_hand_ik_retargeting_settings_default(this);
+  }
+  HandIkRetargetingSettings(const SinewHandIkRetargetingSettings& c) noexcept  // NOLINT
+      : SinewHandIkRetargetingSettings(c) {}
+};
+
+/// Joint indices of the four hands hand IK retargeting measures its offset between.
+struct HandJoints : SinewHandJoints {
+  constexpr HandJoints() noexcept : SinewHandJoints{0, 0, 0, 0} {}
+  constexpr HandJoints(uint32_t right_fk_, uint32_t left_fk_, uint32_t right_ik_,
+                       uint32_t left_ik_) noexcept
+      : SinewHandJoints{right_fk_, left_fk_, right_ik_, left_ik_} {}
+  constexpr HandJoints(const SinewHandJoints& c) noexcept : SinewHandJoints(c) {}  // NOLINT
+};
+
+/// A limit on a joint's local rotation (radians), initialized from
+/// `sinew_joint_constraint_default` (45-degree cone about +X, twist unlimited, identity
+/// reference). The named constructors fill the fields the README documents for each type.
+struct JointConstraint : SinewJointConstraint {
+  JointConstraint() noexcept : SinewJointConstraint() { sinew_joint_constraint_default(this); }
+  JointConstraint(const SinewJointConstraint& c) noexcept : SinewJointConstraint(c) {}  // NOLINT
+
+  /// Swing inside an elliptical cone about `axis` (half-angles about the frame's Y and Z).
+  static JointConstraint cone(const Quat& reference, const Vec3& axis, float swing_half_angle_1,
+                              float swing_half_angle_2) noexcept {
+    JointConstraint c;
+    c.type = SINEW_CONSTRAINT_TYPE_CONE;
+    c.reference = reference;
+    c.axis = axis;
+    c.swing_half_angle_1 = swing_half_angle_1;
+    c.swing_half_angle_2 = swing_half_angle_2;
+    return c;
+  }
+  /// Rotation only about `axis`, by an angle in [min_angle, max_angle].
+  static JointConstraint hinge(const Quat& reference, const Vec3& axis, float min_angle,
+                               float max_angle) noexcept {
+    JointConstraint c;
+    c.type = SINEW_CONSTRAINT_TYPE_HINGE;
+    c.reference = reference;
+    c.axis = axis;
+    c.min_angle = min_angle;
+    c.max_angle = max_angle;
+    return c;
+  }
+  /// Free swing; twist about `axis` in [min_angle, max_angle].
+  static JointConstraint twist(const Quat& reference, const Vec3& axis, float min_angle,
+                               float max_angle) noexcept {
+    JointConstraint c;
+    c.type = SINEW_CONSTRAINT_TYPE_TWIST;
+    c.reference = reference;
+    c.axis = axis;
+    c.min_angle = min_angle;
+    c.max_angle = max_angle;
+    return c;
+  }
+  /// A cone that also limits twist to [min_angle, max_angle].
+  JointConstraint& limit_twist_to(float min_angle_, float max_angle_) noexcept {
+    limit_twist = 1;
+    min_angle = min_angle_;
+    max_angle = max_angle_;
+    return *this;
+  }
+};
+
+static_assert(sizeof(TwoBoneIkSettings) == sizeof(SinewTwoBoneIkSettings), "layout");
+static_assert(sizeof(FabrikSettings) == sizeof(SinewFabrikSettings), "layout");
+static_assert(sizeof(CcdSettings) == sizeof(SinewCcdSettings), "layout");
+static_assert(sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings),
+              "layout");
+static_assert(sizeof(HandJoints) == sizeof(SinewHandJoints), "layout");
+static_assert(detail::layout_compatible<JointConstraint, SinewJointConstraint>(),
+              "JointConstraint arrays are passed as SinewJointConstraint arrays");
+
+// ============================================================================ Error, Result
+
+/// A failed call: the status and the library's message (from `sinew_last_error_message`, read
+/// right after the failing call) or, for checks done by the wrapper, a "sinew C++:" message.
+struct Error {
+  Status status = Status::ok;
+  std::string message{};
+
+  /// The error the library just reported with `status`: reads this thread's message (length
+  /// first, then the text, so it is never truncated).
+  static Error from_last(SinewStatus status) {
+    Error error;
+    error.status = static_cast<Status>(status);
+    std::size_t length = 0;
+    if (sinew_last_error_message(nullptr, 0, &length) == SINEW_STATUS_OK && length > 0) {
+      error.message.resize(length + 1);
+      std::size_t written = 0;
+      if (sinew_last_error_message(&error.message[0], error.message.size(), &written) ==
+          SINEW_STATUS_OK) {
+        error.message.resize(written < length ? written : length);
+      } else {
+        error.message.clear();
+      }
+    }
+    return error;
+  }
+};
+
+namespace detail {
+[[noreturn]] inline void bad_result_access(const Error& error) noexcept {
+  std::fprintf(stderr, "sinew: value() called on a failed Result (%s): %s\n",
+               to_string(error.status), error.message.c_str());
+  std::abort();
+}
+
+inline Error wrapper_error(Status status, const char* message) {
+  Error error;
+  error.status = status;
+  error.message = "sinew C++: ";
+  error.message += message;
+  return error;
+}
+}  // namespace detail
+
+/// Either a `T` or an `Error`; what every wrapper operation returns, so no exceptions are
+/// needed. Check `ok()` (or `if (result)`) before `value()`: `value()` on an error prints the
+/// error and aborts (with `SINEW_CPP_EXCEPTIONS`, `value_or_throw` throws instead).
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  using value_type = T;
+
+  Result(T value) : value_(std::move(value)), error_() {}      // NOLINT: implicit by design
+  Result(Error error) : value_(), error_(std::move(error)) {}  // NOLINT: implicit by design
+
+  bool ok() const noexcept { return value_.has_value(); }
+  explicit operator bool() const noexcept { return ok(); }
+  /// `Status::ok` on success, else the error's status.
+  Status status() const noexcept { return ok() ? Status::ok : error_.status; }
+  /// The error (status `ok` and an empty message on success).
+  const Error& error() const noexcept { return error_; }
+
+  T& value() & noexcept {
+    if (!ok()) detail::bad_result_access(error_);
+    return *value_;
+  }
+  const T& value() const& noexcept {
+    if (!ok()) detail::bad_result_access(error_);
+    return *value_;
+  }
+  T&& value() && noexcept {
+    if (!ok()) detail::bad_result_access(error_);
+    return std::move(*value_);
+  }
+  T& operator*() & noexcept { return value(); }
+  const T& operator*() const& noexcept { return value(); }
+  T&& operator*() && noexcept { return std::move(*this).value(); }
+  T* operator->() noexcept { return &value(); }
+  const T* operator->() const noexcept { return &value(); }
+
+  /// The value, or `fallback` on error.
+  template <class U>
+  T value_or(U&& fallback) const& {
+    return ok() ? *value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <class U>
+  T value_or(U&& fallback) && {
+    return ok() ? std::move(*value_) : static_cast<T>(std::forward<U>(fallback));
+  }
+
+ private:
+  std::optional<T> value_;
+  Error error_;
+};
+
+/// Success or an `Error`, for operations with no value.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  using value_type = void;
+
+  Result() noexcept : error_(), failed_(false) {}
+  Result(Error error) : error_(std::move(error)), failed_(true) {}  // NOLINT: implicit
+
+  bool ok() const noexcept { return !failed_; }
+  explicit operator bool() const noexcept { return ok(); }
+  Status status() const noexcept { return failed_ ? error_.status : Status::ok; }
+  const Error& error() const noexcept { return error_; }
+  /// Aborts (printing the error) on failure; nothing on success.
+  void value() const noexcept {
+    if (failed_) detail::bad_result_access(error_);
+  }
+
+ private:
+  Error error_;
+  bool failed_ = false;
+};
+
+namespace detail {
+/// `Result<void>` from a native status, reading the message on failure.
+inline Result<void> check(SinewStatus status) {
+  if (status == SINEW_STATUS_OK) return {};
+  return Error::from_last(status);
+}
+
+/// Narrows a span size to the C API's `uint32_t` count.
+inline bool narrow(std::size_t size, uint32_t& out) noexcept {
+  if (size > UINT32_MAX) return false;
+  out = static_cast<uint32_t>(size);
+  return true;
+}
+
+inline Error too_large() {
+  return wrapper_error(Status::out_of_range, "array has more than UINT32_MAX items");
+}
+
+inline uint32_t flag(bool b) noexcept { return b ? 1u : 0u; }
+
+/// An optional handle argument given but empty: refused rather than read as "none".
+inline Error empty_handle(const char* what) {
+  std::string message = "the ";
+  message += what;
+  message += " given is empty (moved from or destroyed)";
+  return wrapper_error(Status::null_pointer, message.c_str());
+}
+
+template <class T, class C>
+const C* c_ptr(const T* p) noexcept {
+  static_assert(layout_compatible<T, C>(), "layout-compatible types only");
+  return reinterpret_cast<const C*>(p);
+}
+template <class T, class C>
+C* c_ptr(T* p) noexcept {
+  static_assert(layout_compatible<T, C>(), "layout-compatible types only");
+  return reinterpret_cast<C*>(p);
+}
+
+inline const SinewTransform* c_ptr(const Transform* p) noexcept {
+  return c_ptr<Transform, SinewTransform>(p);
+}
+inline SinewTransform* c_ptr(Transform* p) noexcept { return c_ptr<Transform, SinewTransform>(p); }
+inline const SinewVec3* c_ptr(const Vec3* p) noexcept { return c_ptr<Vec3, SinewVec3>(p); }
+inline const SinewQuat* c_ptr(const Quat* p) noexcept { return c_ptr<Quat, SinewQuat>(p); }
+
+/// Optional argument -> NULL or a pointer to a converted local.
+template <class C, class T>
+const C* opt_ptr(const std::optional<T>& value, C& storage) noexcept {
+  if (!value) return nullptr;
+  storage = *value;
+  return &storage;
+}
+
+template <class From, class To>
+using enable_span_from = std::enable_if_t<
+    std::is_same<std::remove_const_t<From>, std::remove_const_t<To>>::value &&
+        (std::is_const<To>::value || !std::is_const<From>::value),
+    int>;
+}  // namespace detail
+
+// ============================================================================ Span
+
+/// A non-owning view of `size()` contiguous `T`s (pointer + count), the wrapper's array
+/// argument. Built implicitly from std::vector, std::array and C arrays (a `Span<const T>` also
+/// from const containers and from `Span<T>`); the viewed storage must outlive the call.
+template <class T>
+class Span {
+ public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  using size_type = std::size_t;
+  using pointer = T*;
+  using iterator = T*;
+
+  constexpr Span() noexcept = default;
+  constexpr Span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+  template <std::size_t N>
+  constexpr Span(T (&array)[N]) noexcept : data_(array), size_(N) {}  // NOLINT: implicit
+  template <class U, std::size_t N, detail::enable_span_from<U, T> = 0>
+  constexpr Span(std::array<U, N>& array) noexcept  // NOLINT: implicit
+      : data_(array.data()), size_(N) {}
+  template <class U, std::size_t N, detail::enable_span_from<const U, T> = 0>
+  constexpr Span(const std::array<U, N>& array) noexcept  // NOLINT: implicit
+      : data_(array.data()), size_(N) {}
+  template <class U, class A, detail::enable_span_from<U, T> = 0>
+  Span(std::vector<U, A>& vector) noexcept  // NOLINT: implicit
+      : data_(vector.data()), size_(vector.size()) {}
+  template <class U, class A, detail::enable_span_from<const U, T> = 0>
+  Span(const std::vector<U, A>& vector) noexcept  // NOLINT: implicit
+      : data_(vector.data()), size_(vector.size()) {}
+  template <class U, detail::enable_span_from<U, T> = 0>
+  constexpr Span(const Span<U>& other) noexcept  // NOLINT: implicit
+      : data_(other.data()), size_(other.size()) {}
+
+  constexpr T* data() const noexcept { return data_; }
+  constexpr std::size_t size() const noexcept { return size_; }
+  constexpr bool empty() const noexcept { return size_ == 0; }
+  constexpr T* begin() const noexcept { return data_; }
+  constexpr T* end() const noexcept { return data_ + size_; }
+  constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// ============================================================================ handles
+
+namespace detail {
+/// Move-only owner of one native handle (CRTP base of every handle class).
+template <class Derived, class Handle, void (*Destroy)(Handle*)>
+class Owned {
+ public:
+  using native_type = Handle;
+
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  Owned(Owned&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+  Owned& operator=(Owned&& other) noexcept {
+    if (this != &other) {
+      Handle* old = handle_;
+      handle_ = other.handle_;
+      other.handle_ = nullptr;
+      if (old != nullptr) Destroy(old);
+    }
+    return *this;
+  }
+
+  /// The native handle (nullptr when empty or moved from), for calling the C API directly.
+  Handle* get() const noexcept { return handle_; }
+  /// Whether this object owns a handle.
+  bool valid() const noexcept { return handle_ != nullptr; }
+  explicit operator bool() const noexcept { return valid(); }
+  /// Gives up ownership: the caller must destroy the returned handle.
+  Handle* release() noexcept {
+    Handle* h = handle_;
+    handle_ = nullptr;
+    return h;
+  }
+  /// Destroys the native handle now (no-op when empty); the object is left empty.
+  void destroy() noexcept {
+    Handle* h = release();
+    if (h != nullptr) Destroy(h);
+  }
+  /// Takes ownership of a handle created through the C API.
+  static Derived adopt(Handle* handle) noexcept {
+    Derived d;
+    static_cast<Owned&>(d).handle_ = handle;
+    return d;
+  }
+
+ protected:
+  Owned() noexcept {}
+  ~Owned() {
+    if (handle_ != nullptr) Destroy(handle_);
+  }
+
+ private:
+  Handle* handle_ = nullptr;
+};
+}  // namespace detail
+
+/// Joint hierarchy, rest pose and optional names; immutable once created and shared (by
+/// reference count, inside the library) with the poses, masks, clips and controllers made
+/// from it, so it may be destroyed before them.
+class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Skeleton() noexcept {}  // user-provided: not an aggregate
+
+  /// A skeleton from parent indices (-1 for roots; parents before children) and rest-pose
+  /// local transforms, of equal sizes.
+  static Result<Skeleton> create(Span<const int32_t> parents, Span<const Transform> rest_pose) {
+    return create_raw(parents, rest_pose, nullptr, 0, false);
+  }
+  /// As above, with one unique non-empty UTF-8 name per joint (copied).
+  static Result<Skeleton> create(Span<const int32_t> parents, Span<const Transform> rest_pose,
+                                 Span<const char* const> names) {
+    return create_raw(parents, rest_pose, names.data(), names.size(), true);
+  }
+  /// As above, with names as std::strings.
+  static Result<Skeleton> create(Span<const int32_t> parents, Span<const Transform> rest_pose,
+                                 Span<const std::string> names) {
+    std::vector<const char*> pointers;
+    pointers.reserve(names.size());
+    for (const std::string& name : names) pointers.push_back(name.c_str());
+    return create_raw(parents, rest_pose, pointers.data(), names.size(), true);
+  }
+
+  Result<uint32_t> joint_count() const {
+    uint32_t count = 0;
+    SinewStatus s = sinew_skeleton_joint_count(get(), &count);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return count;
+  }
+
+  /// Index of the joint named `name`; `Status::not_found` when there is none.
+  Result<uint32_t> find_joint(const char* name) const {
+    uint32_t index = 0;
+    SinewStatus s = sinew_skeleton_find_joint(get(), name, &index);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return index;
+  }
+  Result<uint32_t> find_joint(const std::string& name) const { return find_joint(name.c_str()); }
+
+  /// Copies the parent indices into `out` (its size must be the joint count).
+  Result<void> get_parents(Span<int32_t> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check(sinew_skeleton_get_parents(get(), out.data(), n));
+  }
+  /// The parent indices, in a new vector.
+  Result<std::vector<int32_t>> parents() const {
+    Result<uint32_t> n = joint_count();
+    if (!n) return n.error();
+    std::vector<int32_t> out(*n);
+    Result<void> r = get_parents(out);
+    if (!r) return r.error();
+    return out;
+  }
+
+  /// Copies the rest-pose local transforms into `out` (its size must be the joint count).
+  Result<void> get_rest_pose(Span<Transform> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check(sinew_skeleton_get_rest_pose(get(), detail::c_ptr(out.data()), n));
+  }
+  /// The rest-pose local transforms, in a new vector.
+  Result<std::vector<Transform>> rest_pose() const {
+    Result<uint32_t> n = joint_count();
+    if (!n) return n.error();
+    std::vector<Transform> out(*n);
+    Result<void> r = get_rest_pose(out);
+    if (!r) return r.error();
+    return out;
+  }
+
+ private:
+  static Result<Skeleton> create_raw(Span<const int32_t> parents, Span<const Transform> rest,
+                                     const char* const* names, std::size_t name_count,
+                                     bool with_names) {
+    if (rest.size() != parents.size() || (with_names && name_count != parents.size())) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "parents, rest_pose and names must have the same size");
+    }
+    uint32_t n = 0;
+    if (!detail::narrow(parents.size(), n)) return detail::too_large();
+    SinewSkeleton* raw = nullptr;
+    SinewStatus s = sinew_skeleton_create(parents.data(), detail::c_ptr(rest.data()),
+                                          with_names ? names : nullptr, n, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+};
+
+/// Per-joint weights in [0, 1] for one skeleton's joint count: restricts a blend or an
+/// additive layer to part of the body.
+class JointMask : public detail::Owned<JointMask, SinewJointMask, &sinew_joint_mask_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  JointMask() noexcept {}  // user-provided: not an aggregate
+
+  /// Every joint of `skeleton` gets `value`.
+  static Result<JointMask> create(const Skeleton& skeleton, float value) {
+    SinewJointMask* raw = nullptr;
+    SinewStatus s = sinew_joint_mask_create(skeleton.get(), value, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+  /// Weight 1 on the subtree at `root` (0 elsewhere), ramping over its first `blend_depth`
+  /// levels as (depth + 1) / (blend_depth + 1), like Unreal's branch filter.
+  static Result<JointMask> create_subtree(const Skeleton& skeleton, uint32_t root,
+                                          uint32_t blend_depth) {
+    SinewJointMask* raw = nullptr;
+    SinewStatus s = sinew_joint_mask_create_subtree(skeleton.get(), root, blend_depth, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  Result<void> set_weight(uint32_t joint, float weight) {
+    return detail::check(sinew_joint_mask_set_weight(get(), joint, weight));
+  }
+  /// Replaces every weight (`weights.size()` must be the joint count).
+  Result<void> set_weights(Span<const float> weights) {
+    uint32_t n = 0;
+    if (!detail::narrow(weights.size(), n)) return detail::too_large();
+    return detail::check(sinew_joint_mask_set_weights(get(), weights.data(), n));
+  }
+  /// Copies every weight into `out` (its size must be the joint count).
+  Result<void> get_weights(Span<float> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check(sinew_joint_mask_get_weights(get(), out.data(), n));
+  }
+};
+
+/// One local transform per joint of a skeleton (which it keeps alive): what solvers, blends,
+/// clips and crossfades read and write. Use one pose from one thread at a time.
+class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Pose() noexcept {}  // user-provided: not an aggregate
+
+  /// A pose of `skeleton` at its rest pose.
+  static Result<Pose> create(const Skeleton& skeleton) {
+    SinewPose* raw = nullptr;
+    SinewStatus s = sinew_pose_create(skeleton.get(), &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  Result<uint32_t> joint_count() const {
+    uint32_t count = 0;
+    SinewStatus s = sinew_pose_joint_count(get(), &count);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return count;
+  }
+
+  /// Returns every joint to the skeleton's rest pose.
+  Result<void> reset() { return detail::check(sinew_pose_reset(get())); }
+
+  /// Copies the local transforms into `out` (its size must be the joint count).
+  Result<void> get_local(Span<Transform> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check(sinew_pose_get_local(get(), detail::c_ptr(out.data()), n));
+  }
+  /// The local transforms, in a new vector.
+  Result<std::vector<Transform>> get_local() const {
+    Result<uint32_t> n = joint_count();
+    if (!n) return n.error();
+    std::vector<Transform> out(*n);
+    Result<void> r = get_local(out);
+    if (!r) return r.error();
+    return out;
+  }
+  /// Replaces the local transforms (rotations renormalized); unchanged on error.
+  Result<void> set_local(Span<const Transform> local) {
+    uint32_t n = 0;
+    if (!detail::narrow(local.size(), n)) return detail::too_large();
+    return detail::check(sinew_pose_set_local(get(), detail::c_ptr(local.data()), n));
+  }
+
+  /// Computes the model-space transforms into `out`. Not const: the library reuses a buffer
+  /// inside the pose (so, like every mutation, not from two threads at once).
+  Result<void> get_model(Span<Transform> out) {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check(sinew_pose_get_model(get(), detail::c_ptr(out.data()), n));
+  }
+  /// The model-space transforms, in a new vector.
+  Result<std::vector<Transform>> get_model() {
+    Result<uint32_t> n = joint_count();
+    if (!n) return n.error();
+    std::vector<Transform> out(*n);
+    Result<void> r = get_model(out);
+    if (!r) return r.error();
+    return out;
+  }
+  /// Sets the pose from model-space transforms of every joint; unchanged on error.
+  Result<void> set_model(Span<const Transform> model) {
+    uint32_t n = 0;
+    if (!detail::narrow(model.size(), n)) return detail::too_large();
+    return detail::check(sinew_pose_set_model(get(), detail::c_ptr(model.data()), n));
+  }
+
+  /// One joint's model-space transform (walks its ancestors only).
+  Result<Transform> model_transform(uint32_t joint) const {
+    SinewTransform out{};
+    SinewStatus s = sinew_pose_get_model_transform(get(), joint, &out);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return Transform(out);
+  }
+  /// Moves one joint to a model-space transform; its descendants follow.
+  Result<void> set_model_transform(uint32_t joint, const Transform& transform) {
+    const SinewTransform t = transform;
+    return detail::check(sinew_pose_set_model_transform(get(), joint, &t));
+  }
+
+  /// Projects the local rotations of `joints[i]` onto `constraints[i]` (equal sizes); every
+  /// entry is validated before any is applied.
+  Result<void> apply_constraints(Span<const uint32_t> joints,
+                                 Span<const JointConstraint> constraints) {
+    if (joints.size() != constraints.size()) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "joints and constraints must have the same size");
+    }
+    uint32_t n = 0;
+    if (!detail::narrow(joints.size(), n)) return detail::too_large();
+    return detail::check(
+        sinew_pose_apply_constraints(get(), joints.data(), constraints.data(), n));
+  }
+};
+
+/// Analytic two-bone IK (Unreal's TwoBoneIK node plus soften, twist preservation and pole
+/// weight). One solver may serve many chains, from one thread at a time.
+class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bone_ik_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  TwoBoneIk() noexcept {}  // user-provided: not an aggregate
+
+  static Result<TwoBoneIk> create(const TwoBoneIkSettings& settings = TwoBoneIkSettings()) {
+    SinewTwoBoneIk* raw = nullptr;
+    SinewStatus s = sinew_two_bone_ik_create(&settings, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  Result<TwoBoneIkSettings> settings() const {
+    SinewTwoBoneIkSettings out{};
+    SinewStatus s = sinew_two_bone_ik_get_settings(get(), &out);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return TwoBoneIkSettings(out);
+  }
+  /// Replaces the settings (validated; unchanged on error).
+  Result<void> set_settings(const TwoBoneIkSettings& settings) {
+    return detail::check(sinew_two_bone_ik_set_settings(get(), &settings));
+  }
+
+  /// Solves three model-space transforms (root, joint, end) in place toward `effector`.
+  /// `effector_rotation` is used by `EndRotation::copy_effector`; `joint_target` is the pole
+  /// (none keeps the chain's bend plane). `chain` must hold exactly 3 transforms.
+  Result<IkResult> solve(Span<Transform> chain, const Vec3& effector,
+                         const std::optional<Quat>& effector_rotation = std::nullopt,
+                         const std::optional<Vec3>& joint_target = std::nullopt) {
+    if (chain.size() != 3) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "a two-bone chain holds exactly 3 transforms");
+    }
+    const SinewVec3 e = effector;
+    SinewQuat rotation_storage{};
+    SinewVec3 target_storage{};
+    SinewIkResult result{};
+    SinewStatus s = sinew_two_bone_ik_solve(
+        get(), detail::c_ptr(chain.data()), &e,
+        detail::opt_ptr(effector_rotation, rotation_storage),
+        detail::opt_ptr(joint_target, target_storage), &result);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return IkResult(result);
+  }
+
+  /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
+  /// model-space effector and writes their local transforms back.
+  Result<IkResult> solve_pose(Pose& pose, uint32_t root, uint32_t joint, uint32_t end,
+                              const Vec3& effector,
+                              const std::optional<Quat>& effector_rotation = std::nullopt,
+                              const std::optional<Vec3>& joint_target = std::nullopt) {
+    const SinewVec3 e = effector;
+    SinewQuat rotation_storage{};
+    SinewVec3 target_storage{};
+    SinewIkResult result{};
+    SinewStatus s = sinew_two_bone_ik_solve_pose(
+        get(), pose.get(), root, joint, end, &e,
+        detail::opt_ptr(effector_rotation, rotation_storage),
+        detail::opt_ptr(joint_target, target_storage), &result);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return IkResult(result);
+  }
+};
+
+namespace detail {
+/// The shared surface of the FABRIK and CCD solvers (same C signatures).
+template <class Derived, class Handle, void (*Destroy)(Handle*), class Settings, class CSettings,
+          SinewStatus (*Create)(const CSettings*, uint32_t, Handle**),
+          SinewStatus (*GetSettings)(const Handle*, CSettings*),
+          SinewStatus (*SetSettings)(Handle*, const CSettings*),
+          SinewStatus (*SetConstraint)(Handle*, uint32_t, const SinewJointConstraint*),
+          SinewStatus (*Solve)(Handle*, SinewTransform*, uint32_t, const SinewQuat*,
+                               const SinewVec3*, const SinewQuat*, SinewIkResult*),
+          SinewStatus (*SolvePose)(Handle*, SinewPose*, const uint32_t*, uint32_t,
+                                   const SinewVec3*, const SinewQuat*, SinewIkResult*)>
+class ChainSolver : public Owned<Derived, Handle, Destroy> {
+ public:
+  /// A solver for chains of 2 to `max_joints` joints; all its memory is allocated here.
+  static Result<Derived> create(const Settings& settings, uint32_t max_joints) {
+    Handle* raw = nullptr;
+    SinewStatus s = Create(&settings, max_joints, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return Derived::adopt(raw);
+  }
+  /// As above with default settings.
+  static Result<Derived> create(uint32_t max_joints) { return create(Settings(), max_joints); }
+
+  Result<Settings> settings() const {
+    CSettings out{};
+    SinewStatus s = GetSettings(this->get(), &out);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return Settings(out);
+  }
+  /// Replaces the settings (validated; unchanged on error).
+  Result<void> set_settings(const Settings& settings) {
+    return check(SetSettings(this->get(), &settings));
+  }
+
+  /// Constrains chain joint `joint` (0 is the chain's root).
+  Result<void> set_constraint(uint32_t joint, const JointConstraint& constraint) {
+    return check(SetConstraint(this->get(), joint, &constraint));
+  }
+  /// Removes chain joint `joint`'s constraint.
+  Result<void> clear_constraint(uint32_t joint) {
+    return check(SetConstraint(this->get(), joint, nullptr));
+  }
+
+  /// Solves model-space transforms (root first; the root stays in place) in place toward
+  /// `effector`. `root_parent_rotation` is the model rotation of the root's parent, which the
+  /// root's constraint is relative to (none: identity).
+  Result<IkResult> solve(Span<Transform> chain, const Vec3& effector,
+                         const std::optional<Quat>& effector_rotation = std::nullopt,
+                         const std::optional<Quat>& root_parent_rotation = std::nullopt) {
+    uint32_t n = 0;
+    if (!narrow(chain.size(), n)) return too_large();
+    const SinewVec3 e = effector;
+    SinewQuat rotation_storage{};
+    SinewQuat parent_storage{};
+    SinewIkResult result{};
+    SinewStatus s = Solve(this->get(), c_ptr(chain.data()), n,
+                          opt_ptr(root_parent_rotation, parent_storage), &e,
+                          opt_ptr(effector_rotation, rotation_storage), &result);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return IkResult(result);
+  }
+
+  /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
+  /// model-space effector and writes their local rotations back.
+  Result<IkResult> solve_pose(Pose& pose, Span<const uint32_t> joints, const Vec3& effector,
+                              const std::optional<Quat>& effector_rotation = std::nullopt) {
+    uint32_t n = 0;
+    if (!narrow(joints.size(), n)) return too_large();
+    const SinewVec3 e = effector;
+    SinewQuat rotation_storage{};
+    SinewIkResult result{};
+    SinewStatus s = SolvePose(this->get(), pose.get(), joints.data(), n, &e,
+                              opt_ptr(effector_rotation, rotation_storage), &result);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return IkResult(result);
+  }
+
+ protected:
+  ChainSolver() noexcept {}
+};
+}  // namespace detail
+
+/// FABRIK chain solver (Unreal's FABRIK node plus per-joint constraints); all memory is
+/// allocated at creation, solving allocates nothing. One thread at a time.
+class Fabrik
+    : public detail::ChainSolver<Fabrik, SinewFabrik, &sinew_fabrik_destroy, FabrikSettings,
+                                 SinewFabrikSettings, &sinew_fabrik_create,
+                                 &sinew_fabrik_get_settings, &sinew_fabrik_set_settings,
+                                 &sinew_fabrik_set_constraint, &sinew_fabrik_solve,
+                                 &sinew_fabrik_solve_pose> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Fabrik() noexcept {}  // user-provided: not an aggregate
+};
+
+/// CCD chain solver (Unreal's CCDIK node plus per-joint constraints, weights and rotation
+/// limits); all memory is allocated at creation. One thread at a time.
+class Ccd : public detail::ChainSolver<Ccd, SinewCcd, &sinew_ccd_destroy, CcdSettings,
+                                       SinewCcdSettings, &sinew_ccd_create,
+                                       &sinew_ccd_get_settings, &sinew_ccd_set_settings,
+                                       &sinew_ccd_set_constraint, &sinew_ccd_solve,
+                                       &sinew_ccd_solve_pose> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Ccd() noexcept {}  // user-provided: not an aggregate
+
+  /// Chain joint `joint`'s rotation limit (degrees from the input per solve, in [0, 180];
+  /// 180 is unlimited) and weight (fraction of each step taken, in [0, 1]).
+  Result<void> set_joint(uint32_t joint, float rotation_limit_degrees, float weight) {
+    return detail::check(sinew_ccd_set_joint(get(), joint, rotation_limit_degrees, weight));
+  }
+};
+
+/// Unreal's HandIKRetargeting node: moves IK bones by the offset between the FK and IK hands.
+class HandIkRetargeting
+    : public detail::Owned<HandIkRetargeting, SinewHandIkRetargeting,
+                           &sinew_hand_ik_retargeting_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  HandIkRetargeting() noexcept {}  // user-provided: not an aggregate
+
+  static Result<HandIkRetargeting> create(
+      const HandIkRetargetingSettings& settings = HandIkRetargetingSettings()) {
+    SinewHandIkRetargeting* raw = nullptr;
+    SinewStatus s = sinew_hand_ik_retargeting_create(&settings, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  Result<HandIkRetargetingSettings> settings() const {
+    SinewHandIkRetargetingSettings out{};
+    SinewStatus s = sinew_hand_ik_retargeting_get_settings(get(), &out);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return HandIkRetargetingSettings(out);
+  }
+  Result<void> set_settings(const HandIkRetargetingSettings& settings) {
+    return detail::check(sinew_hand_ik_retargeting_set_settings(get(), &settings));
+  }
+
+  /// Moves `bones` of a model-space array by the offset (hands read from the same array);
+  /// returns the offset.
+  Result<Vec3> apply_model(Span<Transform> model, const HandJoints& hands,
+                           Span<const uint32_t> bones) const {
+    uint32_t n = 0;
+    uint32_t bone_count = 0;
+    if (!detail::narrow(model.size(), n) || !detail::narrow(bones.size(), bone_count)) {
+      return detail::too_large();
+    }
+    SinewVec3 offset{};
+    SinewStatus s = sinew_hand_ik_retargeting_apply_model(
+        get(), detail::c_ptr(model.data()), n, &hands, bones.data(), bone_count, &offset);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return Vec3(offset);
+  }
+  /// Moves `bones` of `pose` by the offset in model space (descendants follow); returns it.
+  Result<Vec3> apply_pose(Pose& pose, const HandJoints& hands, Span<const uint32_t> bones) const {
+    uint32_t bone_count = 0;
+    if (!detail::narrow(bones.size(), bone_count)) return detail::too_large();
+    SinewVec3 offset{};
+    SinewStatus s = sinew_hand_ik_retargeting_apply_pose(get(), pose.get(), &hands, bones.data(),
+                                                         bone_count, &offset);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return Vec3(offset);
+  }
+};
+
+class Clip;
+
+/// Remembers key positions so forward playback of a clip is O(1) per track. Works with any
+/// clip of the joint count it was made for.
+class ClipCursor
+    : public detail::Owned<ClipCursor, SinewClipCursor, &sinew_clip_cursor_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  ClipCursor() noexcept {}  // user-provided: not an aggregate
+  /// A cursor for clips of `clip`'s joint count (defined after `Clip`).
+  static Result<ClipCursor> create(const Clip& clip);
+};
+
+/// A keyframed clip of one skeleton's joints (joints without tracks keep the rest pose).
+/// Set its tracks before a crossfade plays it: playing controllers share it by reference
+/// count and keep it alive after this handle is destroyed.
+class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Clip() noexcept {}  // user-provided: not an aggregate
+
+  /// An empty clip of `duration` seconds.
+  static Result<Clip> create(const Skeleton& skeleton, float duration) {
+    SinewClip* raw = nullptr;
+    SinewStatus s = sinew_clip_create(skeleton.get(), duration, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  Result<float> duration() const {
+    float out = 0.0f;
+    SinewStatus s = sinew_clip_duration(get(), &out);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return out;
+  }
+
+  /// Sets (replaces) joint `joint`'s translation track: strictly increasing `times` in
+  /// [0, duration] and one value per time; tangents (units per second) for
+  /// `Interpolation::cubic` only, empty otherwise. Unchanged on error.
+  Result<void> set_translation_track(uint32_t joint, Interpolation interpolation,
+                                     Span<const float> times, Span<const Vec3> values,
+                                     Span<const Vec3> in_tangents = {},
+                                     Span<const Vec3> out_tangents = {}) {
+    uint32_t n = 0;
+    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
+                                     out_tangents.size(), n);
+    if (!sizes) return sizes;
+    return detail::check(sinew_clip_set_translation_track(
+        get(), joint, static_cast<int32_t>(interpolation), times.data(),
+        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+  }
+  /// As `set_translation_track`, with quaternion keys (renormalized; zero is rejected).
+  Result<void> set_rotation_track(uint32_t joint, Interpolation interpolation,
+                                  Span<const float> times, Span<const Quat> values,
+                                  Span<const Quat> in_tangents = {},
+                                  Span<const Quat> out_tangents = {}) {
+    uint32_t n = 0;
+    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
+                                     out_tangents.size(), n);
+    if (!sizes) return sizes;
+    return detail::check(sinew_clip_set_rotation_track(
+        get(), joint, static_cast<int32_t>(interpolation), times.data(),
+        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+  }
+  /// As `set_translation_track`, for scale.
+  Result<void> set_scale_track(uint32_t joint, Interpolation interpolation,
+                               Span<const float> times, Span<const Vec3> values,
+                               Span<const Vec3> in_tangents = {},
+                               Span<const Vec3> out_tangents = {}) {
+    uint32_t n = 0;
+    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
+                                     out_tangents.size(), n);
+    if (!sizes) return sizes;
+    return detail::check(sinew_clip_set_scale_track(
+        get(), joint, static_cast<int32_t>(interpolation), times.data(),
+        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+  }
+  /// Removes joint `joint`'s track for `property` (the joint keeps the rest pose's value).
+  Result<void> clear_track(uint32_t joint, TrackProperty property) {
+    return detail::check(sinew_clip_clear_track(get(), joint, static_cast<int32_t>(property)));
+  }
+
+  /// Samples at playback `time` (wrapped when `looping`, else clamped) into `out`. A cursor
+  /// (may be null, but not an empty object) makes forward playback O(1) per track. Unchanged
+  /// on error.
+  Result<void> sample(ClipCursor* cursor, float time, bool looping, Pose& out) const {
+    if (cursor != nullptr && !cursor->valid()) return detail::empty_handle("cursor");
+    return detail::check(sinew_clip_sample(get(), cursor != nullptr ? cursor->get() : nullptr,
+                                           time, detail::flag(looping), out.get()));
+  }
+  /// As above, with a cursor.
+  Result<void> sample(ClipCursor& cursor, float time, bool looping, Pose& out) const {
+    return sample(&cursor, time, looping, out);
+  }
+  /// As above, without a cursor.
+  Result<void> sample(float time, bool looping, Pose& out) const {
+    return sample(nullptr, time, looping, out);
+  }
+
+ private:
+  static Result<void> track_sizes(std::size_t times, std::size_t values, std::size_t in,
+                                  std::size_t out, uint32_t& n) {
+    if (values != times || in != out || (in != 0 && in != times)) {
+      return detail::wrapper_error(
+          Status::size_mismatch,
+          "times, values and (when given) both tangent arrays must have the same size");
+    }
+    if (!detail::narrow(times, n)) return detail::too_large();
+    return {};
+  }
+  static const SinewVec3* tangents(Span<const Vec3> s) noexcept {
+    return s.empty() ? nullptr : detail::c_ptr(s.data());
+  }
+  static const SinewQuat* tangents(Span<const Quat> s) noexcept {
+    return s.empty() ? nullptr : detail::c_ptr(s.data());
+  }
+};
+
+inline Result<ClipCursor> ClipCursor::create(const Clip& clip) {
+  SinewClipCursor* raw = nullptr;
+  SinewStatus s = sinew_clip_cursor_create(clip.get(), &raw);
+  if (s != SINEW_STATUS_OK) return Error::from_last(s);
+  return adopt(raw);
+}
+
+/// Plays clips of one skeleton with queued transitions (linear, smooth, inertialized) and
+/// keeps the clips it plays alive. `update` allocates nothing.
+class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfade_destroy> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Crossfade() noexcept {}  // user-provided: not an aggregate
+
+  /// A controller that can queue up to `max_fades` (1 to 256) fades.
+  static Result<Crossfade> create(const Skeleton& skeleton, uint32_t max_fades) {
+    SinewCrossfade* raw = nullptr;
+    SinewStatus s = sinew_crossfade_create(skeleton.get(), max_fades, &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
+  }
+
+  /// Plays `clip` from time 0 at once, dropping queued fades.
+  Result<void> play(const Clip& clip, bool looping) {
+    return detail::check(sinew_crossfade_play(get(), clip.get(), detail::flag(looping)));
+  }
+  /// Requests a transition to `clip` over `duration` seconds; returns whether it was taken
+  /// (false when `clip` is already the last request). Linear and smooth fades queue
+  /// (`Status::out_of_range` when the queue is full); inertialized ones switch at once.
+  Result<bool> fade_to(const Clip& clip, float duration, FadeCurve curve, bool looping) {
+    uint32_t queued = 0;
+    SinewStatus s = sinew_crossfade_fade_to(get(), clip.get(), duration,
+                                            static_cast<int32_t>(curve), detail::flag(looping),
+                                            &queued);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return queued != 0;
+  }
+  /// Advances clips and transitions by `dt` seconds (at least 0) and computes the output.
+  Result<void> update(float dt) { return detail::check(sinew_crossfade_update(get(), dt)); }
+  /// Copies the output pose of the last update into `out` (same joint count).
+  Result<void> get_pose(Pose& out) const {
+    return detail::check(sinew_crossfade_get_pose(get(), out.get()));
+  }
+  /// Number of queued fades.
+  Result<uint32_t> fade_count() const {
+    uint32_t count = 0;
+    SinewStatus s = sinew_crossfade_fade_count(get(), &count);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return count;
+  }
+  /// Writes each clip's weight (current first, then queued fades; they sum to one) into
+  /// `out`, up to its size; returns how many weights there are (may exceed `out.size()`).
+  Result<uint32_t> get_weights(Span<float> out) const {
+    uint32_t capacity = 0;
+    if (!detail::narrow(out.size(), capacity)) return detail::too_large();
+    uint32_t count = 0;
+    SinewStatus s = sinew_crossfade_get_weights(get(), out.data(), capacity, &count);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return count;
+  }
+  /// Every clip's weight, in a new vector.
+  Result<std::vector<float>> weights() const {
+    Result<uint32_t> n = get_weights(Span<float>());
+    if (!n) return n.error();
+    std::vector<float> out(*n);
+    Result<uint32_t> m = get_weights(out);
+    if (!m) return m.error();
+    out.resize(*m < out.size() ? *m : out.size());
+    return out;
+  }
+};
+
+// ============================================================================ blending
+
+/// One input of `blend_layers`, layout-compatible with `SinewBlendLayer` (so a span of them is
+/// passed without copies). Holds the raw handles of a pose and an optional mask, read when it
+/// is built: build layers after the poses and masks they name, and note that an empty mask
+/// (moved from or destroyed) then reads as no mask, unlike `blend`, which refuses it.
+struct BlendLayer : SinewBlendLayer {
+  BlendLayer() noexcept : SinewBlendLayer{nullptr, 0.0f, nullptr} {}
+  BlendLayer(const Pose& pose_, float weight_, const JointMask* mask_ = nullptr) noexcept
+      : SinewBlendLayer{pose_.get(), weight_, mask_ != nullptr ? mask_->get() : nullptr} {}
+  BlendLayer(const SinewBlendLayer& c) noexcept : SinewBlendLayer(c) {}  // NOLINT: implicit
+};
+static_assert(detail::layout_compatible<BlendLayer, SinewBlendLayer>(),
+              "BlendLayer arrays are passed as SinewBlendLayer arrays");
+
+/// `out` = `a` blended toward `b` by `t` in [0, 1] (0 gives `a`, 1 gives `b`), each joint's
+/// factor times `mask` (null: all 1; an empty mask object is refused, not read as null).
+/// `out` may be `a` or `b`. Unchanged on error.
+inline Result<void> blend(const Pose& a, const Pose& b, float t, Pose& out,
+                          const JointMask* mask = nullptr, BlendSpace space = BlendSpace::local) {
+  if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");
+  return detail::check(sinew_pose_blend(a.get(), b.get(), t,
+                                        mask != nullptr ? mask->get() : nullptr,
+                                        static_cast<int32_t>(space), out.get()));
+}
+
+/// Blends `layers` into `out`: per joint each layer's weight times its mask, normalized; below
+/// `threshold` (> 0; ozz uses 0.1) the rest pose makes up the difference. `out` must not be a
+/// layer's pose.
+inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold, Pose& out) {
+  uint32_t n = 0;
+  if (!detail::narrow(layers.size(), n)) return detail::too_large();
+  return detail::check(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
+}
+
+/// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`.
+inline Result<void> make_additive(const Pose& pose, const Pose& reference, Pose& out_delta) {
+  return detail::check(sinew_pose_make_additive(pose.get(), reference.get(), out_delta.get()));
+}
+
+/// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out` (which
+/// may be `base`, not `delta`), each joint's weight times `mask` (null: all 1).
+inline Result<void> apply_additive(const Pose& base, const Pose& delta, float weight, Pose& out,
+                                   const JointMask* mask = nullptr) {
+  if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");
+  return detail::check(sinew_pose_apply_additive(base.get(), delta.get(), weight,
+                                                 mask != nullptr ? mask->get() : nullptr,
+                                                 out.get()));
+}
+
+// ============================================================================ misc
+
+/// The library's semantic version.
+struct Version {
+  uint32_t major = 0;
+  uint32_t minor = 0;
+  uint32_t patch = 0;
+};
+
+inline Result<Version> version() {
+  Version v;
+  SinewStatus s = sinew_version(&v.major, &v.minor, &v.patch);
+  if (s != SINEW_STATUS_OK) return Error::from_last(s);
+  return v;
+}
+
+/// The loaded library's ABI version.
+inline uint32_t abi_version() noexcept { return sinew_abi_version(); }
+
+/// Whether the loaded library matches the header this was compiled against.
+inline bool abi_compatible() noexcept { return sinew_abi_version() == SINEW_ABI_VERSION; }
+
+/// This thread's last library error message (empty after a successful call).
+inline std::string last_error_message() { return Error::from_last(SINEW_STATUS_OK).message; }
+
+// ============================================================================ exceptions (opt-in)
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+
+/// Thrown by `value_or_throw` and `throw_if_error`: a `std::runtime_error` whose `what()` is
+/// the error message, carrying the status.
+class Exception : public std::runtime_error {
+ public:
+  explicit Exception(const Error& error)
+      : std::runtime_error(error.message), status_(error.status) {}
+  Status status() const noexcept { return status_; }
+  Error error() const { return Error{status_, what()}; }
+
+ private:
+  Status status_;
+};
+
+/// Throws `sinew::Exception` when `result` holds an error.
+template <class T>
+void throw_if_error(const Result<T>& result) {
+  if (!result.ok()) throw Exception(result.error());
+}
+
+/// The value of `result`, or throws `sinew::Exception` with its error.
+template <class T>
+T value_or_throw(Result<T>&& result) {
+  throw_if_error(result);
+  return std::move(result).value();
+}
+template <class T>
+T& value_or_throw(Result<T>& result) {
+  throw_if_error(result);
+  return result.value();
+}
+template <class T>
+const T& value_or_throw(const Result<T>& result) {
+  throw_if_error(result);
+  return result.value();
+}
+inline void value_or_throw(const Result<void>& result) { throw_if_error(result); }
+
+#endif  // SINEW_CPP_EXCEPTIONS
+
+}  // namespace sinew
+
+#endif  // SINEW_HPP

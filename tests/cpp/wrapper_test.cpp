@@ -1,0 +1,2044 @@
+// Test of the C++ wrapper (bindings/cpp/sinew.hpp), built and run by tests/cpp_wrapper.rs
+// (`cargo test --test cpp_wrapper`) twice: with -fno-exceptions (default layer only) and with
+// exceptions and SINEW_CPP_EXCEPTIONS (adds the throwing layer's checks).
+//
+// - Parity: every wrapper operation is run next to the C function it wraps, on the same inputs
+//   and on parallel C handles, and the outputs (transforms, results, weights, offsets) must be
+//   bit-for-bit equal.
+// - Errors: a failed call's Result carries the library's status and message (the message read
+//   from sinew_last_error_message right after the call, and equal to the message a direct C
+//   call with the same arguments leaves); wrapper-side checks carry a "sinew C++:" message and
+//   leave the library's message alone.
+// - Handles: move construction and assignment, self-move, moved-from and destroyed handles,
+//   release/adopt, a skeleton (and clips) destroyed before what was made from them.
+// - Allocation: the solve, blend, sample and crossfade paths allocate nothing in C++ (global
+//   operator new is counted).
+//
+// Failures go to stderr; the last stdout line is "N passed, N failed" and the exit status is
+// non-zero on any failure.
+
+#include "sinew.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ================================================================ allocation counting
+
+static std::size_t g_allocations = 0;
+
+// Not inlined, so GCC's -Wmismatched-new-delete does not see malloc/free through them.
+[[gnu::noinline]] static void* counted_allocate(std::size_t size) {
+  ++g_allocations;
+  void* p = std::malloc(size != 0 ? size : 1);
+  if (p == nullptr) std::abort();
+  return p;
+}
+[[gnu::noinline]] static void counted_free(void* p) noexcept { std::free(p); }
+
+void* operator new(std::size_t size) { return counted_allocate(size); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+
+// ================================================================ bookkeeping
+
+static int g_passed = 0;
+static int g_failed = 0;
+static const char* g_section = "";
+
+static bool check_impl(bool ok, int line, const char* expr) {
+  if (ok) {
+    ++g_passed;
+    return true;
+  }
+  ++g_failed;
+  std::fprintf(stderr, "FAIL [%s] line %d: %s\n", g_section, line, expr);
+  return false;
+}
+
+#define CHECK(cond) check_impl(static_cast<bool>(cond), __LINE__, #cond)
+
+template <class R>
+static bool check_ok_impl(const R& result, int line, const char* expr) {
+  if (result.ok()) {
+    ++g_passed;
+    return true;
+  }
+  ++g_failed;
+  std::fprintf(stderr, "FAIL [%s] line %d: %s: %s: %s\n", g_section, line, expr,
+               sinew::to_string(result.status()), result.error().message.c_str());
+  return false;
+}
+
+#define CHECK_OK(result) check_ok_impl((result), __LINE__, #result)
+
+static void summary_and_exit() {
+  std::printf("%d passed, %d failed\n", g_passed, g_failed);
+  std::exit(g_failed == 0 ? 0 : 1);
+}
+
+/// The value of a Result the rest of a section depends on; a failure ends the program (with
+/// the summary line) instead of aborting in value().
+template <class T>
+static T must_impl(sinew::Result<T>&& result, int line, const char* expr) {
+  if (!check_ok_impl(result, line, expr)) summary_and_exit();
+  return std::move(result).value();
+}
+
+#define MUST(result) must_impl((result), __LINE__, #result)
+
+/// The library's thread-local error message, read directly through the C API.
+static std::string c_message() {
+  std::size_t length = 0;
+  if (sinew_last_error_message(nullptr, 0, &length) != SINEW_STATUS_OK) return "<unreadable>";
+  std::string text(length + 1, '\0');
+  std::size_t again = 0;
+  sinew_last_error_message(&text[0], text.size(), &again);
+  text.resize(length);
+  return text;
+}
+
+/// A failed wrapper call `result`, whose library message right after the call was `native`,
+/// against a direct C call of the same function on the same inputs (`c_status`, `c_msg`).
+template <class R>
+static void check_native_error(int line, const char* expr, const R& result,
+                               const std::string& native, SinewStatus c_status,
+                               const std::string& c_msg, sinew::Status expected) {
+  bool ok = !result.ok() && result.status() == expected &&
+            static_cast<int>(c_status) == static_cast<int>(expected) &&
+            result.error().message == native && native == c_msg && !native.empty();
+  if (ok) {
+    ++g_passed;
+    return;
+  }
+  ++g_failed;
+  std::fprintf(stderr,
+               "FAIL [%s] line %d: %s: expected %s; wrapper %s \"%s\"; native \"%s\"; C %d "
+               "\"%s\"\n",
+               g_section, line, expr, sinew::to_string(expected),
+               sinew::to_string(result.status()), result.error().message.c_str(), native.c_str(),
+               static_cast<int>(c_status), c_msg.c_str());
+}
+
+/// Runs `wrapper_call`, reads the native message, then runs `c_call` (the same C function on
+/// the same inputs) and reads its message; all must agree on `expected`.
+#define EXPECT_NATIVE_ERROR(wrapper_call, c_call, expected)                                    \
+  do {                                                                                         \
+    auto result_ = (wrapper_call);                                                             \
+    std::string native_ = c_message();                                                         \
+    SinewStatus c_status_ = (c_call);                                                          \
+    std::string c_msg_ = c_message();                                                          \
+    check_native_error(__LINE__, #wrapper_call, result_, native_, c_status_, c_msg_,           \
+                       expected);                                                              \
+  } while (0)
+
+/// A wrapper-side error: the status, a "sinew C++:" message, the library's message untouched.
+template <class R>
+static void check_wrapper_error(int line, const char* expr, const R& result,
+                                sinew::Status expected, const std::string& native_before) {
+  bool ok = !result.ok() && result.status() == expected &&
+            result.error().message.rfind("sinew C++: ", 0) == 0 && c_message() == native_before;
+  if (!check_impl(ok, line, expr)) {
+    std::fprintf(stderr, "    got %s \"%s\"\n", sinew::to_string(result.status()),
+                 result.error().message.c_str());
+  }
+}
+
+#define EXPECT_WRAPPER_ERROR(wrapper_call, expected)                                           \
+  do {                                                                                         \
+    std::string before_ = c_message();                                                         \
+    auto result_ = (wrapper_call);                                                             \
+    check_wrapper_error(__LINE__, #wrapper_call, result_, expected, before_);                  \
+  } while (0)
+
+// ================================================================ bit comparison
+
+template <class A, class B>
+static bool same_bits(const A& a, const B& b) {
+  static_assert(sizeof(A) == sizeof(B), "same size");
+  return std::memcmp(&a, &b, sizeof(A)) == 0;
+}
+
+template <class A, class B>
+static bool same_bits(const std::vector<A>& a, const std::vector<B>& b) {
+  static_assert(sizeof(A) == sizeof(B), "same size");
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(A)) == 0);
+}
+
+template <class A, class B, std::size_t N>
+static bool same_bits(const std::array<A, N>& a, const std::array<B, N>& b) {
+  static_assert(sizeof(A) == sizeof(B), "same size");
+  return std::memcmp(a.data(), b.data(), N * sizeof(A)) == 0;
+}
+
+static const SinewTransform* c_ptr(const std::vector<sinew::Transform>& v) {
+  return reinterpret_cast<const SinewTransform*>(v.data());
+}
+static SinewTransform* c_ptr(std::vector<sinew::Transform>& v) {
+  return reinterpret_cast<SinewTransform*>(v.data());
+}
+static const SinewVec3* c_vec3(const std::vector<sinew::Vec3>& v) {
+  return reinterpret_cast<const SinewVec3*>(v.data());
+}
+static const SinewQuat* c_quat(const std::vector<sinew::Quat>& v) {
+  return reinterpret_cast<const SinewQuat*>(v.data());
+}
+static uint32_t u32(std::size_t n) { return static_cast<uint32_t>(n); }
+
+// ================================================================ rig
+
+enum Joint : uint32_t {
+  ROOT,
+  SPINE,
+  UPPER_R,
+  LOWER_R,
+  HAND_R,
+  UPPER_L,
+  LOWER_L,
+  HAND_L,
+  IK_ROOT,
+  IK_HAND_R,
+  IK_HAND_L,
+  JOINTS
+};
+
+static const int32_t kParents[JOINTS] = {-1, 0, 1, 2, 3, 1, 5, 6, 0, 8, 8};
+static const char* const kNames[JOINTS] = {
+    "root",       "spine",      "upperarm_r", "lowerarm_r",   "hand_r",   "upperarm_l",
+    "lowerarm_l", "hand_l",     "ik_hand_root", "ik_hand_r", "ik_hand_l"};
+
+static sinew::Quat axis_angle(float x, float y, float z, float angle) {
+  float length = std::sqrt(x * x + y * y + z * z);
+  float s = std::sin(angle * 0.5f) / length;
+  return sinew::Quat{x * s, y * s, z * s, std::cos(angle * 0.5f)};
+}
+
+static sinew::Quat scaled(sinew::Quat q, float k) {
+  return sinew::Quat{q.x * k, q.y * k, q.z * k, q.w * k};
+}
+
+static std::vector<sinew::Transform> rest_pose() {
+  using sinew::Transform;
+  using sinew::Vec3;
+  std::vector<Transform> rest(JOINTS);
+  rest[SPINE] = Transform{Vec3{0.0f, 1.0f, 0.0f}, axis_angle(0, 0, 1, 0.05f)};
+  // Not normalized: the library renormalizes rest rotations.
+  rest[UPPER_R] = Transform{Vec3{0.2f, 0.4f, 0.0f}, scaled(axis_angle(0, 0, 1, -0.3f), 2.0f)};
+  rest[LOWER_R] = Transform{Vec3{0.3f, 0.0f, 0.0f}, axis_angle(0, 1, 0, 0.4f)};
+  rest[HAND_R] = Transform{Vec3{0.25f, 0.0f, 0.0f}, sinew::Quat::identity()};
+  rest[UPPER_L] = Transform{Vec3{-0.2f, 0.4f, 0.0f}, axis_angle(0, 0, 1, 0.3f)};
+  rest[LOWER_L] = Transform{Vec3{-0.3f, 0.0f, 0.0f}, axis_angle(0, 1, 0, -0.4f)};
+  rest[HAND_L] = Transform{Vec3{-0.25f, 0.0f, 0.0f}, sinew::Quat::identity(),
+                           Vec3{1.0f, 1.1f, 1.0f}};
+  rest[IK_HAND_R] = Transform{Vec3{0.6f, 1.3f, 0.1f}, sinew::Quat::identity()};
+  rest[IK_HAND_L] = Transform{Vec3{-0.6f, 1.3f, 0.05f}, sinew::Quat::identity()};
+  return rest;
+}
+
+/// Local transforms different from the rest pose (some rotations not normalized).
+static std::vector<sinew::Transform> animated_pose() {
+  std::vector<sinew::Transform> local = rest_pose();
+  local[SPINE].rotation = axis_angle(1, 0, 0.3f, 0.2f);
+  local[UPPER_R].rotation = scaled(axis_angle(0.2f, 0.1f, 1, -0.7f), 0.5f);
+  local[LOWER_R].rotation = axis_angle(0, 1, 0.1f, 0.9f);
+  local[UPPER_L].rotation = axis_angle(0.3f, 0, 1, 0.6f);
+  local[LOWER_L].translation = sinew::Vec3{-0.32f, 0.01f, 0.0f};
+  local[IK_HAND_R].translation = sinew::Vec3{0.55f, 1.25f, 0.2f};
+  local[IK_HAND_L].translation = sinew::Vec3{-0.5f, 1.35f, 0.0f};
+  local[HAND_R].scale = sinew::Vec3{1.0f, 0.9f, 1.2f};
+  return local;
+}
+
+/// The same skeleton through the C API.
+static SinewSkeleton* c_skeleton(bool names) {
+  std::vector<sinew::Transform> rest = rest_pose();
+  SinewSkeleton* skeleton = nullptr;
+  SinewStatus s = sinew_skeleton_create(kParents, c_ptr(rest), names ? kNames : nullptr, JOINTS,
+                                        &skeleton);
+  if (!CHECK(s == SINEW_STATUS_OK)) summary_and_exit();
+  return skeleton;
+}
+
+static sinew::Skeleton cpp_skeleton() {
+  return MUST(sinew::Skeleton::create(kParents, rest_pose(), kNames));
+}
+
+static SinewPose* c_pose(const SinewSkeleton* skeleton) {
+  SinewPose* pose = nullptr;
+  if (!CHECK(sinew_pose_create(skeleton, &pose) == SINEW_STATUS_OK)) summary_and_exit();
+  return pose;
+}
+
+static std::vector<SinewTransform> c_local(const SinewPose* pose) {
+  std::vector<SinewTransform> out(JOINTS);
+  CHECK(sinew_pose_get_local(pose, out.data(), u32(out.size())) == SINEW_STATUS_OK);
+  return out;
+}
+
+static std::vector<SinewTransform> c_model(SinewPose* pose) {
+  std::vector<SinewTransform> out(JOINTS);
+  CHECK(sinew_pose_get_model(pose, out.data(), u32(out.size())) == SINEW_STATUS_OK);
+  return out;
+}
+
+static std::vector<sinew::Transform> local_of(const sinew::Pose& pose) {
+  return MUST(pose.get_local());
+}
+
+// ================================================================ value types
+
+static_assert(static_cast<int32_t>(sinew::Status::ok) == SINEW_STATUS_OK, "status");
+static_assert(static_cast<int32_t>(sinew::Status::numeric_overflow) ==
+                  SINEW_STATUS_NUMERIC_OVERFLOW,
+              "status");
+static_assert(static_cast<int32_t>(sinew::EndRotation::keep_local) ==
+                  SINEW_END_ROTATION_KEEP_LOCAL,
+              "end rotation");
+static_assert(static_cast<int32_t>(sinew::ConstraintType::twist) == SINEW_CONSTRAINT_TYPE_TWIST,
+              "constraint type");
+static_assert(static_cast<int32_t>(sinew::BlendSpace::model_rotation) ==
+                  SINEW_BLEND_SPACE_MODEL_ROTATION,
+              "blend space");
+static_assert(static_cast<int32_t>(sinew::Interpolation::cubic) == SINEW_INTERPOLATION_CUBIC,
+              "interpolation");
+static_assert(static_cast<int32_t>(sinew::TrackProperty::scale) == SINEW_TRACK_PROPERTY_SCALE,
+              "track property");
+static_assert(static_cast<int32_t>(sinew::FadeCurve::inertialize) ==
+                  SINEW_FADE_CURVE_INERTIALIZE,
+              "fade curve");
+static_assert(sizeof(sinew::Transform) == sizeof(SinewTransform), "layout");
+static_assert(sizeof(sinew::BlendLayer) == sizeof(SinewBlendLayer), "layout");
+static_assert(sinew::Transform::identity().rotation.w == 1.0f, "constexpr identity");
+
+template <class Handle, class Native>
+static constexpr bool handle_traits() {
+  return !std::is_copy_constructible<Handle>::value && !std::is_copy_assignable<Handle>::value &&
+         std::is_nothrow_move_constructible<Handle>::value &&
+         std::is_nothrow_move_assignable<Handle>::value &&
+         std::is_nothrow_default_constructible<Handle>::value &&
+         std::is_same<decltype(std::declval<const Handle&>().get()), Native*>::value;
+}
+static_assert(handle_traits<sinew::Skeleton, SinewSkeleton>(), "Skeleton");
+static_assert(handle_traits<sinew::Pose, SinewPose>(), "Pose");
+static_assert(handle_traits<sinew::TwoBoneIk, SinewTwoBoneIk>(), "TwoBoneIk");
+static_assert(handle_traits<sinew::Fabrik, SinewFabrik>(), "Fabrik");
+static_assert(handle_traits<sinew::Ccd, SinewCcd>(), "Ccd");
+static_assert(handle_traits<sinew::HandIkRetargeting, SinewHandIkRetargeting>(), "Hand");
+static_assert(handle_traits<sinew::JointMask, SinewJointMask>(), "JointMask");
+static_assert(handle_traits<sinew::Clip, SinewClip>(), "Clip");
+static_assert(handle_traits<sinew::ClipCursor, SinewClipCursor>(), "ClipCursor");
+static_assert(handle_traits<sinew::Crossfade, SinewCrossfade>(), "Crossfade");
+
+static void test_value_types() {
+  g_section = "value types";
+  using sinew::Quat;
+  using sinew::Transform;
+  using sinew::Vec3;
+
+  CHECK(Vec3{} == Vec3(0.0f, 0.0f, 0.0f));
+  CHECK(Vec3::one() == Vec3(1.0f, 1.0f, 1.0f));
+  CHECK(Quat{} == Quat(0.0f, 0.0f, 0.0f, 1.0f));
+  CHECK(Quat::identity() == Quat{});
+  const SinewTransform c_identity = {
+      {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+  CHECK(same_bits(Transform::identity(), c_identity));
+  CHECK(same_bits(Transform{}, c_identity));
+
+  const Transform t{Vec3{1.5f, -2.0f, 3.25f}, Quat{0.1f, 0.2f, 0.3f, 0.9f}, Vec3{2.0f, 3.0f, 4.0f}};
+  const SinewTransform c = t;
+  CHECK(same_bits(t, c));
+  CHECK(c.rotation.y == 0.2f && c.scale.z == 4.0f && c.translation.x == 1.5f);
+  const Transform back = c;
+  CHECK(back == t);
+  CHECK(!(back != t));
+  CHECK(same_bits(t.to_c(), c));
+  const SinewVec3 cv = Vec3{7.0f, 8.0f, 9.0f};
+  CHECK(cv.x == 7.0f && cv.y == 8.0f && cv.z == 9.0f);
+  const SinewQuat cq = Quat{1.0f, 2.0f, 3.0f, 4.0f};
+  CHECK(Quat(cq) == Quat(1.0f, 2.0f, 3.0f, 4.0f));
+
+  const SinewIkResult cr = {1u, 0.25f, 7u};
+  const sinew::IkResult r = cr;
+  CHECK(r.reached && r.error == 0.25f && r.iterations == 7u);
+  CHECK(same_bits(r.to_c(), cr));
+
+  // Settings start from the native defaults, bit for bit.
+  SinewTwoBoneIkSettings two;
+  sinew_two_bone_ik_settings_default(&two);
+  CHECK(same_bits(sinew::TwoBoneIkSettings{}, two));
+  SinewFabrikSettings fabrik;
+  sinew_fabrik_settings_default(&fabrik);
+  CHECK(same_bits(sinew::FabrikSettings{}, fabrik));
+  SinewCcdSettings ccd;
+  sinew_ccd_settings_default(&ccd);
+  CHECK(same_bits(sinew::CcdSettings{}, ccd));
+  SinewHandIkRetargetingSettings hand;
+  sinew_hand_ik_retargeting_settings_default(&hand);
+  CHECK(same_bits(sinew::HandIkRetargetingSettings{}, hand));
+  SinewJointConstraint constraint;
+  sinew_joint_constraint_default(&constraint);
+  CHECK(same_bits(sinew::JointConstraint{}, constraint));
+
+  const sinew::JointConstraint hinge =
+      sinew::JointConstraint::hinge(Quat::identity(), Vec3{0.0f, 0.0f, 1.0f}, -0.5f, 1.0f);
+  CHECK(hinge.type == SINEW_CONSTRAINT_TYPE_HINGE && hinge.min_angle == -0.5f &&
+        hinge.max_angle == 1.0f && hinge.axis.z == 1.0f);
+  sinew::JointConstraint cone =
+      sinew::JointConstraint::cone(Quat::identity(), Vec3{1.0f, 0.0f, 0.0f}, 0.4f, 0.6f);
+  cone.limit_twist_to(-0.2f, 0.3f);
+  CHECK(cone.type == SINEW_CONSTRAINT_TYPE_CONE && cone.swing_half_angle_2 == 0.6f &&
+        cone.limit_twist == 1u && cone.min_angle == -0.2f);
+  const sinew::HandJoints hands{1, 2, 3, 4};
+  CHECK(hands.right_fk == 1u && hands.left_fk == 2u && hands.right_ik == 3u &&
+        hands.left_ik == 4u);
+
+  CHECK(std::strcmp(sinew::to_string(sinew::Status::not_found), "not_found") == 0);
+  CHECK(std::strcmp(sinew::to_string(static_cast<sinew::Status>(99)), "unknown") == 0);
+}
+
+// ================================================================ Span
+
+static_assert(std::is_convertible<std::vector<int>&, sinew::Span<const int>>::value, "span");
+static_assert(std::is_convertible<const std::vector<int>&, sinew::Span<const int>>::value,
+              "span");
+static_assert(std::is_convertible<std::vector<int>&, sinew::Span<int>>::value, "span");
+static_assert(!std::is_constructible<sinew::Span<int>, const std::vector<int>&>::value,
+              "a mutable span of a const vector");
+static_assert(!std::is_constructible<sinew::Span<int>, std::vector<float>&>::value,
+              "a span of another type");
+static_assert(!std::is_constructible<sinew::Span<int>, const std::array<int, 3>&>::value,
+              "a mutable span of a const array");
+static_assert(std::is_convertible<sinew::Span<int>, sinew::Span<const int>>::value, "span");
+static_assert(!std::is_convertible<sinew::Span<const int>, sinew::Span<int>>::value, "span");
+static_assert(std::is_trivially_copyable<sinew::Span<int>>::value, "span is a pointer + count");
+
+static void test_span() {
+  g_section = "span";
+  std::vector<int> vector = {1, 2, 3};
+  const std::vector<int>& const_vector = vector;
+  std::array<int, 4> array = {{4, 5, 6, 7}};
+  int c_array[5] = {8, 9, 10, 11, 12};
+  const char* const names[2] = {"a", "b"};
+
+  sinew::Span<int> a = vector;
+  CHECK(a.data() == vector.data() && a.size() == 3 && !a.empty());
+  sinew::Span<const int> b = const_vector;
+  CHECK(b.data() == vector.data() && b.size() == 3);
+  sinew::Span<int> c = array;
+  CHECK(c.data() == array.data() && c.size() == 4);
+  sinew::Span<const int> d = c_array;
+  CHECK(d.data() == c_array && d.size() == 5);
+  sinew::Span<const int> e = a;
+  CHECK(e.data() == a.data() && e.size() == a.size());
+  sinew::Span<const char* const> f = names;
+  CHECK(f.size() == 2 && f[1] == names[1]);
+  sinew::Span<int> g(c_array + 1, 2);
+  CHECK(g[0] == 9 && g[1] == 10);
+  g[1] = 42;
+  CHECK(c_array[2] == 42);
+  int sum = 0;
+  for (int x : b) sum += x;
+  CHECK(sum == 6);
+  sinew::Span<float> empty;
+  CHECK(empty.data() == nullptr && empty.size() == 0 && empty.empty());
+  std::vector<float> empty_vector;
+  sinew::Span<const float> h = empty_vector;
+  CHECK(h.empty());
+}
+
+// ================================================================ Result and Error
+
+static void test_result_and_error() {
+  g_section = "result and error";
+  sinew::Result<int> good = 5;
+  CHECK(good.ok() && static_cast<bool>(good) && good.value() == 5 && *good == 5);
+  CHECK(good.status() == sinew::Status::ok && good.error().message.empty());
+  CHECK(good.value_or(9) == 5);
+  sinew::Result<int> bad = sinew::Error{sinew::Status::out_of_range, "nope"};
+  CHECK(!bad.ok() && !bad && bad.status() == sinew::Status::out_of_range);
+  CHECK(bad.error().message == "nope" && bad.value_or(9) == 9);
+  sinew::Result<void> fine;
+  CHECK(fine.ok() && fine.status() == sinew::Status::ok);
+  fine.value();
+  sinew::Result<void> failed = sinew::Error{sinew::Status::panic, "boom"};
+  CHECK(!failed.ok() && failed.status() == sinew::Status::panic &&
+        failed.error().message == "boom");
+  sinew::Result<std::vector<int>> moved = std::vector<int>{1, 2};
+  std::vector<int> taken = std::move(moved).value();
+  CHECK(taken.size() == 2);
+  sinew::Result<std::string> arrow = std::string("abc");
+  CHECK(arrow->size() == 3);
+
+  SinewSkeleton* cs = c_skeleton(true);
+  sinew::Skeleton skeleton = cpp_skeleton();
+
+  // A native error: the status, and the message the library leaves, equal to a C call's.
+  uint32_t index = 0;
+  EXPECT_NATIVE_ERROR(skeleton.find_joint("no_such_joint"),
+                      sinew_skeleton_find_joint(cs, "no_such_joint", &index),
+                      sinew::Status::not_found);
+  {
+    sinew::Result<uint32_t> r = skeleton.find_joint("no_such_joint");
+    CHECK(r.error().message.find("no_such_joint") != std::string::npos);
+    CHECK(sinew::last_error_message() == r.error().message);
+  }
+
+  // A long message is read whole (length query, then the text).
+  const std::string long_name(3000, 'x');
+  EXPECT_NATIVE_ERROR(skeleton.find_joint(long_name),
+                      sinew_skeleton_find_joint(cs, long_name.c_str(), &index),
+                      sinew::Status::not_found);
+  {
+    sinew::Result<uint32_t> r = skeleton.find_joint(long_name);
+    CHECK(r.error().message.size() > 3000);
+    CHECK(r.error().message.find(long_name) != std::string::npos);
+  }
+  // A multi-byte UTF-8 name survives intact.
+  const std::string utf8 = "h\xC3\xA4nd_\xE2\x9C\x8B";
+  {
+    sinew::Result<uint32_t> r = skeleton.find_joint(utf8);
+    CHECK(r.status() == sinew::Status::not_found);
+    CHECK(r.error().message.find(utf8) != std::string::npos);
+  }
+
+  // A wrapper-side error leaves the library's message alone.
+  {
+    std::vector<int32_t> parents = {-1, 0};
+    std::vector<sinew::Transform> rest(3);
+    EXPECT_WRAPPER_ERROR(sinew::Skeleton::create(parents, rest), sinew::Status::size_mismatch);
+  }
+  // A success clears the library's message, and a later error's message is its own.
+  CHECK_OK(skeleton.joint_count());
+  CHECK(sinew::last_error_message().empty());
+  sinew::Error from_ok = sinew::Error::from_last(SINEW_STATUS_OK);
+  CHECK(from_ok.status == sinew::Status::ok && from_ok.message.empty());
+
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ Skeleton
+
+static void test_skeleton() {
+  g_section = "skeleton";
+  SinewSkeleton* cs = c_skeleton(true);
+  const std::vector<sinew::Transform> rest = rest_pose();
+
+  // Three ways to give names (none, C strings, std::strings), one result.
+  sinew::Skeleton unnamed = MUST(sinew::Skeleton::create(kParents, rest));
+  sinew::Skeleton named = MUST(sinew::Skeleton::create(kParents, rest, kNames));
+  std::vector<std::string> strings(kNames, kNames + JOINTS);
+  sinew::Skeleton named_strings = MUST(sinew::Skeleton::create(kParents, rest, strings));
+  std::vector<const char*> pointers(kNames, kNames + JOINTS);
+  sinew::Skeleton named_pointers = MUST(sinew::Skeleton::create(kParents, rest, pointers));
+
+  std::vector<SinewTransform> c_rest(JOINTS);
+  CHECK(sinew_skeleton_get_rest_pose(cs, c_rest.data(), JOINTS) == SINEW_STATUS_OK);
+  std::vector<int32_t> c_parents(JOINTS);
+  CHECK(sinew_skeleton_get_parents(cs, c_parents.data(), JOINTS) == SINEW_STATUS_OK);
+  for (const sinew::Skeleton* s : {&unnamed, &named, &named_strings, &named_pointers}) {
+    CHECK(MUST(s->joint_count()) == JOINTS);
+    CHECK(same_bits(MUST(s->rest_pose()), c_rest));
+    CHECK(MUST(s->parents()) == c_parents);
+    std::array<sinew::Transform, JOINTS> rest_out;
+    CHECK_OK(s->get_rest_pose(rest_out));
+    CHECK(std::memcmp(rest_out.data(), c_rest.data(), sizeof rest_out) == 0);
+    int32_t parents_out[JOINTS];
+    CHECK_OK(s->get_parents(parents_out));
+    CHECK(std::memcmp(parents_out, kParents, sizeof parents_out) == 0);
+  }
+  // The rest rotation given at twice unit length came back renormalized.
+  CHECK(!same_bits(rest[UPPER_R], c_rest[UPPER_R]));
+
+  for (uint32_t j = 0; j < JOINTS; ++j) {
+    uint32_t c_index = 99;
+    CHECK(sinew_skeleton_find_joint(cs, kNames[j], &c_index) == SINEW_STATUS_OK);
+    CHECK(MUST(named.find_joint(kNames[j])) == c_index && c_index == j);
+    CHECK(MUST(named_strings.find_joint(strings[j])) == j);
+  }
+  CHECK(unnamed.find_joint("spine").status() == sinew::Status::not_found);
+
+  // Errors from the library, compared with direct C calls.
+  SinewSkeleton* out = nullptr;
+  const int32_t bad_parents[3] = {-1, 2, 0};
+  const std::vector<sinew::Transform> three(3);
+  EXPECT_NATIVE_ERROR(sinew::Skeleton::create(bad_parents, three),
+                      sinew_skeleton_create(bad_parents, c_ptr(three), nullptr, 3, &out),
+                      sinew::Status::invalid_skeleton);
+  const int32_t chain3[3] = {-1, 0, 1};
+  const char* const duplicate[3] = {"a", "b", "a"};
+  EXPECT_NATIVE_ERROR(sinew::Skeleton::create(chain3, three, duplicate),
+                      sinew_skeleton_create(chain3, c_ptr(three), duplicate, 3, &out),
+                      sinew::Status::invalid_skeleton);
+  const std::vector<int32_t> none;
+  const std::vector<sinew::Transform> no_rest;
+  EXPECT_NATIVE_ERROR(sinew::Skeleton::create(none, no_rest),
+                      sinew_skeleton_create(nullptr, nullptr, nullptr, 0, &out),
+                      sinew::Status::out_of_range);
+  std::vector<sinew::Transform> nan_rest(3);
+  nan_rest[1].translation.y = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_NATIVE_ERROR(sinew::Skeleton::create(chain3, nan_rest),
+                      sinew_skeleton_create(chain3, c_ptr(nan_rest), nullptr, 3, &out),
+                      sinew::Status::non_finite);
+  CHECK(out == nullptr);
+  std::vector<int32_t> short_parents(JOINTS - 1);
+  EXPECT_NATIVE_ERROR(named.get_parents(short_parents),
+                      sinew_skeleton_get_parents(cs, short_parents.data(), JOINTS - 1),
+                      sinew::Status::size_mismatch);
+  std::vector<sinew::Transform> long_rest(JOINTS + 1);
+  EXPECT_NATIVE_ERROR(named.get_rest_pose(long_rest),
+                      sinew_skeleton_get_rest_pose(cs, c_ptr(long_rest), JOINTS + 1),
+                      sinew::Status::size_mismatch);
+  // Sizes the wrapper checks: names must match parents; rest_pose must match parents.
+  const char* const two_names[2] = {"a", "b"};
+  EXPECT_WRAPPER_ERROR(sinew::Skeleton::create(chain3, three, two_names),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(sinew::Skeleton::create(chain3, no_rest), sinew::Status::size_mismatch);
+  // Empty name lists are a size mismatch too, not "no names".
+  const std::vector<const char*> no_names;
+  EXPECT_WRAPPER_ERROR(sinew::Skeleton::create(chain3, three, no_names),
+                       sinew::Status::size_mismatch);
+  const std::vector<std::string> no_strings;
+  EXPECT_WRAPPER_ERROR(sinew::Skeleton::create(chain3, three, no_strings),
+                       sinew::Status::size_mismatch);
+
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ Pose
+
+static void test_pose() {
+  g_section = "pose";
+  SinewSkeleton* cs = c_skeleton(true);
+  SinewPose* cp = c_pose(cs);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+
+  CHECK(MUST(pose.joint_count()) == JOINTS);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(local_of(pose), MUST(skeleton.rest_pose())));
+
+  // set_local (rotations renormalized), get_local into a span and into a vector.
+  std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(pose.set_local(animated));
+  CHECK(sinew_pose_set_local(cp, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+  std::array<sinew::Transform, JOINTS> local_span;
+  CHECK_OK(pose.get_local(local_span));
+  std::vector<SinewTransform> c_after = c_local(cp);
+  CHECK(std::memcmp(local_span.data(), c_after.data(), sizeof local_span) == 0);
+  CHECK(same_bits(local_of(pose), c_after));
+  CHECK(!same_bits(animated, c_after));  // renormalized, so something changed
+
+  // get_model (span and vector), model_transform.
+  std::vector<SinewTransform> c_model_before = c_model(cp);
+  CHECK(same_bits(MUST(pose.get_model()), c_model_before));
+  sinew::Transform model_span[JOINTS];
+  CHECK_OK(pose.get_model(model_span));
+  CHECK(std::memcmp(model_span, c_model_before.data(), sizeof model_span) == 0);
+  for (uint32_t j = 0; j < JOINTS; ++j) {
+    SinewTransform c_one;
+    CHECK(sinew_pose_get_model_transform(cp, j, &c_one) == SINEW_STATUS_OK);
+    CHECK(same_bits(MUST(pose.model_transform(j)), c_one));
+  }
+
+  // set_model_transform moves a joint and its descendants.
+  const sinew::Transform moved{sinew::Vec3{0.4f, 1.5f, 0.3f}, axis_angle(0, 1, 1, 0.8f)};
+  const SinewTransform c_moved = moved;
+  CHECK_OK(pose.set_model_transform(LOWER_R, moved));
+  CHECK(sinew_pose_set_model_transform(cp, LOWER_R, &c_moved) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(!same_bits(local_of(pose), c_after));
+
+  // set_model from edited model transforms.
+  std::vector<sinew::Transform> model = MUST(pose.get_model());
+  model[SPINE].translation.x += 0.1f;
+  model[HAND_L].rotation = axis_angle(1, 1, 0, 0.3f);
+  CHECK_OK(pose.set_model(model));
+  CHECK(sinew_pose_set_model(cp, c_ptr(model), JOINTS) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(MUST(pose.get_model()), c_model(cp)));
+
+  // apply_constraints.
+  const std::array<uint32_t, 2> joints = {{LOWER_R, UPPER_L}};
+  const std::array<sinew::JointConstraint, 2> constraints = {
+      {sinew::JointConstraint::hinge(sinew::Quat::identity(), sinew::Vec3{0, 1, 0}, -0.2f, 0.2f),
+       sinew::JointConstraint::cone(sinew::Quat::identity(), sinew::Vec3{1, 0, 0}, 0.1f, 0.2f)}};
+  const std::vector<sinew::Transform> before_constraints = local_of(pose);
+  CHECK_OK(pose.apply_constraints(joints, constraints));
+  CHECK(sinew_pose_apply_constraints(cp, joints.data(), constraints.data(), 2) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(!same_bits(local_of(pose), before_constraints));
+
+  // reset.
+  CHECK_OK(pose.reset());
+  CHECK(sinew_pose_reset(cp) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(local_of(pose), MUST(skeleton.rest_pose())));
+
+  // Errors.
+  std::vector<sinew::Transform> short_local(JOINTS - 2);
+  EXPECT_NATIVE_ERROR(pose.set_local(short_local),
+                      sinew_pose_set_local(cp, c_ptr(short_local), JOINTS - 2),
+                      sinew::Status::size_mismatch);
+  EXPECT_NATIVE_ERROR(pose.get_local(short_local),
+                      sinew_pose_get_local(cp, c_ptr(short_local), JOINTS - 2),
+                      sinew::Status::size_mismatch);
+  EXPECT_NATIVE_ERROR(pose.get_model(short_local),
+                      sinew_pose_get_model(cp, c_ptr(short_local), JOINTS - 2),
+                      sinew::Status::size_mismatch);
+  std::vector<sinew::Transform> nan_local = animated;
+  nan_local[HAND_R].rotation.w = std::numeric_limits<float>::infinity();
+  EXPECT_NATIVE_ERROR(pose.set_local(nan_local),
+                      sinew_pose_set_local(cp, c_ptr(nan_local), JOINTS),
+                      sinew::Status::non_finite);
+  EXPECT_NATIVE_ERROR(pose.set_model(nan_local),
+                      sinew_pose_set_model(cp, c_ptr(nan_local), JOINTS),
+                      sinew::Status::non_finite);
+  CHECK(same_bits(local_of(pose), c_local(cp)));  // untouched by the failures
+  SinewTransform c_one;
+  EXPECT_NATIVE_ERROR(pose.model_transform(JOINTS),
+                      sinew_pose_get_model_transform(cp, JOINTS, &c_one),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(pose.set_model_transform(JOINTS + 5, moved),
+                      sinew_pose_set_model_transform(cp, JOINTS + 5, &c_moved),
+                      sinew::Status::out_of_range);
+  std::array<sinew::JointConstraint, 2> bad_constraints = constraints;
+  bad_constraints[1].type = 7;
+  EXPECT_NATIVE_ERROR(pose.apply_constraints(joints, bad_constraints),
+                      sinew_pose_apply_constraints(cp, joints.data(), bad_constraints.data(), 2),
+                      sinew::Status::invalid_argument);
+  const std::array<uint32_t, 2> bad_joints = {{LOWER_R, 77}};
+  EXPECT_NATIVE_ERROR(pose.apply_constraints(bad_joints, constraints),
+                      sinew_pose_apply_constraints(cp, bad_joints.data(), constraints.data(), 2),
+                      sinew::Status::out_of_range);
+  EXPECT_WRAPPER_ERROR(pose.apply_constraints(joints, sinew::Span<const sinew::JointConstraint>(
+                                                          constraints.data(), 1)),
+                       sinew::Status::size_mismatch);
+  SinewPose* no_pose = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Pose::create(sinew::Skeleton{}), sinew_pose_create(nullptr, &no_pose),
+                      sinew::Status::null_pointer);
+
+  sinew_pose_destroy(cp);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ two-bone IK
+
+static void test_two_bone_ik() {
+  g_section = "two-bone IK";
+  SinewSkeleton* cs = c_skeleton(false);
+  SinewPose* cp = c_pose(cs);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(pose.set_local(animated));
+  CHECK(sinew_pose_set_local(cp, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+
+  sinew::TwoBoneIk ik = MUST(sinew::TwoBoneIk::create());
+  SinewTwoBoneIkSettings c_defaults;
+  sinew_two_bone_ik_settings_default(&c_defaults);
+  CHECK(same_bits(MUST(ik.settings()), c_defaults));
+
+  sinew::TwoBoneIkSettings settings;
+  settings.allow_stretching = 1;
+  settings.soften = 0.9f;
+  settings.pole_weight = 0.8f;
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::copy_effector);
+  CHECK_OK(ik.set_settings(settings));
+  CHECK(same_bits(MUST(ik.settings()), static_cast<const SinewTwoBoneIkSettings&>(settings)));
+  SinewTwoBoneIk* cik = nullptr;
+  CHECK(sinew_two_bone_ik_create(&settings, &cik) == SINEW_STATUS_OK);
+  sinew::TwoBoneIk created = MUST(sinew::TwoBoneIk::create(settings));
+  CHECK(same_bits(MUST(created.settings()), MUST(ik.settings())));
+
+  const std::vector<sinew::Transform> model = MUST(pose.get_model());
+  const std::array<sinew::Transform, 3> input = {{model[UPPER_R], model[LOWER_R], model[HAND_R]}};
+  struct Case {
+    sinew::Vec3 effector;
+    bool has_rotation;
+    bool has_pole;
+  };
+  const Case cases[] = {
+      {{0.5f, 1.2f, 0.3f}, false, false},
+      {{0.4f, 1.6f, -0.2f}, true, false},
+      {{0.3f, 1.1f, 0.4f}, false, true},
+      {{2.0f, 2.0f, 2.0f}, true, true},  // out of reach: stretches
+      {{0.2f, 1.4f, 0.0f}, true, true},  // at the root: degenerate
+  };
+  const sinew::Quat rotation = axis_angle(1, 0, 1, 0.7f);
+  const sinew::Vec3 pole{0.3f, 1.0f, -1.0f};
+  for (const Case& k : cases) {
+    std::array<sinew::Transform, 3> chain = input;
+    std::array<SinewTransform, 3> c_chain = {{input[0], input[1], input[2]}};
+    std::optional<sinew::Quat> r;
+    std::optional<sinew::Vec3> p;
+    if (k.has_rotation) r = rotation;
+    if (k.has_pole) p = pole;
+    const sinew::IkResult result = MUST(ik.solve(chain, k.effector, r, p));
+    const SinewVec3 c_effector = k.effector;
+    const SinewQuat c_rotation = rotation;
+    const SinewVec3 c_pole = pole;
+    SinewIkResult c_result;
+    CHECK(sinew_two_bone_ik_solve(cik, c_chain.data(), &c_effector,
+                                  k.has_rotation ? &c_rotation : nullptr,
+                                  k.has_pole ? &c_pole : nullptr, &c_result) == SINEW_STATUS_OK);
+    CHECK(same_bits(chain, c_chain));
+    CHECK(same_bits(result.to_c(), c_result));
+    CHECK(!same_bits(chain, input));
+  }
+
+  // solve_pose.
+  const sinew::IkResult pose_result =
+      MUST(ik.solve_pose(pose, UPPER_R, LOWER_R, HAND_R, sinew::Vec3{0.5f, 1.3f, 0.3f},
+                         std::nullopt, pole));
+  const SinewVec3 c_target = {0.5f, 1.3f, 0.3f};
+  const SinewVec3 c_pole = pole;
+  SinewIkResult c_pose_result;
+  CHECK(sinew_two_bone_ik_solve_pose(cik, cp, UPPER_R, LOWER_R, HAND_R, &c_target, nullptr,
+                                     &c_pole, &c_pose_result) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(pose_result.to_c(), c_pose_result));
+  CHECK(!same_bits(local_of(pose), animated));
+
+  // Errors.
+  std::array<sinew::Transform, 3> chain = input;
+  std::array<SinewTransform, 3> c_chain = {{input[0], input[1], input[2]}};
+  const sinew::Vec3 nan_effector{std::numeric_limits<float>::quiet_NaN(), 0.0f, 0.0f};
+  const SinewVec3 c_nan = nan_effector;
+  EXPECT_NATIVE_ERROR(ik.solve(chain, nan_effector),
+                      sinew_two_bone_ik_solve(cik, c_chain.data(), &c_nan, nullptr, nullptr,
+                                              nullptr),
+                      sinew::Status::non_finite);
+  CHECK(same_bits(chain, input));  // untouched
+  EXPECT_NATIVE_ERROR(ik.solve_pose(pose, UPPER_R, HAND_R, LOWER_R, sinew::Vec3{0.5f, 1.3f, 0.3f}),
+                      sinew_two_bone_ik_solve_pose(cik, cp, UPPER_R, HAND_R, LOWER_R, &c_target,
+                                                   nullptr, nullptr, nullptr),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(ik.solve_pose(pose, UPPER_R, LOWER_R, 40, sinew::Vec3{0.5f, 1.3f, 0.3f}),
+                      sinew_two_bone_ik_solve_pose(cik, cp, UPPER_R, LOWER_R, 40, &c_target,
+                                                   nullptr, nullptr, nullptr),
+                      sinew::Status::out_of_range);
+  EXPECT_WRAPPER_ERROR(ik.solve(sinew::Span<sinew::Transform>(chain.data(), 2), sinew::Vec3{}),
+                       sinew::Status::size_mismatch);
+  sinew::TwoBoneIkSettings bad = settings;
+  bad.weight = 2.0f;
+  SinewTwoBoneIk* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::TwoBoneIk::create(bad), sinew_two_bone_ik_create(&bad, &none),
+                      sinew::Status::invalid_argument);
+  bad = settings;
+  bad.keep_twist = 2;
+  EXPECT_NATIVE_ERROR(ik.set_settings(bad), sinew_two_bone_ik_set_settings(cik, &bad),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(MUST(ik.settings()), static_cast<const SinewTwoBoneIkSettings&>(settings)));
+
+  sinew_two_bone_ik_destroy(cik);
+  sinew_pose_destroy(cp);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ FABRIK and CCD
+
+/// The chain spine -> upperarm_l -> lowerarm_l -> hand_l.
+static const std::array<uint32_t, 4> kChain = {{SPINE, UPPER_L, LOWER_L, HAND_L}};
+
+static std::vector<sinew::Transform> chain_model(sinew::Pose& pose) {
+  const std::vector<sinew::Transform> model = MUST(pose.get_model());
+  std::vector<sinew::Transform> chain;
+  for (uint32_t j : kChain) chain.push_back(model[j]);
+  return chain;
+}
+
+static void test_fabrik() {
+  g_section = "FABRIK";
+  SinewSkeleton* cs = c_skeleton(false);
+  SinewPose* cp = c_pose(cs);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(pose.set_local(animated));
+  CHECK(sinew_pose_set_local(cp, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+
+  sinew::Fabrik defaults = MUST(sinew::Fabrik::create(6));
+  SinewFabrikSettings c_defaults;
+  sinew_fabrik_settings_default(&c_defaults);
+  CHECK(same_bits(MUST(defaults.settings()), c_defaults));
+
+  sinew::FabrikSettings settings;
+  settings.precision = 1e-4f;
+  settings.max_iterations = 25;
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::copy_effector);
+  sinew::Fabrik fabrik = MUST(sinew::Fabrik::create(settings, 6));
+  CHECK(same_bits(MUST(fabrik.settings()), static_cast<const SinewFabrikSettings&>(settings)));
+  SinewFabrik* cf = nullptr;
+  CHECK(sinew_fabrik_create(&settings, 6, &cf) == SINEW_STATUS_OK);
+  settings.stop_when_stalled = 0;
+  CHECK_OK(fabrik.set_settings(settings));
+  CHECK(sinew_fabrik_set_settings(cf, &settings) == SINEW_STATUS_OK);
+  CHECK(same_bits(MUST(fabrik.settings()), static_cast<const SinewFabrikSettings&>(settings)));
+
+  const sinew::JointConstraint cone =
+      sinew::JointConstraint::cone(animated[UPPER_L].rotation, sinew::Vec3{-1, 0, 0}, 0.6f, 0.4f);
+  const sinew::JointConstraint hinge =
+      sinew::JointConstraint::hinge(sinew::Quat::identity(), sinew::Vec3{0, 1, 0}, -1.5f, 0.1f);
+  CHECK_OK(fabrik.set_constraint(1, cone));
+  CHECK_OK(fabrik.set_constraint(2, hinge));
+  CHECK_OK(fabrik.set_constraint(3, hinge));
+  CHECK_OK(fabrik.clear_constraint(3));
+  CHECK(sinew_fabrik_set_constraint(cf, 1, &cone) == SINEW_STATUS_OK);
+  CHECK(sinew_fabrik_set_constraint(cf, 2, &hinge) == SINEW_STATUS_OK);
+
+  const std::vector<sinew::Transform> input = chain_model(pose);
+  const sinew::Quat parent = MUST(pose.model_transform(ROOT)).rotation;
+  const sinew::Vec3 targets[] = {{-0.5f, 1.1f, 0.3f}, {-0.3f, 1.6f, -0.2f}, {-3.0f, 1.0f, 0.0f}};
+  const sinew::Quat rotation = axis_angle(0, 1, 1, 0.5f);
+  int variant = 0;
+  for (const sinew::Vec3& target : targets) {
+    for (int with = 0; with < 2; ++with, ++variant) {
+      std::vector<sinew::Transform> chain = input;
+      std::vector<sinew::Transform> c_chain = input;
+      std::optional<sinew::Quat> r;
+      std::optional<sinew::Quat> p;
+      if (with != 0) {
+        r = rotation;
+        p = parent;
+      }
+      const sinew::IkResult result = MUST(fabrik.solve(chain, target, r, p));
+      const SinewVec3 c_target = target;
+      const SinewQuat c_rotation = rotation;
+      const SinewQuat c_parent = parent;
+      SinewIkResult c_result;
+      CHECK(sinew_fabrik_solve(cf, c_ptr(c_chain), u32(c_chain.size()), with ? &c_parent : nullptr,
+                               &c_target, with ? &c_rotation : nullptr,
+                               &c_result) == SINEW_STATUS_OK);
+      CHECK(same_bits(chain, c_chain));
+      CHECK(same_bits(result.to_c(), c_result));
+      CHECK(!same_bits(chain, input));
+    }
+  }
+
+  const sinew::Vec3 target{-0.45f, 1.2f, 0.35f};
+  const SinewVec3 c_target = target;
+  const sinew::IkResult pose_result = MUST(fabrik.solve_pose(pose, kChain, target));
+  SinewIkResult c_pose_result;
+  CHECK(sinew_fabrik_solve_pose(cf, cp, kChain.data(), 4, &c_target, nullptr, &c_pose_result) ==
+        SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(pose_result.to_c(), c_pose_result));
+  CHECK(!same_bits(local_of(pose), animated));
+
+  // Errors.
+  std::vector<sinew::Transform> too_long(7);
+  EXPECT_NATIVE_ERROR(fabrik.solve(too_long, target),
+                      sinew_fabrik_solve(cf, c_ptr(too_long), 7, nullptr, &c_target, nullptr,
+                                         nullptr),
+                      sinew::Status::out_of_range);
+  std::vector<sinew::Transform> one(1);
+  EXPECT_NATIVE_ERROR(fabrik.solve(one, target),
+                      sinew_fabrik_solve(cf, c_ptr(one), 1, nullptr, &c_target, nullptr, nullptr),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(fabrik.set_constraint(6, cone), sinew_fabrik_set_constraint(cf, 6, &cone),
+                      sinew::Status::out_of_range);
+  const std::array<uint32_t, 3> not_a_chain = {{SPINE, LOWER_L, HAND_L}};
+  EXPECT_NATIVE_ERROR(fabrik.solve_pose(pose, not_a_chain, target),
+                      sinew_fabrik_solve_pose(cf, cp, not_a_chain.data(), 3, &c_target, nullptr,
+                                              nullptr),
+                      sinew::Status::invalid_argument);
+  sinew::FabrikSettings bad = settings;
+  bad.end_rotation = 9;
+  SinewFabrik* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Fabrik::create(bad, 4), sinew_fabrik_create(&bad, 4, &none),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(fabrik.set_settings(bad), sinew_fabrik_set_settings(cf, &bad),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::Fabrik::create(1), sinew_fabrik_create(&c_defaults, 1, &none),
+                      sinew::Status::out_of_range);
+
+  sinew_fabrik_destroy(cf);
+  sinew_pose_destroy(cp);
+  sinew_skeleton_destroy(cs);
+}
+
+static void test_ccd() {
+  g_section = "CCD";
+  SinewSkeleton* cs = c_skeleton(false);
+  SinewPose* cp = c_pose(cs);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(pose.set_local(animated));
+  CHECK(sinew_pose_set_local(cp, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+
+  sinew::Ccd defaults = MUST(sinew::Ccd::create(5));
+  SinewCcdSettings c_defaults;
+  sinew_ccd_settings_default(&c_defaults);
+  CHECK(same_bits(MUST(defaults.settings()), c_defaults));
+
+  sinew::CcdSettings settings;
+  settings.max_iterations = 30;
+  settings.start_from_tail = 0;
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::keep_model);
+  sinew::Ccd ccd = MUST(sinew::Ccd::create(settings, 5));
+  SinewCcd* cc = nullptr;
+  CHECK(sinew_ccd_create(&settings, 5, &cc) == SINEW_STATUS_OK);
+  settings.fix_root = 1;
+  CHECK_OK(ccd.set_settings(settings));
+  CHECK(sinew_ccd_set_settings(cc, &settings) == SINEW_STATUS_OK);
+  CHECK(same_bits(MUST(ccd.settings()), static_cast<const SinewCcdSettings&>(settings)));
+
+  CHECK_OK(ccd.set_joint(1, 30.0f, 0.7f));
+  CHECK_OK(ccd.set_joint(2, 180.0f, 0.5f));
+  CHECK(sinew_ccd_set_joint(cc, 1, 30.0f, 0.7f) == SINEW_STATUS_OK);
+  CHECK(sinew_ccd_set_joint(cc, 2, 180.0f, 0.5f) == SINEW_STATUS_OK);
+  const sinew::JointConstraint twist =
+      sinew::JointConstraint::twist(animated[LOWER_L].rotation, sinew::Vec3{-1, 0, 0}, -0.2f, 0.2f);
+  CHECK_OK(ccd.set_constraint(2, twist));
+  CHECK(sinew_ccd_set_constraint(cc, 2, &twist) == SINEW_STATUS_OK);
+  CHECK_OK(ccd.set_constraint(3, twist));
+  CHECK_OK(ccd.clear_constraint(3));
+
+  const std::vector<sinew::Transform> input = chain_model(pose);
+  const sinew::Quat parent = MUST(pose.model_transform(ROOT)).rotation;
+  const sinew::Vec3 targets[] = {{-0.5f, 1.1f, 0.3f}, {-0.2f, 1.7f, 0.1f}, {-2.0f, 0.0f, 1.0f}};
+  for (const sinew::Vec3& target : targets) {
+    for (int with = 0; with < 2; ++with) {
+      std::vector<sinew::Transform> chain = input;
+      std::vector<sinew::Transform> c_chain = input;
+      const sinew::IkResult result =
+          with != 0 ? MUST(ccd.solve(chain, target, axis_angle(1, 0, 0, 0.3f), parent))
+                    : MUST(ccd.solve(chain, target));
+      const SinewVec3 c_target = target;
+      const SinewQuat c_rotation = axis_angle(1, 0, 0, 0.3f);
+      const SinewQuat c_parent = parent;
+      SinewIkResult c_result;
+      CHECK(sinew_ccd_solve(cc, c_ptr(c_chain), u32(c_chain.size()), with ? &c_parent : nullptr,
+                            &c_target, with ? &c_rotation : nullptr,
+                            &c_result) == SINEW_STATUS_OK);
+      CHECK(same_bits(chain, c_chain));
+      CHECK(same_bits(result.to_c(), c_result));
+      CHECK(!same_bits(chain, input));
+    }
+  }
+
+  const sinew::Vec3 target{-0.4f, 1.25f, 0.3f};
+  const SinewVec3 c_target = target;
+  const sinew::Quat end_rotation = axis_angle(0, 0, 1, 1.0f);
+  const SinewQuat c_end_rotation = end_rotation;
+  const sinew::IkResult pose_result = MUST(ccd.solve_pose(pose, kChain, target, end_rotation));
+  SinewIkResult c_pose_result;
+  CHECK(sinew_ccd_solve_pose(cc, cp, kChain.data(), 4, &c_target, &c_end_rotation,
+                             &c_pose_result) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(pose_result.to_c(), c_pose_result));
+  CHECK(!same_bits(local_of(pose), animated));
+
+  // Errors.
+  EXPECT_NATIVE_ERROR(ccd.set_joint(1, 30.0f, 2.0f), sinew_ccd_set_joint(cc, 1, 30.0f, 2.0f),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(ccd.set_joint(1, 270.0f, 1.0f), sinew_ccd_set_joint(cc, 1, 270.0f, 1.0f),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(ccd.set_joint(9, 30.0f, 1.0f), sinew_ccd_set_joint(cc, 9, 30.0f, 1.0f),
+                      sinew::Status::out_of_range);
+  sinew::JointConstraint bad_twist = twist;
+  bad_twist.min_angle = 1.0f;
+  bad_twist.max_angle = -1.0f;
+  EXPECT_NATIVE_ERROR(ccd.set_constraint(1, bad_twist), sinew_ccd_set_constraint(cc, 1, &bad_twist),
+                      sinew::Status::invalid_argument);
+  const sinew::Quat zero{0.0f, 0.0f, 0.0f, 0.0f};
+  const SinewQuat c_zero = zero;
+  std::vector<sinew::Transform> chain = input;
+  std::vector<sinew::Transform> c_chain = input;
+  EXPECT_NATIVE_ERROR(ccd.solve(chain, target, std::nullopt, zero),
+                      sinew_ccd_solve(cc, c_ptr(c_chain), 4, &c_zero, &c_target, nullptr, nullptr),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(chain, input));
+  sinew::CcdSettings bad = settings;
+  bad.start_from_tail = 3;
+  SinewCcd* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Ccd::create(bad, 4), sinew_ccd_create(&bad, 4, &none),
+                      sinew::Status::invalid_argument);
+
+  sinew_ccd_destroy(cc);
+  sinew_pose_destroy(cp);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ hand IK retargeting
+
+static void test_hand_ik() {
+  g_section = "hand IK retargeting";
+  SinewSkeleton* cs = c_skeleton(false);
+  SinewPose* cp = c_pose(cs);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(pose.set_local(animated));
+  CHECK(sinew_pose_set_local(cp, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+
+  sinew::HandIkRetargeting defaults = MUST(sinew::HandIkRetargeting::create());
+  SinewHandIkRetargetingSettings c_defaults;
+  sinew_hand_ik_retargeting_settings_default(&c_defaults);
+  CHECK(same_bits(MUST(defaults.settings()), c_defaults));
+
+  sinew::HandIkRetargetingSettings settings;
+  settings.hand_fk_weight = 0.3f;
+  settings.per_axis_alpha = sinew::Vec3{1.0f, 0.5f, 0.75f};
+  sinew::HandIkRetargeting node = MUST(sinew::HandIkRetargeting::create(settings));
+  SinewHandIkRetargeting* cn = nullptr;
+  CHECK(sinew_hand_ik_retargeting_create(&settings, &cn) == SINEW_STATUS_OK);
+  settings.hand_fk_weight = 0.6f;
+  CHECK_OK(node.set_settings(settings));
+  CHECK(sinew_hand_ik_retargeting_set_settings(cn, &settings) == SINEW_STATUS_OK);
+  CHECK(same_bits(MUST(node.settings()),
+                  static_cast<const SinewHandIkRetargetingSettings&>(settings)));
+
+  const sinew::HandJoints hands{HAND_R, HAND_L, IK_HAND_R, IK_HAND_L};
+  const std::array<uint32_t, 2> bones = {{IK_ROOT, IK_HAND_R}};  // ik_hand_r moves once
+
+  std::vector<sinew::Transform> model = MUST(pose.get_model());
+  std::vector<sinew::Transform> c_model_array = model;
+  const std::vector<sinew::Transform> model_before = model;
+  const sinew::Vec3 offset = MUST(node.apply_model(model, hands, bones));
+  SinewVec3 c_offset;
+  CHECK(sinew_hand_ik_retargeting_apply_model(cn, c_ptr(c_model_array), JOINTS, &hands,
+                                              bones.data(), 2, &c_offset) == SINEW_STATUS_OK);
+  CHECK(same_bits(model, c_model_array));
+  CHECK(same_bits(offset, c_offset));
+  CHECK(!same_bits(model, model_before));
+
+  const sinew::Vec3 pose_offset = MUST(node.apply_pose(pose, hands, bones));
+  SinewVec3 c_pose_offset;
+  CHECK(sinew_hand_ik_retargeting_apply_pose(cn, cp, &hands, bones.data(), 2, &c_pose_offset) ==
+        SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK(same_bits(pose_offset, c_pose_offset));
+  CHECK(!same_bits(local_of(pose), animated));
+
+  // Errors.
+  const std::array<uint32_t, 1> bad_bones = {{40}};
+  EXPECT_NATIVE_ERROR(node.apply_pose(pose, hands, bad_bones),
+                      sinew_hand_ik_retargeting_apply_pose(cn, cp, &hands, bad_bones.data(), 1,
+                                                           nullptr),
+                      sinew::Status::out_of_range);
+  const sinew::HandJoints bad_hands{HAND_R, HAND_L, IK_HAND_R, 50};
+  EXPECT_NATIVE_ERROR(node.apply_model(model, bad_hands, bones),
+                      sinew_hand_ik_retargeting_apply_model(cn, c_ptr(c_model_array), JOINTS,
+                                                            &bad_hands, bones.data(), 2, nullptr),
+                      sinew::Status::out_of_range);
+  CHECK(same_bits(model, c_model_array));
+  sinew::HandIkRetargetingSettings bad = settings;
+  bad.per_axis_alpha.y = 2.0f;
+  SinewHandIkRetargeting* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::HandIkRetargeting::create(bad),
+                      sinew_hand_ik_retargeting_create(&bad, &none),
+                      sinew::Status::invalid_argument);
+
+  sinew_hand_ik_retargeting_destroy(cn);
+  sinew_pose_destroy(cp);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ joint masks
+
+static std::vector<float> c_weights(const SinewJointMask* mask) {
+  std::vector<float> out(JOINTS);
+  CHECK(sinew_joint_mask_get_weights(mask, out.data(), JOINTS) == SINEW_STATUS_OK);
+  return out;
+}
+
+static std::vector<float> weights_of(const sinew::JointMask& mask) {
+  std::vector<float> out(JOINTS);
+  CHECK_OK(mask.get_weights(out));
+  return out;
+}
+
+static void test_masks() {
+  g_section = "joint masks";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+
+  sinew::JointMask uniform = MUST(sinew::JointMask::create(skeleton, 0.5f));
+  SinewJointMask* cu = nullptr;
+  CHECK(sinew_joint_mask_create(cs, 0.5f, &cu) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+
+  sinew::JointMask subtree = MUST(sinew::JointMask::create_subtree(skeleton, SPINE, 2));
+  SinewJointMask* ct = nullptr;
+  CHECK(sinew_joint_mask_create_subtree(cs, SPINE, 2, &ct) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(subtree), c_weights(ct)));
+  CHECK(weights_of(subtree)[ROOT] == 0.0f && weights_of(subtree)[HAND_R] == 1.0f);
+
+  CHECK_OK(subtree.set_weight(HAND_R, 0.25f));
+  CHECK(sinew_joint_mask_set_weight(ct, HAND_R, 0.25f) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(subtree), c_weights(ct)));
+
+  std::vector<float> weights(JOINTS);
+  for (uint32_t j = 0; j < JOINTS; ++j) {
+    weights[j] = static_cast<float>(j) / static_cast<float>(JOINTS);
+  }
+  CHECK_OK(uniform.set_weights(weights));
+  CHECK(sinew_joint_mask_set_weights(cu, weights.data(), JOINTS) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+  CHECK(weights_of(uniform) == weights);
+
+  // Errors.
+  SinewJointMask* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create(skeleton, 1.5f),
+                      sinew_joint_mask_create(cs, 1.5f, &none), sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create_subtree(skeleton, JOINTS, 0),
+                      sinew_joint_mask_create_subtree(cs, JOINTS, 0, &none),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(uniform.set_weight(JOINTS, 0.5f),
+                      sinew_joint_mask_set_weight(cu, JOINTS, 0.5f),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(uniform.set_weight(1, std::numeric_limits<float>::quiet_NaN()),
+                      sinew_joint_mask_set_weight(cu, 1, std::numeric_limits<float>::quiet_NaN()),
+                      sinew::Status::non_finite);
+  std::vector<float> short_weights(3, 0.5f);
+  EXPECT_NATIVE_ERROR(uniform.set_weights(short_weights),
+                      sinew_joint_mask_set_weights(cu, short_weights.data(), 3),
+                      sinew::Status::size_mismatch);
+  EXPECT_NATIVE_ERROR(uniform.get_weights(short_weights),
+                      sinew_joint_mask_get_weights(cu, short_weights.data(), 3),
+                      sinew::Status::size_mismatch);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+
+  sinew_joint_mask_destroy(cu);
+  sinew_joint_mask_destroy(ct);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ blending
+
+static void test_blending() {
+  g_section = "blending";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  const std::vector<sinew::Transform> animated = animated_pose();
+  std::vector<sinew::Transform> other = animated;
+  for (sinew::Transform& t : other) {
+    t.rotation = axis_angle(0.2f, 1.0f, 0.3f, -0.4f);
+    t.translation.z += 0.2f;
+    t.scale = sinew::Vec3{1.1f, 0.9f, 1.0f};
+  }
+
+  sinew::Pose a = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose b = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose out = MUST(sinew::Pose::create(skeleton));
+  SinewPose* ca = c_pose(cs);
+  SinewPose* cb = c_pose(cs);
+  SinewPose* cout = c_pose(cs);
+  CHECK_OK(a.set_local(animated));
+  CHECK_OK(b.set_local(other));
+  CHECK(sinew_pose_set_local(ca, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+  CHECK(sinew_pose_set_local(cb, c_ptr(other), JOINTS) == SINEW_STATUS_OK);
+  sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(skeleton, UPPER_R, 1));
+  SinewJointMask* cm = nullptr;
+  CHECK(sinew_joint_mask_create_subtree(cs, UPPER_R, 1, &cm) == SINEW_STATUS_OK);
+
+  // Two-pose blends: plain, masked, model-space rotations.
+  CHECK_OK(sinew::blend(a, b, 0.3f, out));
+  CHECK(sinew_pose_blend(ca, cb, 0.3f, nullptr, SINEW_BLEND_SPACE_LOCAL, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK(!same_bits(local_of(out), animated));
+  CHECK_OK(sinew::blend(a, b, 0.6f, out, &mask));
+  CHECK(sinew_pose_blend(ca, cb, 0.6f, cm, SINEW_BLEND_SPACE_LOCAL, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::blend(a, b, 0.6f, out, &mask, sinew::BlendSpace::model_rotation));
+  CHECK(sinew_pose_blend(ca, cb, 0.6f, cm, SINEW_BLEND_SPACE_MODEL_ROTATION, cout) ==
+        SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // In place: out is a.
+  {
+    sinew::Pose in_place = MUST(sinew::Pose::create(skeleton));
+    SinewPose* c_in_place = c_pose(cs);
+    CHECK_OK(in_place.set_local(animated));
+    CHECK(sinew_pose_set_local(c_in_place, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+    CHECK_OK(sinew::blend(in_place, b, 0.45f, in_place));
+    CHECK(sinew_pose_blend(c_in_place, cb, 0.45f, nullptr, SINEW_BLEND_SPACE_LOCAL, c_in_place) ==
+          SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(in_place), c_local(c_in_place)));
+    sinew_pose_destroy(c_in_place);
+  }
+
+  // Layers.
+  sinew::Pose c_layer_pose = MUST(sinew::Pose::create(skeleton));
+  std::vector<sinew::Transform> third = animated;
+  third[SPINE].rotation = axis_angle(0, 0, 1, 0.9f);
+  CHECK_OK(c_layer_pose.set_local(third));
+  SinewPose* cc = c_pose(cs);
+  CHECK(sinew_pose_set_local(cc, c_ptr(third), JOINTS) == SINEW_STATUS_OK);
+  const std::array<sinew::BlendLayer, 3> layers = {
+      {sinew::BlendLayer(a, 0.5f), sinew::BlendLayer(b, 0.3f, &mask),
+       sinew::BlendLayer(c_layer_pose, 0.05f)}};
+  const std::array<SinewBlendLayer, 3> c_layers = {
+      {{ca, 0.5f, nullptr}, {cb, 0.3f, cm}, {cc, 0.05f, nullptr}}};
+  CHECK_OK(sinew::blend_layers(layers, 0.1f, out));
+  CHECK(sinew_pose_blend_layers(c_layers.data(), 3, 0.1f, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::blend_layers(sinew::Span<const sinew::BlendLayer>(layers.data(), 1), 0.9f, out));
+  CHECK(sinew_pose_blend_layers(c_layers.data(), 1, 0.9f, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // Additive.
+  sinew::Pose delta = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cdelta = c_pose(cs);
+  CHECK_OK(sinew::make_additive(b, a, delta));
+  CHECK(sinew_pose_make_additive(cb, ca, cdelta) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(delta), c_local(cdelta)));
+  CHECK_OK(sinew::apply_additive(a, delta, 0.5f, out, &mask));
+  CHECK(sinew_pose_apply_additive(ca, cdelta, 0.5f, cm, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::apply_additive(out, delta, -0.25f, out));  // in place
+  CHECK(sinew_pose_apply_additive(cout, cdelta, -0.25f, nullptr, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // Errors.
+  EXPECT_NATIVE_ERROR(sinew::blend(a, b, 1.5f, out),
+                      sinew_pose_blend(ca, cb, 1.5f, nullptr, SINEW_BLEND_SPACE_LOCAL, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend(a, b, 0.5f, out, nullptr, static_cast<sinew::BlendSpace>(5)),
+                      sinew_pose_blend(ca, cb, 0.5f, nullptr, 5, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.1f, b),
+                      sinew_pose_blend_layers(c_layers.data(), 3, 0.1f, cb),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.0f, out),
+                      sinew_pose_blend_layers(c_layers.data(), 3, 0.0f, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::make_additive(b, a, a), sinew_pose_make_additive(cb, ca, ca),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::apply_additive(a, delta, 0.5f, delta),
+                      sinew_pose_apply_additive(ca, cdelta, 0.5f, nullptr, cdelta),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::apply_additive(a, delta, std::numeric_limits<float>::infinity(), out),
+                      sinew_pose_apply_additive(ca, cdelta, std::numeric_limits<float>::infinity(),
+                                                nullptr, cout),
+                      sinew::Status::non_finite);
+  // A pose of another skeleton.
+  {
+    const int32_t parents[2] = {-1, 0};
+    const std::vector<sinew::Transform> rest(2);
+    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
+    SinewSkeleton* c_small = nullptr;
+    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
+    SinewPose* c_small_pose = c_pose(c_small);
+    EXPECT_NATIVE_ERROR(sinew::blend(a, small_pose, 0.5f, out),
+                        sinew_pose_blend(ca, c_small_pose, 0.5f, nullptr, SINEW_BLEND_SPACE_LOCAL,
+                                         cout),
+                        sinew::Status::size_mismatch);
+    sinew_pose_destroy(c_small_pose);
+    sinew_skeleton_destroy(c_small);
+  }
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  sinew_joint_mask_destroy(cm);
+  sinew_pose_destroy(cdelta);
+  sinew_pose_destroy(cc);
+  sinew_pose_destroy(cout);
+  sinew_pose_destroy(cb);
+  sinew_pose_destroy(ca);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ clips
+
+/// Sets the same tracks on a wrapper clip and a C clip (of the rig, duration 2 s).
+static void set_test_tracks(sinew::Clip& clip, SinewClip* c_clip) {
+  using sinew::Interpolation;
+  using sinew::Quat;
+  using sinew::Vec3;
+  // Translation, linear.
+  const std::vector<float> t3 = {0.0f, 0.7f, 2.0f};
+  const std::vector<Vec3> spine = {{0.0f, 1.0f, 0.0f}, {0.05f, 1.1f, 0.0f}, {0.0f, 1.0f, 0.1f}};
+  CHECK_OK(clip.set_translation_track(SPINE, Interpolation::linear, t3, spine));
+  CHECK(sinew_clip_set_translation_track(c_clip, SPINE, SINEW_INTERPOLATION_LINEAR, t3.data(),
+                                         reinterpret_cast<const SinewVec3*>(spine.data()), nullptr,
+                                         nullptr, 3) == SINEW_STATUS_OK);
+  // Rotation, slerp (one key not normalized).
+  const std::array<float, 4> t4 = {{0.0f, 0.5f, 1.2f, 1.9f}};
+  const std::array<Quat, 4> upper = {{axis_angle(0, 0, 1, -0.3f),
+                                      scaled(axis_angle(0, 0, 1, 0.4f), 3.0f),
+                                      axis_angle(0, 1, 1, 0.8f), axis_angle(1, 0, 0, -0.2f)}};
+  CHECK_OK(clip.set_rotation_track(UPPER_R, Interpolation::slerp, t4, upper));
+  CHECK(sinew_clip_set_rotation_track(c_clip, UPPER_R, SINEW_INTERPOLATION_SLERP, t4.data(),
+                                      reinterpret_cast<const SinewQuat*>(upper.data()), nullptr,
+                                      nullptr, 4) == SINEW_STATUS_OK);
+  // Rotation, cubic with tangents.
+  const float t2[2] = {0.2f, 1.8f};
+  const Quat lower[2] = {axis_angle(0, 1, 0, 0.1f), axis_angle(0, 1, 0, 1.2f)};
+  const Quat lower_in[2] = {Quat{0.0f, 0.1f, 0.0f, 0.0f}, Quat{0.0f, 0.3f, 0.0f, -0.05f}};
+  const Quat lower_out[2] = {Quat{0.0f, 0.2f, 0.0f, 0.0f}, Quat{0.0f, 0.1f, 0.0f, 0.0f}};
+  CHECK_OK(clip.set_rotation_track(LOWER_R, Interpolation::cubic, t2, lower, lower_in, lower_out));
+  CHECK(sinew_clip_set_rotation_track(c_clip, LOWER_R, SINEW_INTERPOLATION_CUBIC, t2,
+                                      reinterpret_cast<const SinewQuat*>(lower),
+                                      reinterpret_cast<const SinewQuat*>(lower_in),
+                                      reinterpret_cast<const SinewQuat*>(lower_out),
+                                      2) == SINEW_STATUS_OK);
+  // Translation, cubic.
+  const Vec3 root[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.5f}};
+  const Vec3 root_in[2] = {{0.0f, 0.0f, 0.5f}, {0.0f, 0.0f, 1.0f}};
+  const Vec3 root_out[2] = {{0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.5f}};
+  CHECK_OK(clip.set_translation_track(ROOT, Interpolation::cubic, t2, root, root_in, root_out));
+  CHECK(sinew_clip_set_translation_track(c_clip, ROOT, SINEW_INTERPOLATION_CUBIC, t2,
+                                         reinterpret_cast<const SinewVec3*>(root),
+                                         reinterpret_cast<const SinewVec3*>(root_in),
+                                         reinterpret_cast<const SinewVec3*>(root_out),
+                                         2) == SINEW_STATUS_OK);
+  // Scale, step.
+  const Vec3 hand[2] = {{1.0f, 1.0f, 1.0f}, {1.3f, 1.3f, 1.3f}};
+  CHECK_OK(clip.set_scale_track(HAND_R, Interpolation::step, t2, hand));
+  CHECK(sinew_clip_set_scale_track(c_clip, HAND_R, SINEW_INTERPOLATION_STEP, t2,
+                                   reinterpret_cast<const SinewVec3*>(hand), nullptr, nullptr,
+                                   2) == SINEW_STATUS_OK);
+  // A track set and cleared.
+  CHECK_OK(clip.set_scale_track(HAND_L, Interpolation::linear, t2, hand));
+  CHECK_OK(clip.clear_track(HAND_L, sinew::TrackProperty::scale));
+}
+
+static void test_clips() {
+  g_section = "clips";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Clip clip = MUST(sinew::Clip::create(skeleton, 2.0f));
+  SinewClip* cclip = nullptr;
+  CHECK(sinew_clip_create(cs, 2.0f, &cclip) == SINEW_STATUS_OK);
+  float c_duration = 0.0f;
+  CHECK(sinew_clip_duration(cclip, &c_duration) == SINEW_STATUS_OK);
+  CHECK(same_bits(MUST(clip.duration()), c_duration) && c_duration == 2.0f);
+  set_test_tracks(clip, cclip);
+
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cp = c_pose(cs);
+
+  // Without a cursor, looping and clamped.
+  const float times[] = {0.0f, 0.37f, 1.0f, 1.5f, 2.0f, 2.5f, -0.3f, 7.1f};
+  for (float t : times) {
+    for (uint32_t looping = 0; looping < 2; ++looping) {
+      CHECK_OK(clip.sample(t, looping != 0, pose));
+      CHECK(sinew_clip_sample(cclip, nullptr, t, looping, cp) == SINEW_STATUS_OK);
+      CHECK(same_bits(local_of(pose), c_local(cp)));
+    }
+  }
+  CHECK(!same_bits(local_of(pose), MUST(skeleton.rest_pose())));
+
+  // With cursors: forward playback, then a jump back.
+  sinew::ClipCursor cursor = MUST(sinew::ClipCursor::create(clip));
+  SinewClipCursor* ccursor = nullptr;
+  CHECK(sinew_clip_cursor_create(cclip, &ccursor) == SINEW_STATUS_OK);
+  float t = 0.0f;
+  for (int frame = 0; frame < 90; ++frame, t += 1.0f / 30.0f) {
+    const float when = frame == 60 ? 0.25f : t;
+    CHECK_OK(clip.sample(cursor, when, true, pose));
+    CHECK(sinew_clip_sample(cclip, ccursor, when, 1, cp) == SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(pose), c_local(cp)));
+  }
+  CHECK_OK(clip.sample(&cursor, 0.9f, false, pose));
+  CHECK(sinew_clip_sample(cclip, ccursor, 0.9f, 0, cp) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+
+  // Errors.
+  const std::vector<float> unsorted = {0.0f, 1.0f, 0.5f};
+  const std::vector<sinew::Vec3> three(3);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
+                                                 three),
+                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                       unsorted.data(),
+                                                       c_vec3(three),
+                                                       nullptr, nullptr, 3),
+                      sinew::Status::invalid_argument);
+  const std::vector<float> too_late = {0.0f, 2.5f};
+  EXPECT_NATIVE_ERROR(clip.set_scale_track(SPINE, sinew::Interpolation::linear, too_late,
+                                           sinew::Span<const sinew::Vec3>(three.data(), 2)),
+                      sinew_clip_set_scale_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                 too_late.data(),
+                                                 c_vec3(three),
+                                                 nullptr, nullptr, 2),
+                      sinew::Status::out_of_range);
+  const std::vector<float> ok_times = {0.0f, 1.0f};
+  const std::vector<sinew::Quat> zero_key = {sinew::Quat{}, sinew::Quat{0.0f, 0.0f, 0.0f, 0.0f}};
+  EXPECT_NATIVE_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::slerp, ok_times,
+                                              zero_key),
+                      sinew_clip_set_rotation_track(cclip, SPINE, SINEW_INTERPOLATION_SLERP,
+                                                    ok_times.data(),
+                                                    c_quat(zero_key),
+                                                    nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  const std::vector<sinew::Vec3> two(2);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(JOINTS, sinew::Interpolation::step, ok_times, two),
+                      sinew_clip_set_translation_track(cclip, JOINTS, SINEW_INTERPOLATION_STEP,
+                                                       ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two),
+                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_CUBIC,
+                                                       ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, static_cast<sinew::Interpolation>(8),
+                                                 ok_times, two),
+                      sinew_clip_set_translation_track(cclip, SPINE, 8, ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.clear_track(SPINE, static_cast<sinew::TrackProperty>(3)),
+                      sinew_clip_clear_track(cclip, SPINE, 3), sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.sample(std::numeric_limits<float>::quiet_NaN(), true, pose),
+                      sinew_clip_sample(cclip, nullptr, std::numeric_limits<float>::quiet_NaN(), 1,
+                                        cp),
+                      sinew::Status::non_finite);
+  SinewClip* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Clip::create(skeleton, -1.0f), sinew_clip_create(cs, -1.0f, &none),
+                      sinew::Status::invalid_argument);
+  SinewClipCursor* no_cursor = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::ClipCursor::create(sinew::Clip{}),
+                      sinew_clip_cursor_create(nullptr, &no_cursor), sinew::Status::null_pointer);
+  // Sizes the wrapper checks.
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
+                                                  two),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two,
+                                                  two, sinew::Span<const sinew::Vec3>()),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::cubic, ok_times,
+                                               zero_key,
+                                               sinew::Span<const sinew::Quat>(zero_key.data(), 1),
+                                               sinew::Span<const sinew::Quat>(zero_key.data(), 1)),
+                       sinew::Status::size_mismatch);
+  // Nothing changed.
+  CHECK_OK(clip.sample(1.3f, false, pose));
+  CHECK(sinew_clip_sample(cclip, nullptr, 1.3f, 0, cp) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+
+  sinew_clip_cursor_destroy(ccursor);
+  sinew_pose_destroy(cp);
+  sinew_clip_destroy(cclip);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ crossfade
+
+struct ClipPair {
+  sinew::Clip cpp;
+  SinewClip* c = nullptr;
+};
+
+/// Builds the same clip through the wrapper and the C API: one rotation track on `joint`.
+static ClipPair make_clip_pair(const sinew::Skeleton& skeleton, const SinewSkeleton* cs,
+                               float duration, uint32_t joint, float angle) {
+  ClipPair pair;
+  pair.cpp = MUST(sinew::Clip::create(skeleton, duration));
+  CHECK(sinew_clip_create(cs, duration, &pair.c) == SINEW_STATUS_OK);
+  const float times[3] = {0.0f, duration * 0.5f, duration};
+  const sinew::Quat values[3] = {axis_angle(0, 0, 1, -angle), axis_angle(0, 1, 1, angle),
+                                 axis_angle(0, 0, 1, -angle)};
+  CHECK_OK(pair.cpp.set_rotation_track(joint, sinew::Interpolation::slerp, times, values));
+  CHECK(sinew_clip_set_rotation_track(pair.c, joint, SINEW_INTERPOLATION_SLERP, times,
+                                      reinterpret_cast<const SinewQuat*>(values), nullptr,
+                                      nullptr, 3) == SINEW_STATUS_OK);
+  const float tt[2] = {0.0f, duration};
+  const sinew::Vec3 root[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, angle}};
+  CHECK_OK(pair.cpp.set_translation_track(ROOT, sinew::Interpolation::linear, tt, root));
+  CHECK(sinew_clip_set_translation_track(pair.c, ROOT, SINEW_INTERPOLATION_LINEAR, tt,
+                                         reinterpret_cast<const SinewVec3*>(root), nullptr,
+                                         nullptr, 2) == SINEW_STATUS_OK);
+  return pair;
+}
+
+static void test_crossfade() {
+  g_section = "crossfade";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  ClipPair idle = make_clip_pair(skeleton, cs, 1.0f, SPINE, 0.2f);
+  ClipPair walk = make_clip_pair(skeleton, cs, 0.8f, UPPER_R, 0.6f);
+  ClipPair run = make_clip_pair(skeleton, cs, 0.6f, LOWER_R, 1.1f);
+
+  sinew::Crossfade fade = MUST(sinew::Crossfade::create(skeleton, 4));
+  SinewCrossfade* cf = nullptr;
+  CHECK(sinew_crossfade_create(cs, 4, &cf) == SINEW_STATUS_OK);
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cp = c_pose(cs);
+
+  auto compare = [&]() {
+    CHECK_OK(fade.get_pose(pose));
+    CHECK(sinew_crossfade_get_pose(cf, cp) == SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(pose), c_local(cp)));
+    uint32_t c_count = 0;
+    CHECK(sinew_crossfade_fade_count(cf, &c_count) == SINEW_STATUS_OK);
+    CHECK(MUST(fade.fade_count()) == c_count);
+    float c_w[8] = {0};
+    uint32_t c_n = 0;
+    CHECK(sinew_crossfade_get_weights(cf, c_w, 8, &c_n) == SINEW_STATUS_OK);
+    const std::vector<float> w = MUST(fade.weights());
+    CHECK(w.size() == c_n && std::memcmp(w.data(), c_w, c_n * sizeof(float)) == 0);
+  };
+  auto step = [&](float dt) {
+    CHECK_OK(fade.update(dt));
+    CHECK(sinew_crossfade_update(cf, dt) == SINEW_STATUS_OK);
+    compare();
+  };
+
+  CHECK_OK(fade.play(idle.cpp, true));
+  CHECK(sinew_crossfade_play(cf, idle.c, 1) == SINEW_STATUS_OK);
+  step(0.0f);
+  step(0.1f);
+  uint32_t c_queued = 7;
+  CHECK(MUST(fade.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true)) == true);
+  CHECK(sinew_crossfade_fade_to(cf, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 1);
+  // Already the last request: ignored.
+  CHECK(MUST(fade.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true)) == false);
+  CHECK(sinew_crossfade_fade_to(cf, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 0);
+  CHECK(MUST(fade.fade_count()) == 1);
+  for (int i = 0; i < 4; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.fade_to(run.cpp, 0.3f, sinew::FadeCurve::smooth, false)));
+  CHECK(sinew_crossfade_fade_to(cf, run.c, 0.3f, SINEW_FADE_CURVE_SMOOTH, 0, nullptr) ==
+        SINEW_STATUS_OK);
+  CHECK(MUST(fade.weights()).size() == 3);
+  // get_weights into a span smaller than the count reports the full count.
+  float first[1] = {-1.0f};
+  CHECK(MUST(fade.get_weights(first)) == 3 && first[0] >= 0.0f);
+  for (int i = 0; i < 20; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::inertialize, true)));
+  CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_INERTIALIZE, 1, nullptr) ==
+        SINEW_STATUS_OK);
+  for (int i = 0; i < 12; ++i) step(1.0f / 30.0f);
+
+  // Clips are kept alive by the controllers playing them.
+  idle.cpp.destroy();
+  sinew_clip_destroy(idle.c);
+  idle.c = nullptr;
+  for (int i = 0; i < 5; ++i) step(1.0f / 30.0f);
+
+  // Errors.
+  EXPECT_NATIVE_ERROR(fade.update(-1.0f), sinew_crossfade_update(cf, -1.0f),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(fade.fade_to(walk.cpp, 0.5f, static_cast<sinew::FadeCurve>(3), true),
+                      sinew_crossfade_fade_to(cf, walk.c, 0.5f, 3, 1, nullptr),
+                      sinew::Status::invalid_argument);
+  SinewCrossfade* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Crossfade::create(skeleton, 0), sinew_crossfade_create(cs, 0, &none),
+                      sinew::Status::out_of_range);
+  {
+    // A full queue.
+    sinew::Crossfade small = MUST(sinew::Crossfade::create(skeleton, 1));
+    SinewCrossfade* c_small = nullptr;
+    CHECK(sinew_crossfade_create(cs, 1, &c_small) == SINEW_STATUS_OK);
+    CHECK_OK(small.play(walk.cpp, true));
+    CHECK(sinew_crossfade_play(c_small, walk.c, 1) == SINEW_STATUS_OK);
+    // A clip being played cannot be edited.
+    const float times[2] = {0.0f, 0.5f};
+    const sinew::Vec3 values[2] = {};
+    EXPECT_NATIVE_ERROR(walk.cpp.set_translation_track(SPINE, sinew::Interpolation::linear, times,
+                                                       values),
+                        sinew_clip_set_translation_track(walk.c, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                         times,
+                                                         reinterpret_cast<const SinewVec3*>(values),
+                                                         nullptr, nullptr, 2),
+                        sinew::Status::invalid_argument);
+    CHECK(MUST(small.fade_to(run.cpp, 0.5f, sinew::FadeCurve::linear, true)));
+    CHECK(sinew_crossfade_fade_to(c_small, run.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, nullptr) ==
+          SINEW_STATUS_OK);
+    EXPECT_NATIVE_ERROR(small.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true),
+                        sinew_crossfade_fade_to(c_small, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1,
+                                                nullptr),
+                        sinew::Status::out_of_range);
+    sinew_crossfade_destroy(c_small);
+  }
+  {
+    // get_pose into a pose of another skeleton.
+    const int32_t parents[2] = {-1, 0};
+    const std::vector<sinew::Transform> rest(2);
+    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
+    SinewSkeleton* c_small = nullptr;
+    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
+    SinewPose* c_small_pose = c_pose(c_small);
+    EXPECT_NATIVE_ERROR(fade.get_pose(small_pose), sinew_crossfade_get_pose(cf, c_small_pose),
+                        sinew::Status::size_mismatch);
+    sinew_pose_destroy(c_small_pose);
+    sinew_skeleton_destroy(c_small);
+  }
+
+  sinew_pose_destroy(cp);
+  sinew_crossfade_destroy(cf);
+  sinew_clip_destroy(run.c);
+  sinew_clip_destroy(walk.c);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ handles
+
+/// Move construction, move assignment (over a live handle, from an empty one), self-move, a
+/// moved-from object's calls failing cleanly, destroy() twice, release and adopt.
+template <class Handle, class Call>
+static void exercise_moves(const char* name, Handle (*make)(), Call call) {
+  g_section = name;
+  Handle first = make();
+  auto* raw = first.get();
+  CHECK(raw != nullptr && first.valid() && static_cast<bool>(first));
+  CHECK(call(first).ok());
+
+  Handle second(std::move(first));
+  CHECK(first.get() == nullptr && !first.valid() && !first);  // NOLINT: use after move
+  CHECK(second.get() == raw);
+  CHECK(call(second).ok());
+  {
+    // The library reports the NULL handle (or, for an optional handle argument, the wrapper
+    // refuses the empty object).
+    auto r = call(first);
+    CHECK(r.status() == sinew::Status::null_pointer);
+    CHECK(!r.error().message.empty());
+    CHECK(r.error().message == c_message() || r.error().message.rfind("sinew C++: ", 0) == 0);
+  }
+
+  Handle third = make();
+  CHECK(third.get() != raw);
+  third = std::move(second);  // destroys third's own handle
+  CHECK(third.get() == raw && second.get() == nullptr);
+
+  Handle& alias = third;
+  third = std::move(alias);  // self-move keeps the handle
+  CHECK(third.get() == raw);
+  CHECK(call(third).ok());
+
+  second = std::move(first);  // empty into empty
+  CHECK(second.get() == nullptr && first.get() == nullptr);
+  first = make();
+  first = Handle{};  // assigning an empty handle destroys the old one
+  CHECK(first.get() == nullptr);
+
+  auto* released = third.release();
+  CHECK(released == raw && third.get() == nullptr);
+  Handle adopted = Handle::adopt(released);
+  CHECK(adopted.get() == raw);
+  CHECK(call(adopted).ok());
+  adopted.destroy();
+  CHECK(adopted.get() == nullptr);
+  adopted.destroy();  // again: no-op
+  Handle never;
+  never.destroy();
+}
+
+static sinew::Skeleton g_skeleton;
+
+static sinew::Skeleton make_skeleton() { return cpp_skeleton(); }
+static sinew::Pose make_pose() { return MUST(sinew::Pose::create(g_skeleton)); }
+static sinew::TwoBoneIk make_two_bone() { return MUST(sinew::TwoBoneIk::create()); }
+static sinew::Fabrik make_fabrik() { return MUST(sinew::Fabrik::create(4)); }
+static sinew::Ccd make_ccd() { return MUST(sinew::Ccd::create(4)); }
+static sinew::HandIkRetargeting make_hand() { return MUST(sinew::HandIkRetargeting::create()); }
+static sinew::JointMask make_mask() { return MUST(sinew::JointMask::create(g_skeleton, 1.0f)); }
+static sinew::Clip make_clip() { return MUST(sinew::Clip::create(g_skeleton, 1.0f)); }
+static sinew::ClipCursor make_cursor() {
+  sinew::Clip clip = make_clip();
+  return MUST(sinew::ClipCursor::create(clip));  // outlives its clip
+}
+static sinew::Crossfade make_crossfade() { return MUST(sinew::Crossfade::create(g_skeleton, 2)); }
+
+static void test_handles() {
+  g_skeleton = cpp_skeleton();
+  exercise_moves<sinew::Skeleton>("handles: Skeleton", make_skeleton,
+                                  [](const sinew::Skeleton& s) { return s.joint_count(); });
+  exercise_moves<sinew::Pose>("handles: Pose", make_pose,
+                              [](sinew::Pose& p) { return p.reset(); });
+  exercise_moves<sinew::TwoBoneIk>("handles: TwoBoneIk", make_two_bone,
+                                   [](const sinew::TwoBoneIk& s) { return s.settings(); });
+  exercise_moves<sinew::Fabrik>("handles: Fabrik", make_fabrik,
+                                [](sinew::Fabrik& s) { return s.clear_constraint(0); });
+  exercise_moves<sinew::Ccd>("handles: Ccd", make_ccd,
+                             [](sinew::Ccd& s) { return s.set_joint(1, 90.0f, 1.0f); });
+  exercise_moves<sinew::HandIkRetargeting>(
+      "handles: HandIkRetargeting", make_hand,
+      [](const sinew::HandIkRetargeting& s) { return s.settings(); });
+  exercise_moves<sinew::JointMask>("handles: JointMask", make_mask,
+                                   [](sinew::JointMask& m) { return m.set_weight(0, 0.5f); });
+  exercise_moves<sinew::Clip>("handles: Clip", make_clip,
+                              [](const sinew::Clip& c) { return c.duration(); });
+  exercise_moves<sinew::ClipCursor>("handles: ClipCursor", make_cursor, [](sinew::ClipCursor& c) {
+    sinew::Clip clip = make_clip();
+    sinew::Pose pose = make_pose();
+    return clip.sample(c, 0.5f, false, pose);
+  });
+  exercise_moves<sinew::Crossfade>("handles: Crossfade", make_crossfade,
+                                   [](const sinew::Crossfade& f) { return f.fade_count(); });
+
+  g_section = "handles: lifetimes";
+  // Results hand their value over by move; the moved-from Result's handle is empty.
+  {
+    sinew::Result<sinew::Pose> result = sinew::Pose::create(g_skeleton);
+    SinewPose* raw = result->get();
+    sinew::Pose pose = std::move(result).value();
+    CHECK(pose.get() == raw && result.ok() && result->get() == nullptr);  // NOLINT
+  }
+  // Destroy order: the skeleton first, then use (and destroy) what was made from it.
+  {
+    sinew::Skeleton skeleton = cpp_skeleton();
+    sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+    sinew::Pose other = MUST(sinew::Pose::create(skeleton));
+    sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(skeleton, SPINE, 0));
+    sinew::Clip clip = MUST(sinew::Clip::create(skeleton, 1.0f));
+    sinew::Crossfade fade = MUST(sinew::Crossfade::create(skeleton, 2));
+    const std::vector<sinew::Transform> rest = MUST(skeleton.rest_pose());
+    skeleton.destroy();
+    CHECK(!skeleton.valid());
+    CHECK(skeleton.joint_count().status() == sinew::Status::null_pointer);
+    CHECK(MUST(pose.joint_count()) == JOINTS);
+    CHECK_OK(pose.set_local(animated_pose()));
+    CHECK_OK(pose.get_model());
+    CHECK_OK(pose.reset());
+    CHECK(same_bits(local_of(pose), rest));
+    CHECK_OK(sinew::blend(pose, other, 0.5f, other, &mask));
+    CHECK_OK(clip.sample(0.5f, true, pose));
+    CHECK_OK(fade.play(clip, true));
+    clip.destroy();
+    CHECK_OK(fade.update(0.1f));
+    CHECK_OK(fade.get_pose(other));
+    // pose (made after the skeleton) is destroyed before other; all after the skeleton.
+  }
+  // A skeleton replaced by move assignment while poses of it live.
+  {
+    sinew::Skeleton skeleton = cpp_skeleton();
+    sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+    skeleton = cpp_skeleton();
+    CHECK_OK(pose.get_model());
+  }
+  // Moved-from and empty handles through the free functions.
+  {
+    sinew::Pose empty;
+    sinew::Pose pose = make_pose();
+    SinewPose* c_no_pose = nullptr;
+    EXPECT_NATIVE_ERROR(sinew::blend(pose, empty, 0.5f, pose),
+                        sinew_pose_blend(pose.get(), c_no_pose, 0.5f, nullptr, 0, pose.get()),
+                        sinew::Status::null_pointer);
+    const std::array<sinew::BlendLayer, 1> layers = {{sinew::BlendLayer(empty, 1.0f)}};
+    const SinewBlendLayer c_layers[1] = {{nullptr, 1.0f, nullptr}};
+    EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.1f, pose),
+                        sinew_pose_blend_layers(c_layers, 1, 0.1f, pose.get()),
+                        sinew::Status::null_pointer);
+    // An empty mask object is refused, not read as "no mask".
+    sinew::JointMask empty_mask;
+    EXPECT_WRAPPER_ERROR(sinew::blend(pose, pose, 0.5f, pose, &empty_mask),
+                         sinew::Status::null_pointer);
+    EXPECT_WRAPPER_ERROR(sinew::apply_additive(pose, pose, 0.5f, pose, &empty_mask),
+                         sinew::Status::null_pointer);
+    sinew::Clip clip = make_clip();
+    sinew::ClipCursor empty_cursor;
+    EXPECT_WRAPPER_ERROR(clip.sample(empty_cursor, 0.5f, true, pose), sinew::Status::null_pointer);
+    CHECK_OK(clip.sample(nullptr, 0.5f, true, pose));
+  }
+  g_skeleton.destroy();
+}
+
+// ================================================================ allocation
+
+/// The non-allocating paths (spans in, spans out) allocate nothing in C++.
+static void test_no_allocation() {
+  g_section = "no allocation";
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose other = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose out = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose delta = MUST(sinew::Pose::create(skeleton));
+  sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(skeleton, SPINE, 1));
+  sinew::TwoBoneIk two = MUST(sinew::TwoBoneIk::create());
+  sinew::Fabrik fabrik = MUST(sinew::Fabrik::create(4));
+  sinew::Ccd ccd = MUST(sinew::Ccd::create(4));
+  sinew::HandIkRetargeting hand = MUST(sinew::HandIkRetargeting::create());
+  SinewSkeleton* cs = c_skeleton(false);
+  ClipPair walk = make_clip_pair(skeleton, cs, 1.0f, UPPER_R, 0.5f);
+  sinew::ClipCursor cursor = MUST(sinew::ClipCursor::create(walk.cpp));
+  sinew::Crossfade fade = MUST(sinew::Crossfade::create(skeleton, 2));
+  CHECK_OK(fade.play(walk.cpp, true));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  std::vector<sinew::Transform> local(JOINTS);
+  std::vector<sinew::Transform> model(JOINTS);
+  std::array<float, 4> weights{};
+  std::array<sinew::Transform, 3> chain{};
+  std::array<sinew::Transform, 4> long_chain{};
+  const std::array<sinew::BlendLayer, 2> layers = {
+      {sinew::BlendLayer(pose, 0.5f), sinew::BlendLayer(other, 0.5f, &mask)}};
+  const sinew::HandJoints hands{HAND_R, HAND_L, IK_HAND_R, IK_HAND_L};
+  const std::array<uint32_t, 1> bones = {{IK_ROOT}};
+  const sinew::Quat rotation = axis_angle(0, 1, 0, 0.3f);
+  bool all_ok = true;
+
+  const std::size_t before = g_allocations;
+  for (int frame = 0; frame < 3; ++frame) {
+    all_ok &= pose.set_local(animated).ok();
+    all_ok &= pose.get_local(local).ok();
+    all_ok &= pose.get_model(model).ok();
+    all_ok &= pose.model_transform(HAND_R).ok();
+    chain[0] = model[UPPER_R];
+    chain[1] = model[LOWER_R];
+    chain[2] = model[HAND_R];
+    all_ok &= two.solve(chain, sinew::Vec3{0.5f, 1.2f, 0.3f}, rotation, sinew::Vec3{0, 0, -1}).ok();
+    all_ok &= two.solve_pose(pose, UPPER_R, LOWER_R, HAND_R, sinew::Vec3{0.5f, 1.2f, 0.3f}).ok();
+    for (std::size_t i = 0; i < kChain.size(); ++i) long_chain[i] = model[kChain[i]];
+    all_ok &= fabrik.solve(long_chain, sinew::Vec3{-0.5f, 1.1f, 0.3f}, rotation, rotation).ok();
+    all_ok &= fabrik.solve_pose(pose, kChain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
+    all_ok &= ccd.solve(long_chain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
+    all_ok &= ccd.solve_pose(pose, kChain, sinew::Vec3{-0.5f, 1.1f, 0.3f}, rotation).ok();
+    all_ok &= hand.apply_model(model, hands, bones).ok();
+    all_ok &= hand.apply_pose(pose, hands, bones).ok();
+    all_ok &= walk.cpp.sample(cursor, 0.1f * static_cast<float>(frame), true, other).ok();
+    all_ok &= sinew::blend(pose, other, 0.4f, out, &mask, sinew::BlendSpace::model_rotation).ok();
+    all_ok &= sinew::blend_layers(layers, 0.1f, out).ok();
+    all_ok &= sinew::make_additive(other, pose, delta).ok();
+    all_ok &= sinew::apply_additive(pose, delta, 0.5f, out, &mask).ok();
+    all_ok &= fade.update(1.0f / 60.0f).ok();
+    all_ok &= fade.get_pose(out).ok();
+    all_ok &= fade.get_weights(weights).ok();
+    all_ok &= fade.fade_count().ok();
+    all_ok &= mask.set_weights(sinew::Span<const float>(weights.data(), 0)).status() ==
+              sinew::Status::size_mismatch;
+  }
+  const std::size_t after = g_allocations;
+  CHECK(all_ok);
+  // Only the deliberate error (its message string, once per frame) allocated.
+  CHECK(after - before == 3);
+  const std::size_t before_ok = g_allocations;
+  all_ok &= pose.get_model(model).ok();
+  all_ok &= two.solve(chain, sinew::Vec3{0.5f, 1.2f, 0.3f}).ok();
+  all_ok &= fabrik.solve(long_chain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
+  all_ok &= sinew::blend_layers(layers, 0.1f, out).ok();
+  all_ok &= fade.update(1.0f / 60.0f).ok();
+  CHECK(all_ok);
+  CHECK(g_allocations == before_ok);
+
+  sinew_clip_destroy(walk.c);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ version
+
+static void test_version() {
+  g_section = "version";
+  CHECK(sinew::abi_compatible());
+  CHECK(sinew::abi_version() == SINEW_ABI_VERSION);
+  uint32_t major = 0;
+  uint32_t minor = 0;
+  uint32_t patch = 0;
+  CHECK(sinew_version(&major, &minor, &patch) == SINEW_STATUS_OK);
+  const sinew::Version v = MUST(sinew::version());
+  CHECK(v.major == major && v.minor == minor && v.patch == patch);
+  std::printf("VERSION %u.%u.%u ABI %u\n", v.major, v.minor, v.patch, sinew::abi_version());
+}
+
+// ================================================================ exceptions (opt-in layer)
+
+#if defined(SINEW_CPP_EXCEPTIONS)
+static void test_exceptions() {
+  g_section = "exceptions";
+  const int32_t bad_parents[3] = {-1, 2, 0};
+  const std::vector<sinew::Transform> three(3);
+
+  // value_or_throw on a failed create throws with the status and the native message.
+  bool thrown = false;
+  try {
+    sinew::Skeleton s = sinew::value_or_throw(sinew::Skeleton::create(bad_parents, three));
+    CHECK(false && "no exception");
+  } catch (const sinew::Exception& e) {
+    thrown = true;
+    CHECK(e.status() == sinew::Status::invalid_skeleton);
+    CHECK(std::string(e.what()) == c_message() && !c_message().empty());
+    CHECK(e.error().status == sinew::Status::invalid_skeleton && e.error().message == e.what());
+  }
+  CHECK(thrown);
+
+  // throw_if_error on Result<void>, caught as std::runtime_error.
+  sinew::Skeleton skeleton = sinew::value_or_throw(sinew::Skeleton::create(kParents, rest_pose()));
+  CHECK(skeleton.valid());
+  sinew::Pose pose = sinew::value_or_throw(sinew::Pose::create(skeleton));
+  thrown = false;
+  try {
+    sinew::throw_if_error(pose.set_local(three));
+  } catch (const std::runtime_error& e) {
+    thrown = true;
+    const sinew::Exception* se = dynamic_cast<const sinew::Exception*>(&e);
+    CHECK(se != nullptr && se->status() == sinew::Status::size_mismatch);
+    CHECK(std::string(e.what()) == c_message());
+  }
+  CHECK(thrown);
+
+  // value_or_throw on Result<void> and on lvalue Results.
+  thrown = false;
+  try {
+    sinew::value_or_throw(pose.model_transform(JOINTS));
+  } catch (const sinew::Exception& e) {
+    thrown = e.status() == sinew::Status::out_of_range;
+  }
+  CHECK(thrown);
+  thrown = false;
+  try {
+    sinew::value_or_throw(pose.reset());
+    sinew::Result<uint32_t> count = pose.joint_count();
+    uint32_t& n = sinew::value_or_throw(count);
+    CHECK(n == JOINTS);
+    const sinew::Result<uint32_t>& const_count = count;
+    CHECK(sinew::value_or_throw(const_count) == JOINTS);
+    sinew::throw_if_error(count);
+  } catch (...) {
+    thrown = true;
+  }
+  CHECK(!thrown);
+
+  // A wrapper-side error throws too.
+  thrown = false;
+  try {
+    sinew::TwoBoneIk ik = sinew::value_or_throw(sinew::TwoBoneIk::create());
+    std::array<sinew::Transform, 2> two{};
+    sinew::value_or_throw(ik.solve(two, sinew::Vec3{}));
+  } catch (const sinew::Exception& e) {
+    thrown = e.status() == sinew::Status::size_mismatch &&
+             std::string(e.what()).rfind("sinew C++: ", 0) == 0;
+  }
+  CHECK(thrown);
+}
+#endif
+
+// ================================================================ main
+
+int main() {
+#if defined(SINEW_CPP_EXCEPTIONS)
+  std::printf("MODE exceptions\n");
+#else
+  std::printf("MODE no-exceptions\n");
+#endif
+  test_value_types();
+  test_span();
+  test_result_and_error();
+  test_skeleton();
+  test_pose();
+  test_two_bone_ik();
+  test_fabrik();
+  test_ccd();
+  test_hand_ik();
+  test_masks();
+  test_blending();
+  test_clips();
+  test_crossfade();
+  test_handles();
+  test_no_allocation();
+  test_version();
+#if defined(SINEW_CPP_EXCEPTIONS)
+  test_exceptions();
+#endif
+  summary_and_exit();
+}
