@@ -1,0 +1,1366 @@
+// Tests of the C# bindings under Mono, run by tests/csharp.rs:
+//
+//   mcs -unsafe -out:SinewTests.exe bindings/csharp/*.cs tests/csharp/SinewTests.cs
+//   mono SinewTests.exe golden.txt
+//
+// golden.txt holds values the Rust core computed for the scenarios below (mirrored literally in
+// tests/csharp.rs): one line per result, `NAME count hex-f32-bits...`. Every scenario is also run
+// through the raw NativeMethods in this process; the idiomatic layer must match it bit for bit
+// and the Rust core within 1e-6 (relative). Beyond parity: layouts, errors, disposal and
+// finalization, threads, allocations. Prints `LIBRARY <path of the libsinew mapped>` and, last,
+// `N passed, M failed`.
+
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Threading;
+using Sinew;
+using Sinew.Native;
+
+static unsafe class SinewTests
+{
+    // ------------------------------------------------------------------ harness
+
+    static int passed, failed, checkFailures;
+    static long floatsCompared, bitIdentical;
+    static double maxDiff;
+    static Dictionary<string, float[]> golden;
+    static Dictionary<string, float[]> idiomatic;
+    static Dictionary<string, float[]> raw;
+
+    static int Main(string[] args)
+    {
+        if (args.Length != 1)
+        {
+            Console.Error.WriteLine("usage: SinewTests.exe golden.txt");
+            return 2;
+        }
+        Stopwatch total = Stopwatch.StartNew();
+        golden = LoadGolden(args[0]);
+        Console.WriteLine("LIBRARY " + LoadedLibrary());
+
+        Run("version and ABI", TestVersion);
+        Run("value type and settings layouts match the C structs", TestLayouts);
+        Run("enums mirror the generated ones", TestEnums);
+        Run("settings defaults come from the native library", TestDefaults);
+        Run("scenarios run through both layers", ComputeScenarios);
+        Run("skeleton and pose", () => Compare("REST_MODEL"));
+        Run("two-bone IK", () => Compare("TWOBONE", "TWOBONE_RESULT", "TWOBONE_STRETCH", "TWOBONE_STRETCH_RESULT", "TWOBONE_POSE", "TWOBONE_POSE_RESULT"));
+        Run("FABRIK and CCD", () => Compare("FABRIK", "FABRIK_RESULT", "CCD", "CCD_RESULT"));
+        Run("blends, layers and additive", () => Compare("BLEND", "BLEND_MODEL", "LAYERS", "ADDITIVE"));
+        Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS"));
+        Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
+        Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
+        Run("skeleton names, lookups and copies", TestSkeletonQueries);
+        Run("layers beyond the stack buffer", TestManyLayers);
+        Run("errors throw SinewException with the native message", TestErrors);
+        Run("argument checks before the native call", TestArgumentChecks);
+        Run("disposed objects", TestDisposed);
+        Run("shared native ownership outlives the C# objects", TestSharedOwnership);
+        Run("Dispose frees native memory", TestDisposeFreesMemory);
+        Run("finalizers free native memory", TestFinalizersFreeMemory);
+        Run("threads with their own handles match a serial run", TestThreads);
+        Run("hot paths allocate nothing", TestNoAllocation);
+
+        Console.WriteLine(string.Format(CultureInfo.InvariantCulture,
+            "parity with the Rust core: {0} floats compared, {1} bit-identical, max |C# - Rust| = {2:E3}; {3} ms",
+            floatsCompared, bitIdentical, maxDiff, total.ElapsedMilliseconds));
+        Console.WriteLine(passed + " passed, " + failed + " failed");
+        return failed == 0 ? 0 : 1;
+    }
+
+    static void Run(string name, Action test)
+    {
+        int before = checkFailures;
+        Stopwatch sw = Stopwatch.StartNew();
+        try
+        {
+            test();
+        }
+        catch (Exception e)
+        {
+            Fail(name + ": unexpected exception " + e);
+        }
+        if (checkFailures == before)
+        {
+            passed++;
+            Console.WriteLine("ok   " + name + " (" + sw.ElapsedMilliseconds + " ms)");
+        }
+        else
+        {
+            failed++;
+            Console.WriteLine("FAIL " + name);
+        }
+    }
+
+    static void Fail(string message)
+    {
+        checkFailures++;
+        Console.WriteLine("  FAILED: " + message);
+    }
+
+    static void Check(bool condition, string what)
+    {
+        if (!condition) Fail(what);
+    }
+
+    static void Throws<T>(string what, Action action, Func<T, bool> check) where T : Exception
+    {
+        try
+        {
+            action();
+        }
+        catch (T e)
+        {
+            if (check != null && !check(e)) Fail(what + ": wrong " + typeof(T).Name + ": " + e.Message);
+            return;
+        }
+        catch (Exception e)
+        {
+            Fail(what + ": expected " + typeof(T).Name + ", got " + e.GetType().Name + ": " + e.Message);
+            return;
+        }
+        Fail(what + ": expected " + typeof(T).Name + ", nothing thrown");
+    }
+
+    static void ThrowsSinew(string what, Status status, Action action, string messagePart = null)
+    {
+        Throws<SinewException>(what, action, e =>
+            e.Status == status && e.NativeMessage.Length > 0 && e.Message.Contains(e.NativeMessage)
+            && (messagePart == null || e.NativeMessage.Contains(messagePart)));
+    }
+
+    static Dictionary<string, float[]> LoadGolden(string path)
+    {
+        Dictionary<string, float[]> values = new Dictionary<string, float[]>();
+        foreach (string line in File.ReadAllLines(path))
+        {
+            string[] words = line.Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);
+            if (words.Length < 2) continue;
+            int n = int.Parse(words[1], CultureInfo.InvariantCulture);
+            if (words.Length != n + 2) throw new FormatException("golden line " + words[0] + " has the wrong count");
+            float[] v = new float[n];
+            for (int i = 0; i < n; i++)
+            {
+                int bits = (int)uint.Parse(words[i + 2], NumberStyles.HexNumber, CultureInfo.InvariantCulture);
+                v[i] = BitConverter.ToSingle(BitConverter.GetBytes(bits), 0);
+            }
+            values[words[0]] = v;
+        }
+        return values;
+    }
+
+    /// <summary>The path of the libsinew this process mapped.</summary>
+    static string LoadedLibrary()
+    {
+        NativeMethods.sinew_abi_version(); // make sure it is loaded
+        foreach (string line in File.ReadAllLines("/proc/self/maps"))
+        {
+            int slash = line.IndexOf('/');
+            if (slash >= 0 && line.Contains("libsinew")) return line.Substring(slash);
+        }
+        return "(not found in /proc/self/maps)";
+    }
+
+    static float[] Golden(string name)
+    {
+        float[] v;
+        if (!golden.TryGetValue(name, out v)) throw new KeyNotFoundException("golden.txt has no " + name);
+        return v;
+    }
+
+    /// <summary>Idiomatic equals raw bit for bit, and equals the Rust core within tolerance.</summary>
+    static void Compare(params string[] names)
+    {
+        foreach (string name in names)
+        {
+            float[] mine = idiomatic[name];
+            float[] viaRaw = raw[name];
+            float[] rust = Golden(name);
+            Check(mine.Length == rust.Length && viaRaw.Length == rust.Length,
+                name + ": " + mine.Length + " values (raw " + viaRaw.Length + "), Rust has " + rust.Length);
+            for (int i = 0; i < Math.Min(mine.Length, Math.Min(viaRaw.Length, rust.Length)); i++)
+            {
+                Check(Bits(mine[i]) == Bits(viaRaw[i]), name + "[" + i + "]: idiomatic " + R(mine[i]) + " but raw NativeMethods " + R(viaRaw[i]));
+                Near(name + "[" + i + "]", mine[i], rust[i]);
+            }
+        }
+    }
+
+    static void Near(string what, float actual, float expected)
+    {
+        floatsCompared++;
+        if (Bits(actual) == Bits(expected))
+        {
+            bitIdentical++;
+            return;
+        }
+        double diff = Math.Abs((double)actual - expected);
+        if (diff > maxDiff) maxDiff = diff;
+        Check(diff <= 1e-6 * Math.Max(1.0, Math.Abs((double)expected)), what + ": " + R(actual) + " but the Rust core gives " + R(expected));
+    }
+
+    static int Bits(float f) { return BitConverter.ToInt32(BitConverter.GetBytes(f), 0); }
+
+    static string R(float f) { return f.ToString("R", CultureInfo.InvariantCulture); }
+
+    static bool SameBits(float[] a, float[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++)
+        {
+            if (Bits(a[i]) != Bits(b[i])) return false;
+        }
+        return true;
+    }
+
+    static float[] F(Transform[] ts)
+    {
+        float[] v = new float[ts.Length * 10];
+        for (int i = 0; i < ts.Length; i++) Put(v, i * 10, ts[i]);
+        return v;
+    }
+
+    static void Put(float[] v, int at, Transform t)
+    {
+        v[at] = t.Translation.x; v[at + 1] = t.Translation.y; v[at + 2] = t.Translation.z;
+        v[at + 3] = t.Rotation.x; v[at + 4] = t.Rotation.y; v[at + 5] = t.Rotation.z; v[at + 6] = t.Rotation.w;
+        v[at + 7] = t.Scale.x; v[at + 8] = t.Scale.y; v[at + 9] = t.Scale.z;
+    }
+
+    static float[] F(IkResult r) { return new[] { r.Reached ? 1f : 0f, r.Error, (float)r.Iterations }; }
+
+    static float[] F(SinewIkResult r) { return new[] { (float)r.reached, r.error, (float)r.iterations }; }
+
+    static float[] F(Vec3 v) { return new[] { v.x, v.y, v.z }; }
+
+    static float[] F(float[] v, int count)
+    {
+        float[] copy = new float[count];
+        Array.Copy(v, copy, count);
+        return copy;
+    }
+
+    // ------------------------------------------------------------------ scenarios (mirror tests/csharp.rs)
+
+    static readonly Quat ID = new Quat(0f, 0f, 0f, 1f);
+    static readonly Quat Z45 = new Quat(0f, 0f, 0.38268343f, 0.9238795f);
+    static readonly Quat Y22 = new Quat(0f, 0.19509032f, 0f, 0.98078525f);
+    static readonly Quat X15 = new Quat(0.13052619f, 0f, 0f, 0.9914449f);
+    static readonly Quat Z30 = new Quat(0f, 0f, 0.25881904f, 0.9659258f);
+    static readonly Quat Y60 = new Quat(0f, 0.5f, 0f, 0.8660254f);
+    static readonly Quat X90 = new Quat(0.70710677f, 0f, 0f, 0.70710677f);
+
+    static Transform Tr(float x, float y, float z, Quat r) { return new Transform(new Vec3(x, y, z), r, Vec3.One); }
+
+    static readonly int[] Parents = { -1, 0, 1, 2, 1, 4 };
+    static readonly string[] Names = { "root", "spine", "arm_r", "hand_r", "arm_l", "hand_l" };
+
+    static Transform[] Rest()
+    {
+        return new[]
+        {
+            Tr(0f, 1f, 0f, ID),
+            Tr(0f, 0.5f, 0f, Z45),
+            Tr(0.3f, 0f, 0f, Y22),
+            Tr(0.3f, 0f, 0f, ID),
+            Tr(-0.3f, 0f, 0f, X15),
+            Tr(-0.3f, 0f, 0f, ID),
+        };
+    }
+
+    static Skeleton MakeSkeleton() { return new Skeleton(Parents, Rest(), Names); }
+
+    static Transform[] PoseB(Transform[] rest)
+    {
+        Transform[] b = (Transform[])rest.Clone();
+        b[1].Rotation = Z30;
+        b[2].Rotation = Y60;
+        b[3].Translation = new Vec3(0.35f, 0.05f, 0f);
+        b[4].Rotation = X90;
+        b[5].Scale = new Vec3(1.2f, 1.2f, 1.2f);
+        return b;
+    }
+
+    static readonly float[] ClipOneRotationTimes = { 0f, 0.5f, 1f };
+    static readonly Quat[] ClipOneRotations = { ID, Z45, X90 };
+    static readonly float[] ClipOneTranslationTimes = { 0f, 1f };
+    static readonly Vec3[] ClipOneTranslations = { new Vec3(0.3f, 0f, 0f), new Vec3(0.3f, 0.2f, 0f) };
+    static readonly Vec3[] ClipOneIn = { Vec3.Zero, new Vec3(0f, 0.5f, 0f) };
+    static readonly Vec3[] ClipOneOut = { new Vec3(0f, 0.5f, 0f), Vec3.Zero };
+    static readonly float[] ClipOneScaleTimes = { 0f, 0.4f };
+    static readonly Vec3[] ClipOneScales = { Vec3.One, new Vec3(1.2f, 1.2f, 1.2f) };
+    static readonly float[] ClipTwoTimes = { 0f, 2f };
+    static readonly Quat[] ClipTwoRotations = { ID, Y60 };
+
+    static Clip ClipOne(Skeleton skeleton)
+    {
+        Clip clip = new Clip(skeleton, 1f);
+        clip.SetRotationTrack(1, Interpolation.Linear, ClipOneRotationTimes, ClipOneRotations);
+        clip.SetTranslationTrack(2, Interpolation.Cubic, ClipOneTranslationTimes, ClipOneTranslations, ClipOneIn, ClipOneOut);
+        clip.SetScaleTrack(4, Interpolation.Step, ClipOneScaleTimes, ClipOneScales);
+        return clip;
+    }
+
+    static Clip ClipTwo(Skeleton skeleton)
+    {
+        Clip clip = new Clip(skeleton, 2f);
+        clip.SetRotationTrack(3, Interpolation.Slerp, ClipTwoTimes, ClipTwoRotations);
+        return clip;
+    }
+
+    static Transform[] Arm() { return new[] { Tr(0f, 0f, 0f, ID), Tr(0.3f, 0f, -0.05f, ID), Tr(0.6f, 0f, 0f, ID) }; }
+
+    static Transform[] StraightChain(int n)
+    {
+        Transform[] chain = new Transform[n];
+        for (int i = 0; i < n; i++) chain[i] = Tr(0.25f * i, 0f, 0f, ID);
+        return chain;
+    }
+
+    static readonly Vec3 ArmTarget = new Vec3(0.35f, 0.25f, 0.1f);
+    static readonly Vec3 ArmPole = new Vec3(0.3f, 0f, -1f);
+    static readonly Vec3 StretchTarget = new Vec3(0.9f, 0.3f, 0f);
+    static readonly Vec3 PoseTarget = new Vec3(0.2f, 1.6f, 0.3f);
+    static readonly Vec3 ChainGoal = new Vec3(0.5f, 0.6f, 0.2f);
+    static readonly HandJoints Hands = new HandJoints(3, 5, 2, 4);
+    static readonly int[] HandBones = { 1 };
+
+    static void ComputeScenarios()
+    {
+        idiomatic = Idiomatic();
+        raw = Raw();
+    }
+
+    /// <summary>Every scenario through the idiomatic layer.</summary>
+    static Dictionary<string, float[]> Idiomatic()
+    {
+        Dictionary<string, float[]> r = new Dictionary<string, float[]>();
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose rest = new Pose(skeleton))
+        using (Pose a = new Pose(skeleton))
+        using (Pose b = new Pose(skeleton))
+        using (Pose output = new Pose(skeleton))
+        using (Pose delta = new Pose(skeleton))
+        using (JointMask mask = JointMask.Subtree(skeleton, 1, 2))
+        using (TwoBoneIk ik = new TwoBoneIk())
+        using (Fabrik fabrik = new Fabrik(8))
+        using (Ccd ccd = new Ccd(8))
+        using (Clip one = ClipOne(skeleton))
+        using (Clip two = ClipTwo(skeleton))
+        using (ClipCursor cursor = new ClipCursor(one))
+        using (Crossfade fade = new Crossfade(skeleton, 4))
+        {
+            Transform[] restModel = rest.GetModel();
+            r["REST_MODEL"] = F(restModel);
+
+            Transform[] chain = Arm();
+            r["TWOBONE_RESULT"] = F(ik.Solve(chain, ArmTarget, null, ArmPole));
+            r["TWOBONE"] = F(chain);
+            TwoBoneIkSettings stretchy = TwoBoneIkSettings.Default;
+            stretchy.AllowStretching = true;
+            using (TwoBoneIk stretch = new TwoBoneIk(stretchy))
+            {
+                chain = Arm();
+                r["TWOBONE_STRETCH_RESULT"] = F(stretch.Solve(chain, StretchTarget));
+                r["TWOBONE_STRETCH"] = F(chain);
+            }
+            using (Pose pose = new Pose(skeleton))
+            {
+                r["TWOBONE_POSE_RESULT"] = F(ik.SolvePose(pose, 1, 2, 3, PoseTarget));
+                r["TWOBONE_POSE"] = F(pose.GetLocal());
+            }
+
+            chain = StraightChain(5);
+            r["FABRIK_RESULT"] = F(fabrik.Solve(chain, ChainGoal));
+            r["FABRIK"] = F(chain);
+            chain = StraightChain(5);
+            r["CCD_RESULT"] = F(ccd.Solve(chain, ChainGoal));
+            r["CCD"] = F(chain);
+
+            b.SetLocal(PoseB(skeleton.GetRestPose()));
+            Blending.Blend(a, b, 0.3f, output, mask);
+            r["BLEND"] = F(output.GetLocal());
+            Blending.Blend(a, b, 0.6f, output, null, BlendSpace.ModelRotation);
+            r["BLEND_MODEL"] = F(output.GetLocal());
+            Blending.BlendLayers(new[] { new BlendLayer(a, 0.25f), new BlendLayer(b, 0.5f, mask) }, 0.1f, output);
+            r["LAYERS"] = F(output.GetLocal());
+            Blending.MakeAdditive(b, a, delta);
+            Blending.ApplyAdditive(a, delta, 0.5f, output);
+            r["ADDITIVE"] = F(output.GetLocal());
+
+            one.Sample(0.3f, true, output);
+            r["CLIP"] = F(output.GetLocal());
+            one.Sample(1.7f, true, output, cursor);
+            r["CLIP_WRAP"] = F(output.GetLocal());
+            fade.Play(one, true);
+            fade.Update(0.2f);
+            Check(fade.FadeTo(two, 0.5f, FadeCurve.Smooth, true), "the fade to clip two is queued");
+            fade.Update(0.25f);
+            fade.GetPose(output);
+            r["CROSSFADE"] = F(output.GetLocal());
+            float[] weights = new float[4];
+            r["CROSSFADE_WEIGHTS"] = F(weights, fade.GetWeights(weights));
+
+            HandIkRetargetingSettings hs = HandIkRetargetingSettings.Default;
+            hs.HandFkWeight = 0.25f;
+            using (HandIkRetargeting hand = new HandIkRetargeting(hs))
+            {
+                r["HAND_OFFSET"] = F(hand.ApplyModel(restModel, Hands, HandBones));
+                r["HAND_MODEL"] = F(restModel);
+            }
+        }
+        return r;
+    }
+
+    // ------------------------------------------------------------------ the same through NativeMethods
+
+    static void Ok(SinewStatus status, string what)
+    {
+        if (status != SinewStatus.Ok) throw new Exception(what + " returned " + status + ": " + Library.LastErrorMessage());
+    }
+
+    static SinewSkeleton* RawSkeleton()
+    {
+        Transform[] rest = Rest();
+        SinewSkeleton* s = null;
+        fixed (int* p = Parents)
+        fixed (Transform* r = rest)
+        {
+            Ok(NativeMethods.sinew_skeleton_create(p, (SinewTransform*)r, null, 6, &s), "sinew_skeleton_create");
+        }
+        return s;
+    }
+
+    static SinewPose* RawPose(SinewSkeleton* s)
+    {
+        SinewPose* p = null;
+        Ok(NativeMethods.sinew_pose_create(s, &p), "sinew_pose_create");
+        return p;
+    }
+
+    static float[] RawLocal(SinewPose* p)
+    {
+        SinewTransform[] local = new SinewTransform[6];
+        fixed (SinewTransform* l = local) Ok(NativeMethods.sinew_pose_get_local(p, l, 6), "sinew_pose_get_local");
+        Transform[] ts = new Transform[6];
+        for (int i = 0; i < 6; i++) ts[i] = local[i];
+        return F(ts);
+    }
+
+    static float[] RawChain(SinewTransform[] chain)
+    {
+        Transform[] ts = new Transform[chain.Length];
+        for (int i = 0; i < chain.Length; i++) ts[i] = chain[i];
+        return F(ts);
+    }
+
+    static SinewTransform[] ToRaw(Transform[] ts)
+    {
+        SinewTransform[] r = new SinewTransform[ts.Length];
+        for (int i = 0; i < ts.Length; i++) r[i] = ts[i];
+        return r;
+    }
+
+    static void RawTrack(SinewClip* clip, int kind, uint joint, int interpolation, float[] times, SinewVec3[] vecs, SinewQuat[] quats, SinewVec3[] ins, SinewVec3[] outs)
+    {
+        fixed (float* t = times)
+        fixed (SinewVec3* v = vecs)
+        fixed (SinewQuat* q = quats)
+        fixed (SinewVec3* i = ins)
+        fixed (SinewVec3* o = outs)
+        {
+            uint n = (uint)times.Length;
+            if (kind == 0) Ok(NativeMethods.sinew_clip_set_translation_track(clip, joint, interpolation, t, v, i, o, n), "translation track");
+            else if (kind == 1) Ok(NativeMethods.sinew_clip_set_rotation_track(clip, joint, interpolation, t, q, null, null, n), "rotation track");
+            else Ok(NativeMethods.sinew_clip_set_scale_track(clip, joint, interpolation, t, v, i, o, n), "scale track");
+        }
+    }
+
+    static SinewVec3[] V(Vec3[] v)
+    {
+        SinewVec3[] r = new SinewVec3[v.Length];
+        for (int i = 0; i < v.Length; i++) r[i] = v[i];
+        return r;
+    }
+
+    static SinewQuat[] Q(Quat[] q)
+    {
+        SinewQuat[] r = new SinewQuat[q.Length];
+        for (int i = 0; i < q.Length; i++) r[i] = q[i];
+        return r;
+    }
+
+    /// <summary>Every scenario through the raw P/Invoke layer only (no Sinew.* classes).</summary>
+    static Dictionary<string, float[]> Raw()
+    {
+        Dictionary<string, float[]> r = new Dictionary<string, float[]>();
+        SinewSkeleton* s = RawSkeleton();
+        SinewPose* rest = RawPose(s);
+        SinewPose* a = RawPose(s);
+        SinewPose* b = RawPose(s);
+        SinewPose* output = RawPose(s);
+        SinewPose* delta = RawPose(s);
+        SinewJointMask* mask = null;
+        Ok(NativeMethods.sinew_joint_mask_create_subtree(s, 1, 2, &mask), "mask");
+
+        SinewTransform[] restModel = new SinewTransform[6];
+        fixed (SinewTransform* m = restModel) Ok(NativeMethods.sinew_pose_get_model(rest, m, 6), "get_model");
+        r["REST_MODEL"] = RawChain(restModel);
+
+        SinewTwoBoneIkSettings ts;
+        NativeMethods.sinew_two_bone_ik_settings_default(&ts);
+        SinewTwoBoneIk* ik = null;
+        Ok(NativeMethods.sinew_two_bone_ik_create(&ts, &ik), "two_bone_ik_create");
+        SinewIkResult result;
+        SinewTransform[] chain = ToRaw(Arm());
+        SinewVec3 target = ArmTarget, pole = ArmPole;
+        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_two_bone_ik_solve(ik, c, &target, null, &pole, &result), "two_bone_ik_solve");
+        r["TWOBONE"] = RawChain(chain);
+        r["TWOBONE_RESULT"] = F(result);
+        ts.allow_stretching = 1;
+        SinewTwoBoneIk* stretch = null;
+        Ok(NativeMethods.sinew_two_bone_ik_create(&ts, &stretch), "two_bone_ik_create");
+        chain = ToRaw(Arm());
+        target = StretchTarget;
+        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_two_bone_ik_solve(stretch, c, &target, null, null, &result), "two_bone_ik_solve");
+        r["TWOBONE_STRETCH"] = RawChain(chain);
+        r["TWOBONE_STRETCH_RESULT"] = F(result);
+        NativeMethods.sinew_two_bone_ik_destroy(stretch);
+        SinewPose* pose = RawPose(s);
+        target = PoseTarget;
+        Ok(NativeMethods.sinew_two_bone_ik_solve_pose(ik, pose, 1, 2, 3, &target, null, null, &result), "two_bone_ik_solve_pose");
+        r["TWOBONE_POSE"] = RawLocal(pose);
+        r["TWOBONE_POSE_RESULT"] = F(result);
+        NativeMethods.sinew_pose_destroy(pose);
+        NativeMethods.sinew_two_bone_ik_destroy(ik);
+
+        SinewFabrikSettings fs;
+        NativeMethods.sinew_fabrik_settings_default(&fs);
+        SinewFabrik* fabrik = null;
+        Ok(NativeMethods.sinew_fabrik_create(&fs, 8, &fabrik), "fabrik_create");
+        chain = ToRaw(StraightChain(5));
+        target = ChainGoal;
+        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_fabrik_solve(fabrik, c, 5, null, &target, null, &result), "fabrik_solve");
+        r["FABRIK"] = RawChain(chain);
+        r["FABRIK_RESULT"] = F(result);
+        NativeMethods.sinew_fabrik_destroy(fabrik);
+        SinewCcdSettings cs;
+        NativeMethods.sinew_ccd_settings_default(&cs);
+        SinewCcd* ccd = null;
+        Ok(NativeMethods.sinew_ccd_create(&cs, 8, &ccd), "ccd_create");
+        chain = ToRaw(StraightChain(5));
+        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_ccd_solve(ccd, c, 5, null, &target, null, &result), "ccd_solve");
+        r["CCD"] = RawChain(chain);
+        r["CCD_RESULT"] = F(result);
+        NativeMethods.sinew_ccd_destroy(ccd);
+
+        SinewTransform[] bLocal = ToRaw(PoseB(Rest()));
+        fixed (SinewTransform* l = bLocal) Ok(NativeMethods.sinew_pose_set_local(b, l, 6), "set_local");
+        Ok(NativeMethods.sinew_pose_blend(a, b, 0.3f, mask, (int)SinewBlendSpace.Local, output), "blend");
+        r["BLEND"] = RawLocal(output);
+        Ok(NativeMethods.sinew_pose_blend(a, b, 0.6f, null, (int)SinewBlendSpace.ModelRotation, output), "blend model");
+        r["BLEND_MODEL"] = RawLocal(output);
+        SinewBlendLayer* layers = stackalloc SinewBlendLayer[2];
+        layers[0].pose = a; layers[0].weight = 0.25f; layers[0].mask = null;
+        layers[1].pose = b; layers[1].weight = 0.5f; layers[1].mask = mask;
+        Ok(NativeMethods.sinew_pose_blend_layers(layers, 2, 0.1f, output), "blend_layers");
+        r["LAYERS"] = RawLocal(output);
+        Ok(NativeMethods.sinew_pose_make_additive(b, a, delta), "make_additive");
+        Ok(NativeMethods.sinew_pose_apply_additive(a, delta, 0.5f, null, output), "apply_additive");
+        r["ADDITIVE"] = RawLocal(output);
+
+        SinewClip* one = null, two = null;
+        Ok(NativeMethods.sinew_clip_create(s, 1f, &one), "clip_create");
+        RawTrack(one, 1, 1, (int)SinewInterpolation.Linear, ClipOneRotationTimes, null, Q(ClipOneRotations), null, null);
+        RawTrack(one, 0, 2, (int)SinewInterpolation.Cubic, ClipOneTranslationTimes, V(ClipOneTranslations), null, V(ClipOneIn), V(ClipOneOut));
+        RawTrack(one, 2, 4, (int)SinewInterpolation.Step, ClipOneScaleTimes, V(ClipOneScales), null, null, null);
+        Ok(NativeMethods.sinew_clip_create(s, 2f, &two), "clip_create");
+        RawTrack(two, 1, 3, (int)SinewInterpolation.Slerp, ClipTwoTimes, null, Q(ClipTwoRotations), null, null);
+        Ok(NativeMethods.sinew_clip_sample(one, null, 0.3f, 1, output), "clip_sample");
+        r["CLIP"] = RawLocal(output);
+        SinewClipCursor* cursor = null;
+        Ok(NativeMethods.sinew_clip_cursor_create(one, &cursor), "cursor_create");
+        Ok(NativeMethods.sinew_clip_sample(one, cursor, 1.7f, 1, output), "clip_sample");
+        r["CLIP_WRAP"] = RawLocal(output);
+        NativeMethods.sinew_clip_cursor_destroy(cursor);
+        SinewCrossfade* fade = null;
+        Ok(NativeMethods.sinew_crossfade_create(s, 4, &fade), "crossfade_create");
+        Ok(NativeMethods.sinew_crossfade_play(fade, one, 1), "play");
+        Ok(NativeMethods.sinew_crossfade_update(fade, 0.2f), "update");
+        uint queued;
+        Ok(NativeMethods.sinew_crossfade_fade_to(fade, two, 0.5f, (int)SinewFadeCurve.Smooth, 1, &queued), "fade_to");
+        Ok(NativeMethods.sinew_crossfade_update(fade, 0.25f), "update");
+        Ok(NativeMethods.sinew_crossfade_get_pose(fade, output), "get_pose");
+        r["CROSSFADE"] = RawLocal(output);
+        float* weights = stackalloc float[4];
+        uint count;
+        Ok(NativeMethods.sinew_crossfade_get_weights(fade, weights, 4, &count), "get_weights");
+        float[] w = new float[count];
+        for (int i = 0; i < count; i++) w[i] = weights[i];
+        r["CROSSFADE_WEIGHTS"] = w;
+        NativeMethods.sinew_crossfade_destroy(fade);
+        NativeMethods.sinew_clip_destroy(one);
+        NativeMethods.sinew_clip_destroy(two);
+
+        SinewHandIkRetargetingSettings hs;
+        NativeMethods.sinew_hand_ik_retargeting_settings_default(&hs);
+        hs.hand_fk_weight = 0.25f;
+        SinewHandIkRetargeting* hand = null;
+        Ok(NativeMethods.sinew_hand_ik_retargeting_create(&hs, &hand), "hand_create");
+        SinewHandJoints hj = new SinewHandJoints { right_fk = 3, left_fk = 5, right_ik = 2, left_ik = 4 };
+        uint bone = 1;
+        SinewVec3 offset;
+        fixed (SinewTransform* m = restModel)
+        {
+            Ok(NativeMethods.sinew_hand_ik_retargeting_apply_model(hand, m, 6, &hj, &bone, 1, &offset), "apply_model");
+        }
+        r["HAND_OFFSET"] = F((Vec3)offset);
+        r["HAND_MODEL"] = RawChain(restModel);
+        NativeMethods.sinew_hand_ik_retargeting_destroy(hand);
+
+        NativeMethods.sinew_joint_mask_destroy(mask);
+        foreach (IntPtr p in new[] { (IntPtr)rest, (IntPtr)a, (IntPtr)b, (IntPtr)output, (IntPtr)delta })
+        {
+            NativeMethods.sinew_pose_destroy((SinewPose*)p);
+        }
+        NativeMethods.sinew_skeleton_destroy(s);
+        return r;
+    }
+
+    // ------------------------------------------------------------------ individual tests
+
+    static void TestVersion()
+    {
+        float[] v = Golden("VERSION");
+        Version version = Library.Version;
+        Check(version.Major == (int)v[0] && version.Minor == (int)v[1] && version.Build == (int)v[2],
+            "Library.Version " + version + " differs from the crate's " + v[0] + "." + v[1] + "." + v[2]);
+        Check(Library.NativeAbiVersion == (uint)Golden("ABI")[0], "native ABI version " + Library.NativeAbiVersion);
+        Check(Library.BindingsAbiVersion == (uint)Golden("ABI")[0], "bindings ABI version " + Library.BindingsAbiVersion);
+        Library.EnsureCompatible();
+    }
+
+    static void Layout(Type mine, Type native)
+    {
+        Check(Marshal.SizeOf(mine) == Marshal.SizeOf(native),
+            mine.Name + " is " + Marshal.SizeOf(mine) + " bytes, " + native.Name + " " + Marshal.SizeOf(native));
+        FieldInfo[] a = SortedFields(mine);
+        FieldInfo[] b = SortedFields(native);
+        Check(a.Length == b.Length, mine.Name + " has " + a.Length + " fields, " + native.Name + " " + b.Length);
+        for (int i = 0; i < Math.Min(a.Length, b.Length); i++)
+        {
+            long oa = (long)Marshal.OffsetOf(mine, a[i].Name), ob = (long)Marshal.OffsetOf(native, b[i].Name);
+            int sa = FieldSize(a[i].FieldType), sb = FieldSize(b[i].FieldType);
+            Check(oa == ob && sa == sb, mine.Name + "." + a[i].Name + " (offset " + oa + ", " + sa + " bytes) vs " + native.Name + "." + b[i].Name + " (offset " + ob + ", " + sb + " bytes)");
+            Check(IsFloat(a[i].FieldType) == IsFloat(b[i].FieldType), mine.Name + "." + a[i].Name + " and " + native.Name + "." + b[i].Name + " differ in float-ness");
+        }
+    }
+
+    static FieldInfo[] SortedFields(Type t)
+    {
+        FieldInfo[] fields = t.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic);
+        Array.Sort(fields, (x, y) => ((long)Marshal.OffsetOf(t, x.Name)).CompareTo((long)Marshal.OffsetOf(t, y.Name)));
+        return fields;
+    }
+
+    static int FieldSize(Type t) { return Marshal.SizeOf(t.IsEnum ? Enum.GetUnderlyingType(t) : t); }
+
+    static bool IsFloat(Type t) { return t == typeof(float); }
+
+    static void TestLayouts()
+    {
+        Check(sizeof(Vec3) == 12 && sizeof(Quat) == 16 && sizeof(Transform) == 40, "Vec3/Quat/Transform sizes 12/16/40");
+        Layout(typeof(Vec3), typeof(SinewVec3));
+        Layout(typeof(Quat), typeof(SinewQuat));
+        Layout(typeof(Transform), typeof(SinewTransform));
+        Layout(typeof(IkResult), typeof(SinewIkResult));
+        Layout(typeof(TwoBoneIkSettings), typeof(SinewTwoBoneIkSettings));
+        Layout(typeof(FabrikSettings), typeof(SinewFabrikSettings));
+        Layout(typeof(CcdSettings), typeof(SinewCcdSettings));
+        Layout(typeof(HandIkRetargetingSettings), typeof(SinewHandIkRetargetingSettings));
+        Layout(typeof(HandJoints), typeof(SinewHandJoints));
+        Layout(typeof(JointConstraint), typeof(SinewJointConstraint));
+    }
+
+    static void SameEnum(Type mine, Type native)
+    {
+        string[] a = Enum.GetNames(mine), b = Enum.GetNames(native);
+        Check(string.Join(",", a) == string.Join(",", b), mine.Name + " names " + string.Join(",", a) + " vs " + native.Name + " " + string.Join(",", b));
+        foreach (string name in a)
+        {
+            if (Array.IndexOf(b, name) < 0) continue;
+            int va = Convert.ToInt32(Enum.Parse(mine, name)), vb = Convert.ToInt32(Enum.Parse(native, name));
+            Check(va == vb, mine.Name + "." + name + " = " + va + " but " + native.Name + "." + name + " = " + vb);
+        }
+    }
+
+    static void TestEnums()
+    {
+        SameEnum(typeof(Status), typeof(SinewStatus));
+        SameEnum(typeof(EndRotation), typeof(SinewEndRotation));
+        SameEnum(typeof(ConstraintType), typeof(SinewConstraintType));
+        SameEnum(typeof(BlendSpace), typeof(SinewBlendSpace));
+        SameEnum(typeof(Interpolation), typeof(SinewInterpolation));
+        SameEnum(typeof(TrackProperty), typeof(SinewTrackProperty));
+        SameEnum(typeof(FadeCurve), typeof(SinewFadeCurve));
+    }
+
+    static void TestDefaults()
+    {
+        TwoBoneIkSettings t = TwoBoneIkSettings.Default;
+        Expect("DEFAULT_TWOBONE", t.Weight, t.AllowStretching ? 1f : 0f, t.StartStretchRatio, t.MaxStretchScale, (float)t.EndRotation, t.Soften, t.KeepTwist ? 1f : 0f, t.PoleWeight);
+        FabrikSettings f = FabrikSettings.Default;
+        Expect("DEFAULT_FABRIK", f.Precision, f.RelativePrecision ? 1f : 0f, f.MaxIterations, f.StopWhenStalled ? 1f : 0f, (float)f.EndRotation);
+        CcdSettings c = CcdSettings.Default;
+        Expect("DEFAULT_CCD", c.Precision, c.RelativePrecision ? 1f : 0f, c.MaxIterations, c.StartFromTail ? 1f : 0f, c.FixRoot ? 1f : 0f, c.StopWhenStalled ? 1f : 0f, (float)c.EndRotation);
+        HandIkRetargetingSettings h = HandIkRetargetingSettings.Default;
+        Expect("DEFAULT_HAND", h.HandFkWeight, h.PerAxisAlpha.x, h.PerAxisAlpha.y, h.PerAxisAlpha.z);
+        using (TwoBoneIk ik = new TwoBoneIk())
+        {
+            TwoBoneIkSettings s = ik.Settings;
+            Check(s.Weight == t.Weight && s.EndRotation == t.EndRotation && s.PoleWeight == t.PoleWeight, "a default solver reports the default settings");
+            s.AllowStretching = true;
+            s.MaxStretchScale = 1.5f;
+            s.EndRotation = EndRotation.KeepLocal;
+            ik.Settings = s;
+            TwoBoneIkSettings back = ik.Settings;
+            Check(back.AllowStretching && back.MaxStretchScale == 1.5f && back.EndRotation == EndRotation.KeepLocal, "settings round-trip through the solver");
+        }
+        using (Ccd ccd = new Ccd(4))
+        {
+            CcdSettings s = ccd.Settings;
+            s.FixRoot = true;
+            s.MaxIterations = 3;
+            ccd.Settings = s;
+            Check(ccd.Settings.FixRoot && ccd.Settings.MaxIterations == 3 && ccd.Settings.StartFromTail, "CCD settings round-trip");
+        }
+        JointConstraint jc = JointConstraint.Default;
+        Check(jc.Type == ConstraintType.Cone && !jc.LimitTwist && jc.Axis.Equals(new Vec3(1f, 0f, 0f)) && jc.Reference.Equals(Quat.Identity),
+            "JointConstraint.Default is the native default cone about +X");
+    }
+
+    static void Expect(string name, params float[] actual)
+    {
+        float[] expected = Golden(name);
+        Check(SameBits(actual, expected), name + ": C# " + string.Join(" ", Array.ConvertAll(actual, R)) + " vs Rust " + string.Join(" ", Array.ConvertAll(expected, R)));
+    }
+
+    static void TestPoseSolvesParity()
+    {
+        int[] joints = { 0, 1, 2, 3 };
+        Vec3 goal = new Vec3(0.4f, 1.9f, 0.2f);
+        Quat tilt = Quat.AxisAngle(new Vec3(0f, 0f, 1f), 0.3f);
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (Fabrik fabrik = new Fabrik(6))
+        using (Ccd ccd = new Ccd(6))
+        using (HandIkRetargeting hand = new HandIkRetargeting())
+        {
+            JointConstraint cone = JointConstraint.Cone(Z45, new Vec3(1f, 0f, 0f), 0.4f, 0.3f);
+            fabrik.SetConstraint(1, cone);
+            ccd.SetConstraint(1, cone);
+            ccd.SetJoint(2, 30f, 0.8f);
+            IkResult fr = fabrik.SolvePose(pose, joints, goal, tilt);
+            float[] fabrikLocal = F(pose.GetLocal());
+            pose.Reset();
+            IkResult cr = ccd.SolvePose(pose, joints, goal);
+            float[] ccdLocal = F(pose.GetLocal());
+            pose.Reset();
+            Vec3 offset = hand.ApplyPose(pose, Hands, HandBones);
+            float[] handLocal = F(pose.GetLocal());
+            pose.Reset();
+            pose.ApplyConstraints(new[] { 1 }, new[] { JointConstraint.Hinge(ID, new Vec3(0f, 0f, 1f), -0.2f, 0.2f) });
+            float[] constrained = F(pose.GetLocal());
+            Transform moved = new Transform(new Vec3(0.1f, 1.2f, 0.05f), Y22, Vec3.One);
+            pose.SetModelTransform(2, moved);
+            Transform readBack = pose.GetModelTransform(2);
+            float[] afterMove = F(pose.GetModel());
+
+            SinewSkeleton* s = RawSkeleton();
+            SinewPose* p = RawPose(s);
+            SinewFabrikSettings fs;
+            NativeMethods.sinew_fabrik_settings_default(&fs);
+            SinewFabrik* rf = null;
+            Ok(NativeMethods.sinew_fabrik_create(&fs, 6, &rf), "fabrik_create");
+            SinewCcdSettings cs;
+            NativeMethods.sinew_ccd_settings_default(&cs);
+            SinewCcd* rc = null;
+            Ok(NativeMethods.sinew_ccd_create(&cs, 6, &rc), "ccd_create");
+            SinewJointConstraint rcone;
+            NativeMethods.sinew_joint_constraint_default(&rcone);
+            rcone.type = (int)SinewConstraintType.Cone;
+            rcone.reference = Z45;
+            rcone.axis = new Vec3(1f, 0f, 0f);
+            rcone.swing_half_angle_1 = 0.4f;
+            rcone.swing_half_angle_2 = 0.3f;
+            Ok(NativeMethods.sinew_fabrik_set_constraint(rf, 1, &rcone), "set_constraint");
+            Ok(NativeMethods.sinew_ccd_set_constraint(rc, 1, &rcone), "set_constraint");
+            Ok(NativeMethods.sinew_ccd_set_joint(rc, 2, 30f, 0.8f), "set_joint");
+            SinewVec3 g = goal;
+            SinewQuat q = tilt;
+            SinewIkResult result;
+            fixed (int* j = joints)
+            {
+                Ok(NativeMethods.sinew_fabrik_solve_pose(rf, p, (uint*)j, 4, &g, &q, &result), "fabrik_solve_pose");
+                Check(SameBits(F(fr), F(result)), "FABRIK pose result");
+                Check(SameBits(fabrikLocal, RawLocal(p)), "FABRIK pose");
+                Ok(NativeMethods.sinew_pose_reset(p), "reset");
+                Ok(NativeMethods.sinew_ccd_solve_pose(rc, p, (uint*)j, 4, &g, null, &result), "ccd_solve_pose");
+                Check(SameBits(F(cr), F(result)), "CCD pose result");
+                Check(SameBits(ccdLocal, RawLocal(p)), "CCD pose");
+            }
+            Check(!SameBits(fabrikLocal, ccdLocal), "FABRIK and CCD differ (the scenario exercises something)");
+            Ok(NativeMethods.sinew_pose_reset(p), "reset");
+            SinewHandIkRetargetingSettings hs;
+            NativeMethods.sinew_hand_ik_retargeting_settings_default(&hs);
+            SinewHandIkRetargeting* rh = null;
+            Ok(NativeMethods.sinew_hand_ik_retargeting_create(&hs, &rh), "hand_create");
+            SinewHandJoints hj = new SinewHandJoints { right_fk = 3, left_fk = 5, right_ik = 2, left_ik = 4 };
+            uint bone = 1;
+            SinewVec3 rawOffset;
+            Ok(NativeMethods.sinew_hand_ik_retargeting_apply_pose(rh, p, &hj, &bone, 1, &rawOffset), "apply_pose");
+            Check(SameBits(F(offset), F((Vec3)rawOffset)) && SameBits(handLocal, RawLocal(p)), "hand IK on a pose");
+            Ok(NativeMethods.sinew_pose_reset(p), "reset");
+            uint cj = 1;
+            SinewJointConstraint hinge;
+            NativeMethods.sinew_joint_constraint_default(&hinge);
+            hinge.type = (int)SinewConstraintType.Hinge;
+            hinge.reference = ID;
+            hinge.axis = new Vec3(0f, 0f, 1f);
+            hinge.min_angle = -0.2f;
+            hinge.max_angle = 0.2f;
+            Ok(NativeMethods.sinew_pose_apply_constraints(p, &cj, &hinge, 1), "apply_constraints");
+            Check(SameBits(constrained, RawLocal(p)), "apply constraints");
+            SinewTransform rawMoved = moved;
+            Ok(NativeMethods.sinew_pose_set_model_transform(p, 2, &rawMoved), "set_model_transform");
+            SinewTransform rawRead;
+            Ok(NativeMethods.sinew_pose_get_model_transform(p, 2, &rawRead), "get_model_transform");
+            Check(readBack.Equals((Transform)rawRead), "model transform of one joint");
+            SinewTransform[] rawModel = new SinewTransform[6];
+            fixed (SinewTransform* m = rawModel) Ok(NativeMethods.sinew_pose_get_model(p, m, 6), "get_model");
+            Check(SameBits(afterMove, RawChain(rawModel)), "model pose after moving a joint");
+            NativeMethods.sinew_hand_ik_retargeting_destroy(rh);
+            NativeMethods.sinew_fabrik_destroy(rf);
+            NativeMethods.sinew_ccd_destroy(rc);
+            NativeMethods.sinew_pose_destroy(p);
+            NativeMethods.sinew_skeleton_destroy(s);
+        }
+    }
+
+    static void TestSkeletonQueries()
+    {
+        string longName = new string('x', 300) + "_joint";
+        string[] names = { "root", "épaule", "肘", longName, "a", "b" };
+        using (Skeleton skeleton = new Skeleton(Parents, Rest(), names))
+        {
+            Check(skeleton.JointCount == 6, "JointCount");
+            for (int i = 0; i < names.Length; i++)
+            {
+                Check(skeleton.FindJoint(names[i]) == i, "FindJoint(" + names[i].Substring(0, Math.Min(12, names[i].Length)) + ")");
+            }
+            int index;
+            Check(!skeleton.TryFindJoint("nope", out index), "TryFindJoint of a missing name");
+            Check(skeleton.TryFindJoint("肘", out index) && index == 2, "TryFindJoint of a UTF-8 name");
+            Check(string.Join(",", skeleton.GetParents()) == string.Join(",", Parents), "GetParents");
+            Transform[] rest = skeleton.GetRestPose();
+            Transform[] expected = Rest();
+            for (int i = 0; i < 6; i++) Check(Near(rest[i], expected[i], 1e-6f), "rest pose joint " + i);
+            Check(Library.LastErrorMessage() == "", "the last error is empty after a successful call");
+        }
+        using (Skeleton unnamed = new Skeleton(Parents, Rest()))
+        using (Pose pose = new Pose(unnamed))
+        {
+            ThrowsSinew("FindJoint without names", Status.NotFound, () => unnamed.FindJoint("root"));
+            Transform[] local = pose.GetLocal();
+            local[3].Translation = new Vec3(0.5f, 0f, 0f);
+            pose.SetLocal(local);
+            Check(pose.GetModelTransform(3).Translation.Length > 0f, "SetLocal then GetModelTransform");
+            Transform[] model = pose.GetModel();
+            pose.Reset();
+            pose.SetModel(model);
+            Transform[] again = pose.GetLocal();
+            for (int i = 0; i < 6; i++) Check(Near(again[i], local[i], 1e-5f), "SetModel round-trips joint " + i);
+            using (JointMask mask = new JointMask(unnamed, 0.5f))
+            {
+                float[] w = mask.GetWeights();
+                Check(w.Length == 6 && w[0] == 0.5f && w[5] == 0.5f, "uniform mask weights");
+                mask.SetWeight(2, 0.25f);
+                mask.SetWeights(new[] { 0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f });
+                mask.GetWeights(w);
+                Check(w[3] == 0.3f && w[5] == 0.5f, "mask SetWeights/GetWeights");
+            }
+            using (Clip clip = new Clip(unnamed, 1.5f))
+            {
+                Check(clip.Duration == 1.5f && clip.JointCount == 6, "clip duration and joint count");
+                clip.SetRotationTrack(1, Interpolation.Linear, ClipOneRotationTimes, ClipOneRotations);
+                clip.ClearTrack(1, TrackProperty.Rotation);
+                clip.Sample(0.5f, false, pose);
+                Transform[] sampled = pose.GetLocal();
+                Transform[] rest = unnamed.GetRestPose();
+                Check(SameBits(F(sampled), F(rest)), "a cleared track samples the rest pose");
+            }
+        }
+    }
+
+    static bool Near(Transform a, Transform b, float tolerance)
+    {
+        float[] x = F(new[] { a }), y = F(new[] { b });
+        for (int i = 0; i < 10; i++)
+        {
+            if (Math.Abs(x[i] - y[i]) > tolerance) return false;
+        }
+        return true;
+    }
+
+    static void TestManyLayers()
+    {
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose a = new Pose(skeleton))
+        using (Pose b = new Pose(skeleton))
+        using (Pose two = new Pose(skeleton))
+        using (Pose many = new Pose(skeleton))
+        {
+            b.SetLocal(PoseB(skeleton.GetRestPose()));
+            BlendLayer[] layers = new BlendLayer[100];
+            for (int i = 0; i < layers.Length; i++) layers[i] = new BlendLayer(i % 2 == 0 ? a : b, 1f);
+            Blending.BlendLayers(layers, 0.1f, many);
+            Blending.BlendLayers(new[] { new BlendLayer(a, 1f), new BlendLayer(b, 1f) }, 0.1f, two);
+            Transform[] x = many.GetLocal(), y = two.GetLocal();
+            for (int i = 0; i < 6; i++) Check(Near(x[i], y[i], 1e-5f), "100 alternating layers blend like two, joint " + i);
+            Blending.BlendLayers(layers, 2, 0.1f, many);
+            Check(SameBits(F(many.GetLocal()), F(two.GetLocal())), "the first 2 of an array of layers");
+            Blending.BlendLayers(new BlendLayer[0], 0.1f, many);
+            Check(SameBits(F(many.GetLocal()), F(skeleton.GetRestPose())), "no layers give the rest pose");
+            layers[5].Pose = null;
+            Throws<ArgumentNullException>("a layer without a pose", () => Blending.BlendLayers(layers, 0.1f, many), null);
+            layers[5].Pose = many;
+            ThrowsSinew("the output among the layers", Status.InvalidArgument, () => Blending.BlendLayers(layers, 0.1f, many));
+            // Every reference taken for the call was released: the poses can still be disposed.
+            a.Dispose();
+            Check(a.IsDisposed, "a pose used as a layer disposes");
+        }
+    }
+
+    static void TestErrors()
+    {
+        TwoBoneIkSettings bad = TwoBoneIkSettings.Default;
+        bad.Weight = 2f;
+        SinewException e = null;
+        try { new TwoBoneIk(bad).Dispose(); } catch (SinewException x) { e = x; }
+        Check(e != null && e.Status == Status.InvalidArgument, "a weight of 2 is rejected with InvalidArgument");
+        SinewTwoBoneIk* solver = null;
+        Check(NativeMethods.sinew_two_bone_ik_create((SinewTwoBoneIkSettings*)&bad, &solver) == SinewStatus.InvalidArgument, "the raw call fails too");
+        string rawMessage = Library.LastErrorMessage();
+        Check(e != null && e.NativeMessage == rawMessage && rawMessage.Contains("weight"),
+            "the exception carries the native message (" + (e == null ? "none" : e.NativeMessage) + " / " + rawMessage + ")");
+
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (TwoBoneIk ik = new TwoBoneIk())
+        using (Clip clip = new Clip(skeleton, 1f))
+        using (Crossfade fade = new Crossfade(skeleton, 1))
+        {
+            Transform[] chain = Arm();
+            float[] before = F(chain);
+            ThrowsSinew("a NaN effector", Status.NonFinite, () => ik.Solve(chain, new Vec3(float.NaN, 0f, 0f)));
+            Check(SameBits(before, F(chain)), "the chain is untouched after an error");
+            ThrowsSinew("an unknown joint name", Status.NotFound, () => skeleton.FindJoint("tail"), "tail");
+            ThrowsSinew("a pose buffer of the wrong size", Status.SizeMismatch, () => pose.GetLocal(new Transform[3]));
+            ThrowsSinew("a joint out of range", Status.OutOfRange, () => pose.GetModelTransform(6));
+            ThrowsSinew("a negative joint index", Status.OutOfRange, () => ik.SolvePose(pose, -1, 2, 3, PoseTarget));
+            ThrowsSinew("parents that are not a tree", Status.InvalidSkeleton, () => new Skeleton(new[] { -1, 5 }, new[] { Transform.Identity, Transform.Identity }));
+            ThrowsSinew("duplicate joint names", Status.InvalidSkeleton, () => new Skeleton(new[] { -1, 0 }, new[] { Transform.Identity, Transform.Identity }, new[] { "a", "a" }));
+            ThrowsSinew("unsorted key times", Status.InvalidArgument, () => clip.SetRotationTrack(1, Interpolation.Linear, new[] { 0.5f, 0.2f }, new[] { ID, Z45 }));
+            ThrowsSinew("a cubic track without tangents", Status.NullPointer, () => clip.SetTranslationTrack(1, Interpolation.Cubic, new[] { 0f, 1f }, new[] { Vec3.Zero, Vec3.One }, new[] { Vec3.Zero, Vec3.Zero }, null));
+            ThrowsSinew("an additive delta as the output", Status.InvalidArgument, () => Blending.ApplyAdditive(pose, pose, 1f, pose));
+            ThrowsSinew("a crossfade of 0 fades", Status.OutOfRange, () => new Crossfade(skeleton, 0));
+            ThrowsSinew("a FABRIK solver for 1 joint", Status.OutOfRange, () => new Fabrik(1));
+            ThrowsSinew("a chain longer than the solver", Status.OutOfRange, () => { using (Fabrik f = new Fabrik(3)) f.Solve(StraightChain(5), ChainGoal); });
+            ThrowsSinew("a hinge axis of zero", Status.InvalidArgument, () => pose.ApplyConstraints(new[] { 1 }, new[] { JointConstraint.Hinge(ID, Vec3.Zero, -1f, 1f) }));
+            using (Clip other = new Clip(skeleton, 1f))
+            {
+                fade.Play(other);
+                ThrowsSinew("editing a playing clip", Status.InvalidArgument, () => other.SetScaleTrack(1, Interpolation.Step, new[] { 0f }, new[] { Vec3.One }), "crossfade");
+                ThrowsSinew("a full fade queue", Status.OutOfRange, () => { fade.FadeTo(clip, 1f, FadeCurve.Linear); fade.FadeTo(other, 1f, FadeCurve.Linear); });
+            }
+            using (Skeleton small = new Skeleton(new[] { -1 }, new[] { Transform.Identity }))
+            using (Pose smallPose = new Pose(small))
+            {
+                ThrowsSinew("blending poses of different skeletons", Status.SizeMismatch, () => Blending.Blend(pose, smallPose, 0.5f, pose));
+            }
+            ik.Solve(Arm(), ArmTarget);
+            Check(Library.LastErrorMessage() == "", "a successful call clears the message");
+        }
+        Check(Library.LastErrorMessage() == "", "no message after successful disposal");
+    }
+
+    static void TestArgumentChecks()
+    {
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (TwoBoneIk ik = new TwoBoneIk())
+        using (Clip clip = new Clip(skeleton, 1f))
+        using (Fabrik fabrik = new Fabrik(8))
+        {
+            Throws<ArgumentException>("a two-bone chain of 2", () => ik.Solve(new Transform[2], ArmTarget), null);
+            Throws<ArgumentException>("fewer values than key times", () => clip.SetRotationTrack(1, Interpolation.Linear, new[] { 0f, 1f }, new[] { ID }), null);
+            Throws<ArgumentException>("tangents of the wrong length", () => clip.SetTranslationTrack(1, Interpolation.Cubic, new[] { 0f, 1f }, new[] { Vec3.Zero, Vec3.One }, new[] { Vec3.Zero }, new[] { Vec3.Zero, Vec3.One }), null);
+            Throws<ArgumentException>("rest pose and parents of different lengths", () => new Skeleton(new[] { -1, 0 }, new[] { Transform.Identity }), null);
+            Throws<ArgumentException>("names and parents of different lengths", () => new Skeleton(new[] { -1 }, new[] { Transform.Identity }, new[] { "a", "b" }), null);
+            Throws<ArgumentException>("constraints and joints of different lengths", () => pose.ApplyConstraints(new[] { 1, 2 }, new[] { JointConstraint.Default }), null);
+            Throws<ArgumentOutOfRangeException>("a count beyond the chain", () => fabrik.Solve(StraightChain(3), 4, ChainGoal), null);
+            Throws<ArgumentNullException>("a null pose", () => ik.SolvePose(null, 1, 2, 3, PoseTarget), null);
+            Throws<ArgumentNullException>("a null output", () => Blending.Blend(pose, pose, 0.5f, null), null);
+            Throws<ArgumentNullException>("a null name", () => new Skeleton(new[] { -1 }, new[] { Transform.Identity }, new string[] { null }), null);
+        }
+    }
+
+    static void TestDisposed()
+    {
+        Skeleton skeleton = MakeSkeleton();
+        Pose pose = new Pose(skeleton);
+        TwoBoneIk ik = new TwoBoneIk();
+        pose.Dispose();
+        pose.Dispose();
+        Check(pose.IsDisposed, "IsDisposed after Dispose");
+        Throws<ObjectDisposedException>("GetLocal after Dispose", () => pose.GetLocal(), null);
+        Throws<ObjectDisposedException>("NativePointer after Dispose", () => Console.WriteLine((long)pose.NativePointer), null);
+        Throws<ObjectDisposedException>("solving a disposed pose", () => ik.SolvePose(pose, 1, 2, 3, PoseTarget), null);
+        ik.Dispose();
+        ik.Dispose();
+        Throws<ObjectDisposedException>("a disposed solver", () => ik.Solve(Arm(), ArmTarget), null);
+        skeleton.Dispose();
+        Throws<ObjectDisposedException>("a pose from a disposed skeleton object", () => new Pose(skeleton), null);
+        skeleton.Dispose();
+    }
+
+    static void TestSharedOwnership()
+    {
+        Skeleton skeleton = MakeSkeleton();
+        Pose pose = new Pose(skeleton);
+        Clip clip = ClipOne(skeleton);
+        Crossfade fade = new Crossfade(skeleton);
+        fade.Play(clip);
+        skeleton.Dispose();
+        clip.Dispose();
+        // The native pose keeps its skeleton, the controller its clip.
+        fade.Update(0.3f);
+        fade.GetPose(pose);
+        using (Skeleton again = MakeSkeleton())
+        using (Pose expected = new Pose(again))
+        using (Clip clipAgain = ClipOne(again))
+        {
+            clipAgain.Sample(0.3f, true, expected);
+            Check(SameBits(F(pose.GetLocal()), F(expected.GetLocal())), "a crossfade plays a clip whose C# object was disposed");
+        }
+        fade.Dispose();
+        pose.Dispose();
+    }
+
+    // Native heap in use, from glibc's mallinfo2 (-1 when unavailable).
+    [StructLayout(LayoutKind.Sequential)]
+    struct MallInfo2
+    {
+        public UIntPtr arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost;
+    }
+
+    [DllImport("libc.so.6", EntryPoint = "mallinfo2")]
+    static extern MallInfo2 mallinfo2();
+
+    static long NativeHeapBytes()
+    {
+        try
+        {
+            MallInfo2 m = mallinfo2();
+            return (long)(ulong)m.uordblks + (long)(ulong)m.hblkhd;
+        }
+        catch (Exception)
+        {
+            return -1;
+        }
+    }
+
+    const int BigJoints = 200;
+    const int Rounds = 1000;
+
+    static Skeleton BigSkeleton()
+    {
+        int[] parents = new int[BigJoints];
+        Transform[] rest = new Transform[BigJoints];
+        for (int i = 0; i < BigJoints; i++)
+        {
+            parents[i] = i - 1;
+            rest[i] = Tr(0.1f, 0f, 0f, Z45);
+        }
+        return new Skeleton(parents, rest);
+    }
+
+    static void Collect()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+    }
+
+    /// <summary>Native bytes one round of every object holds, measured while they are alive.</summary>
+    static long HeldPerRound()
+    {
+        Collect();
+        long before = NativeHeapBytes();
+        List<IDisposable> alive = new List<IDisposable>();
+        for (int i = 0; i < 20; i++) MakeRound(alive);
+        long after = NativeHeapBytes();
+        foreach (IDisposable d in alive) d.Dispose();
+        return (after - before) / 20;
+    }
+
+    static void MakeRound(List<IDisposable> keep)
+    {
+        Skeleton skeleton = BigSkeleton();
+        Pose pose = new Pose(skeleton);
+        JointMask mask = JointMask.Subtree(skeleton, 10, 3);
+        Clip clip = new Clip(skeleton, 1f);
+        clip.SetRotationTrack(5, Interpolation.Linear, ClipOneRotationTimes, ClipOneRotations);
+        ClipCursor cursor = new ClipCursor(clip);
+        Crossfade fade = new Crossfade(skeleton, 8);
+        Fabrik fabrik = new Fabrik(BigJoints);
+        Ccd ccd = new Ccd(BigJoints);
+        TwoBoneIk ik = new TwoBoneIk();
+        HandIkRetargeting hand = new HandIkRetargeting();
+        if (keep != null)
+        {
+            keep.AddRange(new IDisposable[] { skeleton, pose, mask, clip, cursor, fade, fabrik, ccd, ik, hand });
+        }
+    }
+
+    static void TestDisposeFreesMemory()
+    {
+        long perRound = HeldPerRound();
+        Collect();
+        long live = SinewHandle.LiveCount;
+        long heap = NativeHeapBytes();
+        for (int i = 0; i < Rounds; i++)
+        {
+            using (Skeleton skeleton = BigSkeleton())
+            using (Pose pose = new Pose(skeleton))
+            using (JointMask mask = JointMask.Subtree(skeleton, 10, 3))
+            using (Clip clip = new Clip(skeleton, 1f))
+            using (ClipCursor cursor = new ClipCursor(clip))
+            using (Crossfade fade = new Crossfade(skeleton, 8))
+            using (Fabrik fabrik = new Fabrik(BigJoints))
+            using (Ccd ccd = new Ccd(BigJoints))
+            using (TwoBoneIk ik = new TwoBoneIk())
+            using (HandIkRetargeting hand = new HandIkRetargeting())
+            {
+                clip.SetRotationTrack(5, Interpolation.Linear, ClipOneRotationTimes, ClipOneRotations);
+                fade.Play(clip);
+                fade.Update(0.1f);
+            }
+        }
+        long grown = NativeHeapBytes() - heap;
+        Check(SinewHandle.LiveCount == live, "every handle released: " + (SinewHandle.LiveCount - live) + " left");
+        Console.WriteLine("  one round holds " + perRound + " native bytes; after " + Rounds + " disposed rounds the native heap grew " + grown + " bytes");
+        if (heap >= 0)
+        {
+            Check(perRound > 50000, "a round holds a measurable amount of native memory (" + perRound + " bytes)");
+            Check(grown < perRound * Rounds / 20, "native memory is freed on Dispose (grew " + grown + " bytes; leaking would be ~" + perRound * Rounds + ")");
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void Abandon(int rounds)
+    {
+        for (int i = 0; i < rounds; i++) MakeRound(null);
+    }
+
+    static void TestFinalizersFreeMemory()
+    {
+        long perRound = HeldPerRound();
+        Collect();
+        long live = SinewHandle.LiveCount;
+        long heap = NativeHeapBytes();
+        Abandon(Rounds);
+        long abandoned = SinewHandle.LiveCount - live;
+        Collect();
+        long left = SinewHandle.LiveCount - live;
+        long grown = NativeHeapBytes() - heap;
+        Console.WriteLine("  " + abandoned + " handles alive before collecting, " + left + " after; the native heap grew " + grown + " bytes");
+        // Mono scans stacks conservatively, so the last round may still look reachable.
+        Check(left <= 10, left + " abandoned handles were not finalized");
+        Check(abandoned > 0 || GC.CollectionCount(0) > 0, "the objects were abandoned alive or collected during the loop");
+        if (heap >= 0)
+        {
+            Check(grown < perRound * Rounds / 20, "finalizers free native memory (grew " + grown + " bytes; leaking would be ~" + perRound * Rounds + ")");
+        }
+    }
+
+    static float[] Workload(Skeleton skeleton, int seed)
+    {
+        List<float> results = new List<float>();
+        using (Pose pose = new Pose(skeleton))
+        using (TwoBoneIk ik = new TwoBoneIk())
+        using (Fabrik fabrik = new Fabrik(8))
+        using (Ccd ccd = new Ccd(8))
+        using (Clip one = ClipOne(skeleton))
+        using (Clip two = ClipTwo(skeleton))
+        using (ClipCursor cursor = new ClipCursor(one))
+        using (Crossfade fade = new Crossfade(skeleton, 4))
+        using (JointMask mask = JointMask.Subtree(skeleton, 1, 1))
+        using (Pose other = new Pose(skeleton))
+        {
+            Transform[] local = new Transform[6];
+            fade.Play(one);
+            other.SetLocal(PoseB(skeleton.GetRestPose()));
+            string missing = "missing_" + seed;
+            for (int i = 0; i < 300; i++)
+            {
+                float s = i * 0.01f;
+                Transform[] chain = Arm();
+                IkResult r = ik.Solve(chain, new Vec3(0.3f + 0.1f * (float)Math.Sin(s), 0.2f, 0.05f * i % 0.3f), null, ArmPole);
+                results.AddRange(F(chain));
+                results.Add(r.Error);
+                Transform[] line = StraightChain(5);
+                results.Add(fabrik.Solve(line, new Vec3(0.5f, 0.6f - 0.001f * i, 0.2f)).Error);
+                results.AddRange(F(line));
+                line = StraightChain(5);
+                results.Add(ccd.Solve(line, new Vec3(0.5f, 0.6f, 0.2f - 0.001f * i)).Error);
+                results.AddRange(F(line));
+                one.Sample(s * 3f, true, pose, cursor);
+                pose.GetLocal(local);
+                results.AddRange(F(local));
+                if (i == 100) fade.FadeTo(two, 0.5f);
+                if (i == 200) fade.FadeTo(one, 0.3f, FadeCurve.Inertialize);
+                fade.Update(1f / 60f);
+                fade.GetPose(pose);
+                Blending.Blend(pose, other, 0.5f, pose, mask);
+                pose.GetLocal(local);
+                results.AddRange(F(local));
+                try
+                {
+                    skeleton.FindJoint(missing);
+                    Fail("FindJoint(" + missing + ") succeeded");
+                }
+                catch (SinewException e)
+                {
+                    // The error slot is per thread: another thread's failure never shows here.
+                    if (!e.NativeMessage.Contains(missing)) Fail("thread " + seed + " got another thread's message: " + e.NativeMessage);
+                }
+            }
+        }
+        return results.ToArray();
+    }
+
+    static void TestThreads()
+    {
+        const int Threads = 4;
+        using (Skeleton skeleton = MakeSkeleton())
+        {
+            float[] serial = Workload(skeleton, 0);
+            float[][] parallel = new float[Threads][];
+            Exception[] errors = new Exception[Threads];
+            Thread[] threads = new Thread[Threads];
+            for (int t = 0; t < Threads; t++)
+            {
+                int k = t;
+                threads[t] = new Thread(() =>
+                {
+                    try { parallel[k] = Workload(skeleton, k + 1); }
+                    catch (Exception e) { errors[k] = e; }
+                });
+            }
+            foreach (Thread thread in threads) thread.Start();
+            foreach (Thread thread in threads) thread.Join();
+            for (int t = 0; t < Threads; t++)
+            {
+                Check(errors[t] == null, "thread " + t + " threw " + errors[t]);
+                Check(parallel[t] != null && SameBits(parallel[t], serial), "thread " + t + " matches the serial run bit for bit (" + serial.Length + " floats)");
+            }
+        }
+    }
+
+    static Func<long> AllocatedBytes()
+    {
+        MethodInfo m = typeof(GC).GetMethod("GetAllocatedBytesForCurrentThread", BindingFlags.Public | BindingFlags.Static);
+        if (m == null) return null;
+        try
+        {
+            Func<long> f = (Func<long>)Delegate.CreateDelegate(typeof(Func<long>), m);
+            f();
+            return f;
+        }
+        catch (Exception)
+        {
+            return null;
+        }
+    }
+
+    static void TestNoAllocation()
+    {
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (Pose other = new Pose(skeleton))
+        using (Pose mixed = new Pose(skeleton))
+        using (JointMask mask = JointMask.Subtree(skeleton, 1, 1))
+        using (TwoBoneIk ik = new TwoBoneIk())
+        using (Fabrik fabrik = new Fabrik(8))
+        using (Ccd ccd = new Ccd(8))
+        using (Clip clip = ClipOne(skeleton))
+        using (ClipCursor cursor = new ClipCursor(clip))
+        using (Crossfade fade = new Crossfade(skeleton))
+        using (HandIkRetargeting hand = new HandIkRetargeting())
+        {
+            Transform[] arm = Arm(), chain = new Transform[3], line = new Transform[5], local = new Transform[6], model = new Transform[6];
+            Transform[] straight = StraightChain(5);
+            BlendLayer[] layers = { new BlendLayer(pose, 0.5f), new BlendLayer(other, 0.5f, mask) };
+            int[] joints = { 1, 2, 3 };
+            float[] weights = new float[4];
+            fade.Play(clip);
+            Func<long> allocated = AllocatedBytes();
+            int gcs = GC.CollectionCount(0);
+            long before = allocated != null ? allocated() : GC.GetTotalMemory(false);
+            for (int i = 0; i < 2000; i++)
+            {
+                Array.Copy(arm, chain, 3);
+                ik.Solve(chain, ArmTarget, null, ArmPole);
+                ik.SolvePose(pose, 1, 2, 3, PoseTarget, Z45);
+                Array.Copy(straight, line, 5);
+                fabrik.Solve(line, ChainGoal);
+                Array.Copy(straight, line, 5);
+                ccd.Solve(line, ChainGoal, Quat.Identity);
+                fabrik.SolvePose(pose, joints, PoseTarget);
+                clip.Sample(i * 0.01f, true, pose, cursor);
+                pose.GetLocal(local);
+                other.SetLocal(local);
+                pose.GetModel(model);
+                hand.ApplyModel(model, Hands, HandBones);
+                Blending.Blend(pose, other, 0.3f, pose, mask);
+                Blending.BlendLayers(layers, 0.1f, mixed);
+                Blending.MakeAdditive(mixed, other, pose);
+                Blending.ApplyAdditive(other, pose, 0.5f, mixed, mask);
+                fade.Update(0.016f);
+                fade.GetPose(pose);
+                fade.GetWeights(weights);
+                TwoBoneIkSettings s = ik.Settings;
+                ik.Settings = s;
+                pose.GetModelTransform(3);
+            }
+            long after = allocated != null ? allocated() : GC.GetTotalMemory(false);
+            string how = allocated != null ? "GC.GetAllocatedBytesForCurrentThread" : "GC.GetTotalMemory with no collection";
+            if (allocated == null && GC.CollectionCount(0) != gcs)
+            {
+                Console.WriteLine("  note: a collection ran during the loop; allocation check inconclusive");
+                return;
+            }
+            Console.WriteLine("  2000 rounds of the hot paths allocated " + (after - before) + " bytes (" + how + ")");
+            Check(after - before < 1024, "the hot paths allocate nothing (" + (after - before) + " bytes over 2000 rounds)");
+        }
+    }
+}
