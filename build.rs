@@ -33,6 +33,11 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let target = std::env::var("TARGET").expect("TARGET is set by cargo");
     println!("cargo:rustc-env=SINEW_BUILD_TARGET={target}");
+    // A SONAME lets programs linked against the .so by path (Unreal's build does) find it by
+    // name at run time, wherever it is deployed.
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libsinew.so");
+    }
 
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));

@@ -457,7 +457,7 @@ class [[nodiscard]] Result<void> {
 
 namespace detail {
 /// `Result<void>` from a native status, reading the message on failure.
-inline Result<void> check(SinewStatus status) {
+inline Result<void> check_status(SinewStatus status) {
   if (status == SINEW_STATUS_OK) return {};
   return Error::from_last(status);
 }
@@ -665,7 +665,7 @@ class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_d
   Result<void> get_parents(Span<int32_t> out) const {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check(sinew_skeleton_get_parents(get(), out.data(), n));
+    return detail::check_status(sinew_skeleton_get_parents(get(), out.data(), n));
   }
   /// The parent indices, in a new vector.
   Result<std::vector<int32_t>> parents() const {
@@ -681,7 +681,7 @@ class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_d
   Result<void> get_rest_pose(Span<Transform> out) const {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check(sinew_skeleton_get_rest_pose(get(), detail::c_ptr(out.data()), n));
+    return detail::check_status(sinew_skeleton_get_rest_pose(get(), detail::c_ptr(out.data()), n));
   }
   /// The rest-pose local transforms, in a new vector.
   Result<std::vector<Transform>> rest_pose() const {
@@ -736,19 +736,19 @@ class JointMask : public detail::Owned<JointMask, SinewJointMask, &sinew_joint_m
   }
 
   Result<void> set_weight(uint32_t joint, float weight) {
-    return detail::check(sinew_joint_mask_set_weight(get(), joint, weight));
+    return detail::check_status(sinew_joint_mask_set_weight(get(), joint, weight));
   }
   /// Replaces every weight (`weights.size()` must be the joint count).
   Result<void> set_weights(Span<const float> weights) {
     uint32_t n = 0;
     if (!detail::narrow(weights.size(), n)) return detail::too_large();
-    return detail::check(sinew_joint_mask_set_weights(get(), weights.data(), n));
+    return detail::check_status(sinew_joint_mask_set_weights(get(), weights.data(), n));
   }
   /// Copies every weight into `out` (its size must be the joint count).
   Result<void> get_weights(Span<float> out) const {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check(sinew_joint_mask_get_weights(get(), out.data(), n));
+    return detail::check_status(sinew_joint_mask_get_weights(get(), out.data(), n));
   }
 };
 
@@ -775,13 +775,13 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   }
 
   /// Returns every joint to the skeleton's rest pose.
-  Result<void> reset() { return detail::check(sinew_pose_reset(get())); }
+  Result<void> reset() { return detail::check_status(sinew_pose_reset(get())); }
 
   /// Copies the local transforms into `out` (its size must be the joint count).
   Result<void> get_local(Span<Transform> out) const {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check(sinew_pose_get_local(get(), detail::c_ptr(out.data()), n));
+    return detail::check_status(sinew_pose_get_local(get(), detail::c_ptr(out.data()), n));
   }
   /// The local transforms, in a new vector.
   Result<std::vector<Transform>> get_local() const {
@@ -796,7 +796,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   Result<void> set_local(Span<const Transform> local) {
     uint32_t n = 0;
     if (!detail::narrow(local.size(), n)) return detail::too_large();
-    return detail::check(sinew_pose_set_local(get(), detail::c_ptr(local.data()), n));
+    return detail::check_status(sinew_pose_set_local(get(), detail::c_ptr(local.data()), n));
   }
 
   /// Computes the model-space transforms into `out`. Not const: the library reuses a buffer
@@ -804,7 +804,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   Result<void> get_model(Span<Transform> out) {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check(sinew_pose_get_model(get(), detail::c_ptr(out.data()), n));
+    return detail::check_status(sinew_pose_get_model(get(), detail::c_ptr(out.data()), n));
   }
   /// The model-space transforms, in a new vector.
   Result<std::vector<Transform>> get_model() {
@@ -819,7 +819,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   Result<void> set_model(Span<const Transform> model) {
     uint32_t n = 0;
     if (!detail::narrow(model.size(), n)) return detail::too_large();
-    return detail::check(sinew_pose_set_model(get(), detail::c_ptr(model.data()), n));
+    return detail::check_status(sinew_pose_set_model(get(), detail::c_ptr(model.data()), n));
   }
 
   /// One joint's model-space transform (walks its ancestors only).
@@ -832,7 +832,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   /// Moves one joint to a model-space transform; its descendants follow.
   Result<void> set_model_transform(uint32_t joint, const Transform& transform) {
     const SinewTransform t = transform;
-    return detail::check(sinew_pose_set_model_transform(get(), joint, &t));
+    return detail::check_status(sinew_pose_set_model_transform(get(), joint, &t));
   }
 
   /// Projects the local rotations of `joints[i]` onto `constraints[i]` (equal sizes); every
@@ -845,7 +845,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
     }
     uint32_t n = 0;
     if (!detail::narrow(joints.size(), n)) return detail::too_large();
-    return detail::check(
+    return detail::check_status(
         sinew_pose_apply_constraints(get(), joints.data(), constraints.data(), n));
   }
 };
@@ -872,7 +872,7 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
   }
   /// Replaces the settings (validated; unchanged on error).
   Result<void> set_settings(const TwoBoneIkSettings& settings) {
-    return detail::check(sinew_two_bone_ik_set_settings(get(), &settings));
+    return detail::check_status(sinew_two_bone_ik_set_settings(get(), &settings));
   }
 
   /// Solves three model-space transforms (root, joint, end) in place toward `effector`.
@@ -947,16 +947,16 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
   }
   /// Replaces the settings (validated; unchanged on error).
   Result<void> set_settings(const Settings& settings) {
-    return check(SetSettings(this->get(), &settings));
+    return check_status(SetSettings(this->get(), &settings));
   }
 
   /// Constrains chain joint `joint` (0 is the chain's root).
   Result<void> set_constraint(uint32_t joint, const JointConstraint& constraint) {
-    return check(SetConstraint(this->get(), joint, &constraint));
+    return check_status(SetConstraint(this->get(), joint, &constraint));
   }
   /// Removes chain joint `joint`'s constraint.
   Result<void> clear_constraint(uint32_t joint) {
-    return check(SetConstraint(this->get(), joint, nullptr));
+    return check_status(SetConstraint(this->get(), joint, nullptr));
   }
 
   /// Solves model-space transforms (root first; the root stays in place) in place toward
@@ -1025,7 +1025,7 @@ class Ccd : public detail::ChainSolver<Ccd, SinewCcd, &sinew_ccd_destroy, CcdSet
   /// Chain joint `joint`'s rotation limit (degrees from the input per solve, in [0, 180];
   /// 180 is unlimited) and weight (fraction of each step taken, in [0, 1]).
   Result<void> set_joint(uint32_t joint, float rotation_limit_degrees, float weight) {
-    return detail::check(sinew_ccd_set_joint(get(), joint, rotation_limit_degrees, weight));
+    return detail::check_status(sinew_ccd_set_joint(get(), joint, rotation_limit_degrees, weight));
   }
 };
 
@@ -1052,7 +1052,7 @@ class HandIkRetargeting
     return HandIkRetargetingSettings(out);
   }
   Result<void> set_settings(const HandIkRetargetingSettings& settings) {
-    return detail::check(sinew_hand_ik_retargeting_set_settings(get(), &settings));
+    return detail::check_status(sinew_hand_ik_retargeting_set_settings(get(), &settings));
   }
 
   /// Moves `bones` of a model-space array by the offset (hands read from the same array);
@@ -1129,7 +1129,7 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
     Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
                                      out_tangents.size(), n);
     if (!sizes) return sizes;
-    return detail::check(sinew_clip_set_translation_track(
+    return detail::check_status(sinew_clip_set_translation_track(
         get(), joint, static_cast<int32_t>(interpolation), times.data(),
         detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
   }
@@ -1142,7 +1142,7 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
     Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
                                      out_tangents.size(), n);
     if (!sizes) return sizes;
-    return detail::check(sinew_clip_set_rotation_track(
+    return detail::check_status(sinew_clip_set_rotation_track(
         get(), joint, static_cast<int32_t>(interpolation), times.data(),
         detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
   }
@@ -1155,13 +1155,13 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
     Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
                                      out_tangents.size(), n);
     if (!sizes) return sizes;
-    return detail::check(sinew_clip_set_scale_track(
+    return detail::check_status(sinew_clip_set_scale_track(
         get(), joint, static_cast<int32_t>(interpolation), times.data(),
         detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
   }
   /// Removes joint `joint`'s track for `property` (the joint keeps the rest pose's value).
   Result<void> clear_track(uint32_t joint, TrackProperty property) {
-    return detail::check(sinew_clip_clear_track(get(), joint, static_cast<int32_t>(property)));
+    return detail::check_status(sinew_clip_clear_track(get(), joint, static_cast<int32_t>(property)));
   }
 
   /// Samples at playback `time` (wrapped when `looping`, else clamped) into `out`. A cursor
@@ -1169,7 +1169,7 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
   /// on error.
   Result<void> sample(ClipCursor* cursor, float time, bool looping, Pose& out) const {
     if (cursor != nullptr && !cursor->valid()) return detail::empty_handle("cursor");
-    return detail::check(sinew_clip_sample(get(), cursor != nullptr ? cursor->get() : nullptr,
+    return detail::check_status(sinew_clip_sample(get(), cursor != nullptr ? cursor->get() : nullptr,
                                            time, detail::flag(looping), out.get()));
   }
   /// As above, with a cursor.
@@ -1224,7 +1224,7 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
 
   /// Plays `clip` from time 0 at once, dropping queued fades.
   Result<void> play(const Clip& clip, bool looping) {
-    return detail::check(sinew_crossfade_play(get(), clip.get(), detail::flag(looping)));
+    return detail::check_status(sinew_crossfade_play(get(), clip.get(), detail::flag(looping)));
   }
   /// Requests a transition to `clip` over `duration` seconds; returns whether it was taken
   /// (false when `clip` is already the last request). Linear and smooth fades queue
@@ -1238,10 +1238,10 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
     return queued != 0;
   }
   /// Advances clips and transitions by `dt` seconds (at least 0) and computes the output.
-  Result<void> update(float dt) { return detail::check(sinew_crossfade_update(get(), dt)); }
+  Result<void> update(float dt) { return detail::check_status(sinew_crossfade_update(get(), dt)); }
   /// Copies the output pose of the last update into `out` (same joint count).
   Result<void> get_pose(Pose& out) const {
-    return detail::check(sinew_crossfade_get_pose(get(), out.get()));
+    return detail::check_status(sinew_crossfade_get_pose(get(), out.get()));
   }
   /// Number of queued fades.
   Result<uint32_t> fade_count() const {
@@ -1293,7 +1293,7 @@ static_assert(detail::layout_compatible<BlendLayer, SinewBlendLayer>(),
 inline Result<void> blend(const Pose& a, const Pose& b, float t, Pose& out,
                           const JointMask* mask = nullptr, BlendSpace space = BlendSpace::local) {
   if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");
-  return detail::check(sinew_pose_blend(a.get(), b.get(), t,
+  return detail::check_status(sinew_pose_blend(a.get(), b.get(), t,
                                         mask != nullptr ? mask->get() : nullptr,
                                         static_cast<int32_t>(space), out.get()));
 }
@@ -1304,12 +1304,12 @@ inline Result<void> blend(const Pose& a, const Pose& b, float t, Pose& out,
 inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold, Pose& out) {
   uint32_t n = 0;
   if (!detail::narrow(layers.size(), n)) return detail::too_large();
-  return detail::check(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
+  return detail::check_status(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
 }
 
 /// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`.
 inline Result<void> make_additive(const Pose& pose, const Pose& reference, Pose& out_delta) {
-  return detail::check(sinew_pose_make_additive(pose.get(), reference.get(), out_delta.get()));
+  return detail::check_status(sinew_pose_make_additive(pose.get(), reference.get(), out_delta.get()));
 }
 
 /// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out` (which
@@ -1317,7 +1317,7 @@ inline Result<void> make_additive(const Pose& pose, const Pose& reference, Pose&
 inline Result<void> apply_additive(const Pose& base, const Pose& delta, float weight, Pose& out,
                                    const JointMask* mask = nullptr) {
   if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");
-  return detail::check(sinew_pose_apply_additive(base.get(), delta.get(), weight,
+  return detail::check_status(sinew_pose_apply_additive(base.get(), delta.get(), weight,
                                                  mask != nullptr ? mask->get() : nullptr,
                                                  out.get()));
 }

@@ -1,0 +1,10 @@
+// UNREAL SHIM: syntax check only, NOT Unreal Engine and not a substitute for an engine build.
+// Declares just what the SinewIK plugin uses (see tests/unreal-shim/README.md).
+#pragma once
+
+#include "CoreMinimal.h"
+
+struct FAnimInstanceProxy
+{
+	const FTransform& GetComponentTransform() const;
+};
