@@ -3,6 +3,28 @@
 //! The core ([`Skeleton`], [`Pose`], [`Transform`], [`ik`], blending in [`blend`], [`clip`],
 //! [`crossfade`]) knows nothing of the FFI; the C ABI lives in [`ffi`] and only checks,
 //! converts, calls and reports.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
+//!
+//! // An arm: shoulder -> elbow -> hand, 0.3 m and 0.27 m bones along X.
+//! let rest = [
+//!     Transform::from_translation(Vec3::new(0.0, 1.4, 0.0)),
+//!     Transform::from_rotation_translation(Quat::from_rotation_z(-0.2), Vec3::X * 0.3),
+//!     Transform::from_translation(Vec3::X * 0.27),
+//! ];
+//! let skeleton = Arc::new(Skeleton::new(&[-1, 0, 1], &rest, Some(&["shoulder", "elbow", "hand"]))?);
+//! let mut pose = Pose::new(skeleton.clone());
+//! let ik = TwoBoneIk::new(TwoBoneIkSettings::default())?;
+//! let goal = Vec3::new(0.3, 1.2, 0.2);
+//! let target = TwoBoneTarget::at(goal).with_pole(Vec3::new(0.2, 1.0, -1.0));
+//! let result = ik.solve_pose(&mut pose, [0, 1, 2], &target)?;
+//! assert!(result.reached);
+//! let hand = pose.model_of(skeleton.find_joint("hand").unwrap())?;
+//! assert!((hand.translation - goal).length() < 1e-4);
+//! # Ok::<(), sinew::Error>(())
+//! ```
 
 pub mod blend;
 pub mod clip;
