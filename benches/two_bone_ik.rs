@@ -45,9 +45,11 @@ fn bench(c: &mut Criterion) {
         unsafe { ffi::sinew_two_bone_ik_create(&ffi_settings, &mut handle) };
         for (name, goal) in targets() {
             let target = TwoBoneTarget::at(goal).with_pole(pole);
+            let base = arm();
+            let base_c: [SinewTransform; 3] = base.map(Into::into);
             group.bench_function(format!("rust/{config}/{name}"), |b| {
                 b.iter(|| {
-                    let mut chain = arm();
+                    let mut chain = base;
                     black_box(
                         solver
                             .solve(black_box(&mut chain), black_box(&target))
@@ -60,7 +62,7 @@ fn bench(c: &mut Criterion) {
             let pole_c = SinewVec3::from(pole);
             group.bench_function(format!("c_abi/{config}/{name}"), |b| {
                 b.iter(|| {
-                    let mut chain: [SinewTransform; 3] = arm().map(Into::into);
+                    let mut chain = base_c;
                     let mut result = SinewIkResult::default();
                     // SAFETY: all pointers reference live locals; the handle is valid.
                     unsafe {

@@ -5,6 +5,11 @@ use glam::{Quat, Vec3};
 /// `v` scaled to unit length, robust to huge and tiny finite inputs; `None` for zero or
 /// non-finite vectors.
 fn unit(v: Vec3) -> Option<Vec3> {
+    let len_sq = v.length_squared();
+    if len_sq.is_finite() && len_sq > 1e-30 {
+        // The common case: no overflow or underflow in the squares.
+        return Some(v / len_sq.sqrt());
+    }
     let m = v.abs().max_element();
     if !(m > 0.0 && m.is_finite()) {
         return None;

@@ -357,17 +357,18 @@ impl TwoBoneIk {
         tiny: f32,
         l1: f32,
     ) -> Vec3 {
+        let pole_dir = pole.and_then(|p| perpendicular_dir(p - root.translation, dir, tiny));
+        let w = self.settings.pole_weight;
+        if let (Some(pole_dir), true) = (pole_dir, w >= 1.0) {
+            // The input's plane only matters when the pole is missing or only partly applied.
+            return pole_dir;
+        }
         let plane_eps = (l1 * 1e-5).max(tiny);
         let current = perpendicular_dir(upper, dir, plane_eps)
             .unwrap_or_else(|| frame_perpendicular(root, upper, dir));
-        let Some(pole_dir) = pole.and_then(|p| perpendicular_dir(p - root.translation, dir, tiny))
-        else {
+        let Some(pole_dir) = pole_dir else {
             return current;
         };
-        let w = self.settings.pole_weight;
-        if w >= 1.0 {
-            return pole_dir;
-        }
         let angle = current
             .cross(pole_dir)
             .dot(dir)
