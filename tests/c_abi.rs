@@ -120,6 +120,9 @@ fn compile(lib_dir: &Path, out_dir: &Path) -> PathBuf {
         .arg(lib_dir)
         .arg("-lsinew")
         .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        // DT_RPATH (not RUNPATH) so the rpath beats the LD_LIBRARY_PATH cargo sets, which lists
+        // target/<profile>/ first, where a stale libsinew.so from an older `cargo build` may sit.
+        .arg("-Wl,--disable-new-dtags")
         .arg("-lm");
     let output = cmd
         .output()
