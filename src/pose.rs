@@ -75,10 +75,8 @@ impl Pose {
             validated_transform(&t, || format!("local transform of joint {i}"))?;
         }
         for (dst, src) in self.local.iter_mut().zip(local) {
-            *dst = Transform {
-                rotation: src.rotation.normalize(),
-                ..src
-            };
+            // Validated above, so this only normalizes (robustly, for huge quaternions too).
+            *dst = validated_transform(&src, String::new)?;
         }
         Ok(())
     }

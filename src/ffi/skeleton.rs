@@ -134,8 +134,10 @@ pub unsafe extern "C" fn sinew_skeleton_find_joint(
             return Err(FfiError::null("name"));
         }
         // SAFETY: non-null NUL-terminated string per the caller's contract.
-        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-        let index = skeleton.inner.find_joint(&name).ok_or_else(|| {
+        let name = unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| {
+            FfiError::new(SinewStatus::InvalidArgument, "`name` is not valid UTF-8")
+        })?;
+        let index = skeleton.inner.find_joint(name).ok_or_else(|| {
             FfiError::new(SinewStatus::NotFound, format!("no joint is named {name:?}"))
         })?;
         *out = index as u32;
