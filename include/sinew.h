@@ -1261,7 +1261,8 @@ void sinew_skeleton_destroy(SinewSkeleton *skeleton);
 SinewStatus sinew_skeleton_joint_count(const SinewSkeleton *skeleton, uint32_t *out_count);
 
 /**
- * Looks up a joint by name; `SINEW_STATUS_NOT_FOUND` when no joint has it.
+ * Looks up a joint by name; `SINEW_STATUS_NOT_FOUND` when no joint has it,
+ * `SINEW_STATUS_INVALID_ARGUMENT` when `name` is not valid UTF-8.
  *
  * # Safety
  * `name` must be a NUL-terminated string; other pointers valid.

@@ -62,12 +62,13 @@ impl Fade {
 }
 
 /// One decaying offset: `x(t)` from `x0` with velocity `v0` to 0 at `t1` (Bollo's quintic,
-/// GDC 2018), along a fixed unit `axis`.
+/// GDC 2018), along a fixed unit `axis`. Coefficients are kept in f64: they involve `t1^5`,
+/// which overflows f32 for long durations.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Decay {
     axis: Vec3,
-    coefficients: [f32; 6],
-    t1: f32,
+    coefficients: [f64; 6],
+    t1: f64,
 }
 
 impl Decay {
@@ -75,11 +76,12 @@ impl Decay {
         if x0 <= 1e-7 {
             return Self::default();
         }
+        let (x0, v0) = (f64::from(x0), f64::from(v0));
         // A velocity toward zero shortens the decay so it cannot overshoot.
         let t1 = if v0 < 0.0 {
-            duration.min(-5.0 * x0 / v0)
+            f64::from(duration).min(-5.0 * x0 / v0)
         } else {
-            duration
+            f64::from(duration)
         }
         .max(1e-4);
         let a0 = ((-8.0 * v0 * t1 - 20.0 * x0) / (t1 * t1)).max(0.0);
@@ -96,10 +98,11 @@ impl Decay {
 
     /// The offset at time `t` after the transition.
     fn at(&self, t: f32) -> f32 {
+        let t = f64::from(t);
         if t >= self.t1 {
             return 0.0;
         }
-        self.coefficients.iter().fold(0.0, |acc, &k| acc * t + k)
+        self.coefficients.iter().fold(0.0, |acc, &k| acc * t + k) as f32
     }
 }
 

@@ -2,9 +2,7 @@
 
 use super::chain::{self, ChainHandle};
 use super::constraint::SinewJointConstraint;
-use super::guard::{
-    arg, arg_mut, destroy, flag, guard, guard_keeping_error, publish, FfiError, FfiResult,
-};
+use super::guard::{arg, arg_mut, destroy, flag, guard, guard_void, publish, FfiError, FfiResult};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{
@@ -87,7 +85,7 @@ impl ChainHandle for SinewCcd {
 /// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_settings_default(out: *mut SinewCcdSettings) {
-    guard_keeping_error(|| {
+    guard_void(|| {
         // SAFETY: caller's contract; null/alignment checked.
         *unsafe { arg_mut(out, "out") }? = CcdSettings::default().into();
         Ok(())

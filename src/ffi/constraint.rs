@@ -1,8 +1,6 @@
 //! Joint constraint value type, its conversion, and applying constraints to a pose.
 
-use super::guard::{
-    arg, arg_mut, arg_slice, flag, guard, guard_keeping_error, FfiError, FfiResult,
-};
+use super::guard::{arg, arg_mut, arg_slice, flag, guard, guard_void, FfiError, FfiResult};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{SinewQuat, SinewVec3};
@@ -99,7 +97,7 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
 /// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_constraint_default(out: *mut SinewJointConstraint) {
-    guard_keeping_error(|| {
+    guard_void(|| {
         // SAFETY: caller's contract; null/alignment checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let quarter = std::f32::consts::FRAC_PI_4;

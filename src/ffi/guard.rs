@@ -42,19 +42,36 @@ impl From<Error> for FfiError {
     }
 }
 
+/// What a guarded export does with the thread's error slot.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Clear it on success, record the message on failure: every export returning a status.
+    Report,
+    /// Record failures only: `sinew_last_error_message` itself, which must not erase what it reads.
+    KeepOnSuccess,
+    /// Never touch it (except to record a panic): functions returning nothing, which have no
+    /// status to go with a message.
+    Untouched,
+}
+
 /// Runs an export's body: catches panics, maps errors to a status and records the message,
 /// clearing the error slot on success.
 pub fn guard(body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
-    run(body, true)
+    run(body, Slot::Report)
 }
 
-/// Like [`guard`] but leaves the error slot alone on success: for reading the slot itself and
-/// for functions that return nothing (destroy, defaults), which must not erase a message.
+/// Like [`guard`] but leaves the error slot alone on success, for reading the slot itself.
 pub fn guard_keeping_error(body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
-    run(body, false)
+    run(body, Slot::KeepOnSuccess)
 }
 
-fn run(body: impl FnOnce() -> FfiResult<()>, clear_on_ok: bool) -> SinewStatus {
+/// For exports that return nothing (destroy, defaults): failures are ignored and the error
+/// slot is left alone, so such calls never erase or replace a message.
+pub fn guard_void(body: impl FnOnce() -> FfiResult<()>) {
+    run(body, Slot::Untouched);
+}
+
+fn run(body: impl FnOnce() -> FfiResult<()>, slot: Slot) -> SinewStatus {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         #[cfg(test)]
         test_hooks::panic_if_armed();
@@ -62,13 +79,15 @@ fn run(body: impl FnOnce() -> FfiResult<()>, clear_on_ok: bool) -> SinewStatus {
     }));
     match outcome {
         Ok(Ok(())) => {
-            if clear_on_ok {
+            if slot == Slot::Report {
                 clear_last_error();
             }
             SinewStatus::Ok
         }
         Ok(Err(e)) => {
-            set_last_error(&e.message);
+            if slot != Slot::Untouched {
+                set_last_error(&e.message);
+            }
             e.status
         }
         Err(payload) => {
@@ -213,7 +232,7 @@ pub unsafe fn destroy<T>(p: *mut T) {
     if p.is_null() {
         return;
     }
-    guard_keeping_error(|| {
+    guard_void(|| {
         // SAFETY: the caller hands back ownership of a handle created by `publish`.
         drop(unsafe { Box::from_raw(p) });
         Ok(())

@@ -1,8 +1,7 @@
 //! HandIKRetargeting exports (`SinewHandIkRetargeting`), after Unreal's node.
 
 use super::guard::{
-    arg, arg_mut, arg_slice, arg_slice_mut, destroy, guard, guard_keeping_error, opt_arg, publish,
-    FfiResult,
+    arg, arg_mut, arg_slice, arg_slice_mut, destroy, guard, guard_void, opt_arg, publish, FfiResult,
 };
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -84,7 +83,7 @@ pub struct SinewHandIkRetargeting {
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_settings_default(
     out: *mut SinewHandIkRetargetingSettings,
 ) {
-    guard_keeping_error(|| {
+    guard_void(|| {
         // SAFETY: caller's contract; null/alignment checked.
         *unsafe { arg_mut(out, "out") }? = HandIkRetargetingSettings::default().into();
         Ok(())

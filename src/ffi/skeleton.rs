@@ -116,7 +116,8 @@ pub unsafe extern "C" fn sinew_skeleton_joint_count(
     })
 }
 
-/// Looks up a joint by name; `SINEW_STATUS_NOT_FOUND` when no joint has it.
+/// Looks up a joint by name; `SINEW_STATUS_NOT_FOUND` when no joint has it,
+/// `SINEW_STATUS_INVALID_ARGUMENT` when `name` is not valid UTF-8.
 ///
 /// # Safety
 /// `name` must be a NUL-terminated string; other pointers valid.

@@ -1,7 +1,7 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
 use super::guard::{
-    arg, arg_mut, destroy, flag, guard, guard_keeping_error, opt_arg, publish, FfiError, FfiResult,
+    arg, arg_mut, destroy, flag, guard, guard_void, opt_arg, publish, FfiError, FfiResult,
 };
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -84,7 +84,7 @@ pub struct SinewTwoBoneIk {
 /// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_settings_default(out: *mut SinewTwoBoneIkSettings) {
-    guard_keeping_error(|| {
+    guard_void(|| {
         // SAFETY: caller's contract; null/alignment checked.
         let out = unsafe { arg_mut(out, "out") }?;
         *out = TwoBoneIkSettings::default().into();
