@@ -4,7 +4,9 @@
 use glam::Quat;
 
 use super::constraint::{read_constraint, SinewJointConstraint};
-use super::guard::{arg, arg_mut, arg_slice, arg_slice_mut, guard, opt_arg, FfiResult};
+use super::guard::{
+    arg, arg_mut, arg_slice, arg_slice_mut, check_pointer, guard, opt_arg, FfiResult,
+};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{
@@ -63,14 +65,18 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
         let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
-        // SAFETY: as above.
-        let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
+        if count > 0 {
+            check_pointer(chain.cast_const(), "chain")?;
+        }
+        // Inputs are read before the chain is borrowed mutably: they may point into it.
         // SAFETY: as above.
         let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
         // SAFETY: as above.
         let parent = unsafe { read_parent_rotation(root_parent_rotation) }?;
         // SAFETY: as above.
         unsafe { check_result_ptr(out_result) }?;
+        // SAFETY: as above.
+        let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
         if chain.len() > buffer.len() {
             return Err(crate::Error::new(
                 crate::ErrorKind::OutOfRange,

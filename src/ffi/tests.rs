@@ -122,13 +122,21 @@ fn null_and_misaligned_pointers_are_rejected_without_writes() {
         unsafe { sinew_two_bone_ik_solve(solver, null_mut(), &goal, null(), null(), null_mut()) };
     assert_eq!(status, SinewStatus::NullPointer);
     assert!(last_error_message().contains("chain"));
-    let mut bytes = [0u8; 128];
-    let misaligned = bytes.as_mut_ptr().wrapping_add(1).cast::<SinewTransform>();
+    /// A buffer whose start is 16-aligned, so start + 1 is never aligned for f32.
+    #[repr(C, align(16))]
+    struct Aligned([u8; 128]);
+    let mut bytes = Aligned([0u8; 128]);
+    let misaligned = bytes
+        .0
+        .as_mut_ptr()
+        .wrapping_add(1)
+        .cast::<SinewTransform>();
     // SAFETY: misalignment is detected before any dereference.
     let status =
         unsafe { sinew_two_bone_ik_solve(solver, misaligned, &goal, null(), null(), null_mut()) };
     assert_eq!(status, SinewStatus::InvalidArgument);
-    assert!(bytes.iter().all(|&b| b == 0));
+    assert!(last_error_message().contains("aligned"));
+    assert!(bytes.0.iter().all(|&b| b == 0));
     // SAFETY: destroy(NULL) is a no-op; the solver was created above.
     unsafe {
         sinew_two_bone_ik_destroy(null_mut());

@@ -1,7 +1,8 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
 use super::guard::{
-    arg, arg_mut, destroy, flag, guard, guard_void, opt_arg, publish, FfiError, FfiResult,
+    arg, arg_mut, check_pointer, destroy, flag, guard, guard_void, opt_arg, publish, FfiError,
+    FfiResult,
 };
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -200,12 +201,15 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
         let solver = unsafe { arg(solver, "solver") }?;
-        // SAFETY: `chain` holds three transforms per the contract.
-        let chain = unsafe { arg_mut(chain.cast::<[SinewTransform; 3]>(), "chain") }?;
+        let chain = chain.cast::<[SinewTransform; 3]>();
+        check_pointer(chain.cast_const(), "chain")?;
+        // Inputs are read before the chain is borrowed mutably: they may point into it.
         // SAFETY: as above.
         let target = unsafe { read_target(effector_position, effector_rotation, joint_target) }?;
         // SAFETY: as above.
         unsafe { check_result_ptr(out_result) }?;
+        // SAFETY: `chain` holds three transforms per the contract; null/alignment checked.
+        let chain = unsafe { arg_mut(chain, "chain") }?;
         let mut work: [Transform; 3] = chain.map(Transform::from);
         let result = solver.inner.solve(&mut work, &target)?;
         *chain = work.map(SinewTransform::from);
