@@ -229,10 +229,15 @@ impl TwoBoneIk {
         let mut chain = [root, mid, end];
         let result = self.solve(&mut chain, target)?;
         let parents = [parent, chain[0], chain[1]];
+        // Back to local space, checked before anything is written (a tiny parent scale can
+        // push a stretched translation out of f32's range).
+        let mut locals = [Transform::IDENTITY; 3];
+        for ((rel, model), p) in locals.iter_mut().zip(&chain).zip(&parents) {
+            *rel = finite(p.inverse_mul(model))?;
+        }
         let stretch = self.settings.allow_stretching;
         let local = pose.local_mut();
-        for ((&j, model), p) in joints.iter().zip(&chain).zip(&parents) {
-            let rel = p.inverse_mul(model);
+        for (&j, rel) in joints.iter().zip(&locals) {
             local[j].rotation = rel.rotation.normalize();
             if stretch {
                 local[j].translation = rel.translation;
