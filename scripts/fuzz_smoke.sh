@@ -11,7 +11,8 @@
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`) and a compiler that accepts -Z flags:
 # a nightly toolchain if rustup has one (`cargo +nightly`), else the default toolchain with
-# RUSTC_BOOTSTRAP=1 (set FUZZ_TOOLCHAIN to force one, e.g. FUZZ_TOOLCHAIN=stable). Corpora
+# RUSTC_BOOTSTRAP=1 (set FUZZ_TOOLCHAIN to force one, e.g. FUZZ_TOOLCHAIN=stable; an absolute
+# CARGO_TARGET_DIR keeps that build apart from fuzz/target). g++ builds libFuzzer. Corpora
 # grow in fuzz/corpus/<target>/ (ignored by git) and are reused by later runs; inputs in
 # fuzz/seeds/<target>/, if present, are run first and never modified.
 # See docs/FUZZING.md for long campaigns and for turning a finding into a regression test.

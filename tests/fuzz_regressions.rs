@@ -64,9 +64,9 @@ fn local_of(pose: *const SinewPose, n: usize) -> Vec<SinewTransform> {
 }
 
 /// Found by the `two_bone`, `chain`, `blend` and `clip` targets (`non-unit-rotation`):
-/// `sinew_pose_set_local` validates rotations with the robust normalization (which accepts any
-/// finite non-zero quaternion) but then stores `rotation.normalize()`, whose squared length
-/// overflows f32 once a component exceeds about 1.8e19: the call returns OK and the pose holds
+/// `sinew_pose_set_local` validated rotations with the robust normalization (which accepts any
+/// finite non-zero quaternion) but then stored `rotation.normalize()`, whose squared length
+/// overflows f32 once a component exceeds about 1.8e19: the call returned OK and the pose held
 /// the zero quaternion (0, 0, 0, 0). `sinew_pose_set_model` and `sinew_skeleton_create`
 /// normalize the same input correctly. The README promises normalized rotations ("rotations
 /// renormalized"); the zero rotation then flows into model-space transforms, blends and solves.
@@ -96,9 +96,9 @@ fn set_local_with_a_huge_rotation_stores_a_unit_rotation() {
     }
 }
 
-/// Found by the `skeleton` target (`contract`): `sinew_skeleton_find_joint` converts the query
-/// with `to_string_lossy`, so a name that is not valid UTF-8 (here the single byte 0xFF) is
-/// looked up as U+FFFD and finds a joint whose name really is "\u{FFFD}". No joint has the
+/// Found by the `skeleton` target (`contract`): `sinew_skeleton_find_joint` converted the query
+/// with `to_string_lossy`, so a name that is not valid UTF-8 (here the single byte 0xFF) was
+/// looked up as U+FFFD and found a joint whose name really is "\u{FFFD}". No joint has the
 /// queried name (skeleton names must be valid UTF-8, so none can), and the header documents
 /// `SINEW_STATUS_NOT_FOUND` for that case; invalid UTF-8 could also be an INVALID_ARGUMENT, but
 /// never a hit on another name.

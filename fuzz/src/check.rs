@@ -29,10 +29,6 @@ pub mod ids {
     pub const NON_UNIT: &str = "non-unit-rotation";
     /// A call accepted what its documentation says it rejects, or gave a documented-wrong answer.
     pub const CONTRACT: &str = "contract";
-    /// Known bug (tests/fuzz_regressions.rs): with stretching, `sinew_two_bone_ik_solve_pose`
-    /// can write an infinite local translation under a near-degenerate parent scale and still
-    /// return OK. When allowed, the `two_bone` target puts the pose back and goes on.
-    pub const TWO_BONE_STRETCH_OVERFLOW: &str = "two-bone-stretch-overflow";
 }
 
 static TOLERATED: AtomicU64 = AtomicU64::new(0);

@@ -207,16 +207,6 @@ fn solve_pose(g: &mut Gen, solver: &TwoBone, pose: &world::Pose, parents: &[i32]
         )
     };
     if check::status(s, "sinew_two_bone_ik_solve_pose") {
-        if check::allowed(ids::TWO_BONE_STRETCH_OVERFLOW)
-            && get_settings(solver).allow_stretching == 1
-            && !pose_local(pose.0).iter().all(check::transform_finite)
-        {
-            check::tolerate();
-            let n = before.len() as u32;
-            let s = world::set_local(pose.0, &before, n);
-            assert!(check::status(s, "restoring the pose"));
-            return;
-        }
         check_pose(pose.0, "two-bone pose");
         check::finite_result(&result, Some(1), "two-bone pose result");
     } else {
