@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use glam::{Quat, Vec3};
-
 use super::guard::{
     arg, arg_mut, arg_slice, destroy, flag, guard, opt_arg_mut, publish, FfiError, FfiResult,
 };
@@ -119,54 +117,58 @@ fn editable(clip: &mut SinewClip) -> FfiResult<&mut Clip> {
     })
 }
 
-/// Reads a track's C arrays (converted to core values) and builds it. Tangent arrays are
-/// required for cubic tracks and must be NULL otherwise.
+/// Body of the track setters: reads a track's C arrays (converted to core values), builds it
+/// and stores it with `store`. Tangent arrays are required for cubic tracks and must be NULL
+/// otherwise.
 ///
 /// # Safety
-/// Non-null arrays must hold `count` items.
-unsafe fn read_track<C: Copy, T: Keyframe + From<C>>(
-    clip: &Clip,
+/// `clip` must be valid; non-null arrays must hold `count` items.
+#[allow(clippy::too_many_arguments)]
+unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
+    clip: *mut SinewClip,
+    joint: u32,
     interpolation: i32,
     times: *const f32,
     values: *const C,
     in_tangents: *const C,
     out_tangents: *const C,
     count: u32,
-) -> FfiResult<Track<T>> {
-    let interpolation = read_interpolation(interpolation)?;
-    let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
-    // SAFETY: forwarded contract; null/alignment checked.
-    let (times, values) = unsafe {
-        (
-            arg_slice(times, count, "times")?,
-            arg_slice(values, count, "values")?,
-        )
-    };
-    let tangents = match (in_tangents.is_null(), out_tangents.is_null()) {
-        (true, true) => None,
+    store: fn(&mut Clip, usize, Track<T>) -> crate::Result<()>,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
+        let interpolation = read_interpolation(interpolation)?;
+        let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
         // SAFETY: as above.
-        (false, false) => Some(unsafe {
+        let (times, values) = unsafe {
             (
-                convert(arg_slice(in_tangents, count, "in_tangents")?),
-                convert(arg_slice(out_tangents, count, "out_tangents")?),
+                arg_slice(times, count, "times")?,
+                arg_slice(values, count, "values")?,
             )
-        }),
-        _ => {
-            return Err(FfiError::new(
-                SinewStatus::NullPointer,
-                "in_tangents and out_tangents must both be given or both be NULL",
-            ))
-        }
-    };
-    let values = convert(values);
-    let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
-    Ok(Track::new(
-        interpolation,
-        times,
-        &values,
-        tangents,
-        clip.duration(),
-    )?)
+        };
+        let tangents = match (in_tangents.is_null(), out_tangents.is_null()) {
+            (true, true) => None,
+            // SAFETY: as above.
+            (false, false) => Some(unsafe {
+                (
+                    convert(arg_slice(in_tangents, count, "in_tangents")?),
+                    convert(arg_slice(out_tangents, count, "out_tangents")?),
+                )
+            }),
+            _ => {
+                return Err(FfiError::new(
+                    SinewStatus::NullPointer,
+                    "in_tangents and out_tangents must both be given or both be NULL",
+                ))
+            }
+        };
+        let values = convert(values);
+        let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
+        let track = Track::new(interpolation, times, &values, tangents, clip.duration())?;
+        store(clip, joint as usize, track)?;
+        Ok(())
+    })
 }
 
 /// Sets (replaces) joint `joint`'s translation track from `key_count` keys: strictly increasing
@@ -187,24 +189,20 @@ pub unsafe extern "C" fn sinew_clip_set_translation_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        // SAFETY: as above.
-        let track: Track<Vec3> = unsafe {
-            read_track(
-                clip,
-                interpolation,
-                times,
-                values,
-                in_tangents,
-                out_tangents,
-                key_count,
-            )
-        }?;
-        clip.set_translation_track(joint as usize, track)?;
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        set_track(
+            clip,
+            joint,
+            interpolation,
+            times,
+            values,
+            in_tangents,
+            out_tangents,
+            key_count,
+            Clip::set_translation_track,
+        )
+    }
 }
 
 /// Sets (replaces) joint `joint`'s rotation track; as the translation track, with quaternion
@@ -224,24 +222,20 @@ pub unsafe extern "C" fn sinew_clip_set_rotation_track(
     out_tangents: *const SinewQuat,
     key_count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        // SAFETY: as above.
-        let track: Track<Quat> = unsafe {
-            read_track(
-                clip,
-                interpolation,
-                times,
-                values,
-                in_tangents,
-                out_tangents,
-                key_count,
-            )
-        }?;
-        clip.set_rotation_track(joint as usize, track)?;
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        set_track(
+            clip,
+            joint,
+            interpolation,
+            times,
+            values,
+            in_tangents,
+            out_tangents,
+            key_count,
+            Clip::set_rotation_track,
+        )
+    }
 }
 
 /// Sets (replaces) joint `joint`'s scale track; as the translation track.
@@ -260,24 +254,20 @@ pub unsafe extern "C" fn sinew_clip_set_scale_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        // SAFETY: as above.
-        let track: Track<Vec3> = unsafe {
-            read_track(
-                clip,
-                interpolation,
-                times,
-                values,
-                in_tangents,
-                out_tangents,
-                key_count,
-            )
-        }?;
-        clip.set_scale_track(joint as usize, track)?;
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        set_track(
+            clip,
+            joint,
+            interpolation,
+            times,
+            values,
+            in_tangents,
+            out_tangents,
+            key_count,
+            Clip::set_scale_track,
+        )
+    }
 }
 
 /// Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
