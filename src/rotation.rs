@@ -1,6 +1,6 @@
 //! Rotation helpers that IK needs to be robust: shortest arcs and swing-twist.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A};
 
 /// `v` scaled to unit length, robust to huge and tiny finite inputs; `None` for zero or
 /// non-finite vectors.
@@ -22,6 +22,14 @@ fn unit(v: Vec3) -> Option<Vec3> {
 fn arc_between_units(f: Vec3, t: Vec3) -> Quat {
     let c = f.cross(t);
     Quat::from_xyzw(c.x, c.y, c.z, 1.0 + f.dot(t)).normalize()
+}
+
+/// The minimal arc from unit `f` to unit `t` scaled by a positive factor (in (0, 2]), for
+/// callers that normalize after composing; `None` near opposite, where this form loses
+/// precision and [`shortest_arc`] must be used.
+pub(crate) fn unit_arc_unnormalized(f: Vec3A, t: Vec3A) -> Option<Quat> {
+    let d = f.dot(t);
+    (d > -0.99).then(|| Quat::from_vec4(f.cross(t).extend(1.0 + d)))
 }
 
 /// The smallest rotation that turns direction `from` into direction `to`.
@@ -88,15 +96,25 @@ pub fn angle(q: Quat) -> f32 {
 }
 
 /// The component of `v` perpendicular to unit `axis`, normalized; `None` when `v`'s
-/// perpendicular part is shorter than `min_len`. Orthogonalized twice, so the result is
-/// perpendicular to working precision even when `v` is nearly parallel to `axis`.
+/// perpendicular part is shorter than `min_len`. Orthogonalized again when `v` is nearly
+/// parallel to `axis`, so the result is perpendicular to working precision either way.
 pub fn perpendicular_dir(v: Vec3, axis: Vec3, min_len: f32) -> Option<Vec3> {
+    perpendicular_unit(v.into(), axis.into(), min_len).map(Vec3::from)
+}
+
+/// [`perpendicular_dir`] on SIMD vectors. The second orthogonalization only runs when `v` is
+/// within 60 degrees of `axis`: otherwise one pass is already perpendicular to 2 ulp.
+pub(crate) fn perpendicular_unit(v: Vec3A, axis: Vec3A, min_len: f32) -> Option<Vec3A> {
     let w = v - axis * v.dot(axis);
-    let len = w.length();
+    let len_sq = w.length_squared();
+    let len = len_sq.sqrt();
     if !(len > min_len && len.is_finite()) {
         return None;
     }
     let u = w / len;
+    if len_sq >= 0.25 * v.length_squared() {
+        return Some(u);
+    }
     (u - axis * u.dot(axis)).try_normalize()
 }
 

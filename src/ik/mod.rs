@@ -5,7 +5,9 @@ pub mod ccd;
 pub mod chain;
 pub mod fabrik;
 pub mod hand_retarget;
+mod lanes;
 pub mod two_bone;
+mod two_bone_kernel;
 
 pub use ccd::CcdJoint;
 pub use ccd::{Ccd, CcdSettings};

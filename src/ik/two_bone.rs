@@ -2,12 +2,16 @@
 //! start ratio and max scale, effector rotation modes, joint target) plus soften, twist
 //! preservation and a pole weight (Unity's hint weight).
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::ik::lanes::{Q, V3};
+use crate::ik::two_bone_kernel::{self as kernel, KernelChain, Placed};
 use crate::ik::IkResult;
 use crate::pose::{finite, Pose};
-use crate::rotation::{nlerp_shortest, perpendicular_dir, shortest_arc, swing_twist};
+use crate::rotation::{
+    nlerp_shortest, perpendicular_unit, shortest_arc, swing_twist, unit_arc_unnormalized,
+};
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -138,6 +142,7 @@ impl TwoBoneTarget {
     }
 
     /// The target with its rotation normalized, or why it is unusable.
+    #[inline(always)]
     fn validated(&self) -> Result<Self> {
         ensure_finite(self.position.is_finite(), "effector position")?;
         if let Some(p) = self.pole {
@@ -147,6 +152,37 @@ impl TwoBoneTarget {
             rotation: validated_rotation(self.rotation)?,
             ..*self
         })
+    }
+}
+
+/// Where a batch solve reads chains and targets and writes solutions, for callers that keep
+/// them in their own layout. `read` may be called more than once per chain.
+pub trait TwoBoneBatch {
+    /// Number of chains.
+    fn count(&self) -> usize;
+    /// Chain `i` (root, joint, end in model space) and its target.
+    fn read(&self, i: usize) -> ([Transform; 3], TwoBoneTarget);
+    /// Stores chain `i`'s solution and result.
+    fn write(&mut self, i: usize, chain: [Transform; 3], result: IkResult);
+}
+
+/// Slices of chains, targets and results of one length.
+struct SliceBatch<'a> {
+    chains: &'a mut [[Transform; 3]],
+    targets: &'a [TwoBoneTarget],
+    results: &'a mut [IkResult],
+}
+
+impl TwoBoneBatch for SliceBatch<'_> {
+    fn count(&self) -> usize {
+        self.chains.len()
+    }
+    fn read(&self, i: usize) -> ([Transform; 3], TwoBoneTarget) {
+        (self.chains[i], self.targets[i])
+    }
+    fn write(&mut self, i: usize, chain: [Transform; 3], result: IkResult) {
+        self.chains[i] = chain;
+        self.results[i] = result;
     }
 }
 
@@ -179,35 +215,126 @@ impl TwoBoneIk {
     /// Solves a chain of three model-space transforms (root, joint, end) in place.
     /// On error the chain is left untouched.
     pub fn solve(&self, chain: &mut [Transform; 3], target: &TwoBoneTarget) -> Result<IkResult> {
-        let input = [
-            validated_transform(&chain[0], || "root transform".into())?,
-            validated_transform(&chain[1], || "joint transform".into())?,
-            validated_transform(&chain[2], || "end transform".into())?,
-        ];
-        let target = &target.validated()?;
-        // At weight 0 there is nothing to apply: the chain stays bit-identical.
-        let skip = self.settings.weight == 0.0;
-        let (solved, result) = if skip {
-            let [a, b, c] = input.map(|t| t.translation);
-            let length = (b - a).length() + (c - b).length();
-            (
-                input,
-                result((c - target.position).length(), tolerance(length)),
-            )
-        } else {
-            self.solve_chain(&input, target)
-        };
-        let ok = solved.iter().all(Transform::is_finite) && result.error.is_finite();
-        if !ok {
+        let input = validated_chain(chain)?;
+        let target = target.validated()?;
+        let placed = self.place_general(&input, &target);
+        self.finish_and_store(chain, &input, &target, placed)
+    }
+
+    /// Solves many independent chains in one call, four at a time in SIMD lanes where the
+    /// kernel applies; each chain's result equals a single [`solve`](Self::solve) bit for bit.
+    ///
+    /// `chains`, `targets` and `results` must have the same length. Every input is checked
+    /// before anything is written, so bad input leaves all chains untouched. A chain whose
+    /// result overflows f32 is left untouched with its result entry, the others are solved,
+    /// and the first such chain is reported as `NumericOverflow`.
+    pub fn solve_batch(
+        &self,
+        chains: &mut [[Transform; 3]],
+        targets: &[TwoBoneTarget],
+        results: &mut [IkResult],
+    ) -> Result<()> {
+        if targets.len() != chains.len() || results.len() != chains.len() {
             return Err(Error::new(
-                ErrorKind::NumericOverflow,
-                "two-bone IK result is not representable in f32 (inputs too large)",
+                ErrorKind::InvalidArgument,
+                format!(
+                    "batch sizes differ: {} chains, {} targets, {} results",
+                    chains.len(),
+                    targets.len(),
+                    results.len()
+                ),
             ));
         }
-        if !skip {
-            *chain = solved;
+        self.solve_batch_with(&mut SliceBatch {
+            chains,
+            targets,
+            results,
+        })
+    }
+
+    /// [`solve_batch`](Self::solve_batch) over chains the caller stores in its own layout (the
+    /// C ABI converts from its value types), with the same checks and guarantees.
+    pub fn solve_batch_with<B: TwoBoneBatch>(&self, batch: &mut B) -> Result<()> {
+        let count = batch.count();
+        // Check everything first; unit, finite input (the common case) needs no copies.
+        let mut normalize = false;
+        for i in 0..count {
+            let (chain, target) = batch.read(i);
+            if !is_clean(&chain, &target) {
+                validated_chain(&chain)
+                    .and(target.validated())
+                    .map_err(|e| Error::new(e.kind(), format!("chain {i}: {}", e.message())))?;
+                normalize = true;
+            }
         }
-        Ok(result)
+        let read = |batch: &B, i| {
+            let (chain, target) = batch.read(i);
+            if normalize {
+                // Validated above: these cannot fail.
+                (
+                    validated_chain(&chain).unwrap_or(chain),
+                    target.validated().unwrap_or(target),
+                )
+            } else {
+                (chain, target)
+            }
+        };
+        let mut overflow: Option<(usize, Error)> = None;
+        let mut start = 0;
+        while start + 4 <= count {
+            let group = [
+                read(batch, start),
+                read(batch, start + 1),
+                read(batch, start + 2),
+                read(batch, start + 3),
+            ];
+            let has_pole = group[0].1.pole.is_some();
+            let uniform = group.iter().all(|(_, t)| t.pole.is_some() == has_pole);
+            let placed = (uniform && self.uses_kernel(has_pole))
+                .then(|| kernel::place(&self.settings, &gather(&group)));
+            for (j, (input, target)) in group.iter().enumerate() {
+                let lane = match &placed {
+                    Some(p) if p.ok.test(j) => Placement::lane(p, j),
+                    _ => self.place_general(input, target),
+                };
+                self.finish_into(batch, start + j, input, target, lane, &mut overflow);
+            }
+            start += 4;
+        }
+        for i in start..count {
+            let (input, target) = read(batch, i);
+            let placed = self.place_general(&input, &target);
+            self.finish_into(batch, i, &input, &target, placed, &mut overflow);
+        }
+        match overflow {
+            None => Ok(()),
+            Some((i, e)) => Err(Error::new(
+                e.kind(),
+                format!(
+                    "chain {i} (and any later chain with the same problem) left untouched: {}",
+                    e.message()
+                ),
+            )),
+        }
+    }
+
+    /// Finishes a batch chain and writes it, or records the first overflow.
+    #[inline(always)]
+    fn finish_into<B: TwoBoneBatch>(
+        &self,
+        batch: &mut B,
+        i: usize,
+        input: &[Transform; 3],
+        target: &TwoBoneTarget,
+        placed: Placement,
+        overflow: &mut Option<(usize, Error)>,
+    ) {
+        match self.finish(input, target, placed) {
+            Ok((solved, result)) => batch.write(i, solved, result),
+            Err(e) => {
+                overflow.get_or_insert((i, e));
+            }
+        }
     }
 
     /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
@@ -246,74 +373,47 @@ impl TwoBoneIk {
         Ok(result)
     }
 
-    fn solve_chain(
+    /// Whether the SIMD-friendly kernel handles a solve with or without a pole.
+    fn uses_kernel(&self, has_pole: bool) -> bool {
+        self.settings.weight > 0.0 && kernel::applies(&self.settings, has_pole)
+    }
+
+    /// Checks and writes a finished solve; on overflow the chain is untouched.
+    #[inline(always)]
+    fn finish_and_store(
         &self,
-        chain: &[Transform; 3],
+        chain: &mut [Transform; 3],
+        input: &[Transform; 3],
         target: &TwoBoneTarget,
-    ) -> ([Transform; 3], IkResult) {
+        placed: Placement,
+    ) -> Result<IkResult> {
+        let (solved, result) = self.finish(input, target, placed)?;
+        *chain = solved;
+        Ok(result)
+    }
+
+    /// Applies twist, end rotation and weight to a placement and measures the reach error;
+    /// fails when the result is not representable.
+    #[inline(always)]
+    fn finish(
+        &self,
+        input: &[Transform; 3],
+        target: &TwoBoneTarget,
+        placed: Placement,
+    ) -> Result<([Transform; 3], IkResult)> {
         let s = &self.settings;
-        let [root, mid, end] = *chain;
-        let a = root.translation;
-        let b = mid.translation;
-        let c = end.translation;
-        let l1 = (b - a).length();
-        let l2 = (c - b).length();
-        let length = l1 + l2;
-        let tiny = length * 1e-6 + f32::MIN_POSITIVE;
-        let tolerance = tolerance(length);
-        let goal = target.position;
-
-        let to_goal = goal - a;
-        let goal_dist = to_goal.length();
-        let dir = if goal_dist > tiny {
-            to_goal / goal_dist
-        } else {
-            fallback_direction(&root, b - a, c - a, tiny)
-        };
-        let bend = self.bend_direction(&root, b - a, dir, target.pole, tiny, l1);
-
-        // Effective bone lengths: Unreal's stretch formula.
-        let (mut u1, mut u2) = (l1, l2);
-        if s.allow_stretching && length > tiny {
-            let range = s.max_stretch_scale - s.start_stretch_ratio;
-            if range > 1e-6 {
-                let ratio = goal_dist / length;
-                let f = (s.max_stretch_scale - 1.0)
-                    * ((ratio - s.start_stretch_ratio) / range).clamp(0.0, 1.0);
-                u1 *= 1.0 + f;
-                u2 *= 1.0 + f;
-            }
+        let [root, mid, end] = *input;
+        let tolerance = tolerance(placed.length);
+        // At weight 0 there is nothing to apply: the chain stays bit-identical.
+        if s.weight == 0.0 {
+            let error = (end.translation - target.position).length();
+            return finite_result(*input, result(error, tolerance));
         }
-        let reach = u1 + u2;
-        let dist = soften_distance(goal_dist, reach, s.soften);
-
-        // Place the joint by the law of cosines, then the end along the joint-to-goal line so
-        // both bone lengths hold even when the triangle cannot close.
-        let aim = a + dir * dist;
-        let (new_b, new_c) = if dist >= reach {
-            (a + dir * u1, a + dir * reach)
-        } else if u1 <= tiny {
-            (a, a + dir * u2)
-        } else {
-            let d = dist.max(tiny);
-            let cos = ((u1 * u1 + d * d - u2 * u2) / (2.0 * u1 * d)).clamp(-1.0, 1.0);
-            let sin = (1.0 - cos * cos).max(0.0).sqrt();
-            let nb = a + dir * (u1 * cos) + bend * (u1 * sin);
-            let lower = aim - nb;
-            let lower_len = lower.length();
-            let nc = if lower_len > tiny {
-                nb + lower * (u2 / lower_len)
-            } else {
-                nb + dir * u2
-            };
-            (nb, nc)
-        };
-
-        // Rotations: minimal arcs from the old bone directions to the new ones.
-        let root_rot = (shortest_arc(b - a, new_b - a) * root.rotation).normalize();
-        let mut mid_rot = (shortest_arc(c - b, new_c - new_b) * mid.rotation).normalize();
-        if s.keep_twist && l2 > tiny {
-            let axis = (mid.rotation.conjugate() * (c - b)).normalize();
+        let root_rot = placed.root;
+        let mut mid_rot = placed.mid;
+        let lower = end.translation - mid.translation;
+        if s.keep_twist && lower.length() > placed.length * 1e-6 + f32::MIN_POSITIVE {
+            let axis = (mid.rotation.conjugate() * lower).normalize();
             let old_local = root.rotation.conjugate() * mid.rotation;
             let new_local = root_rot.conjugate() * mid_rot;
             let (swing, _) = swing_twist(new_local, axis);
@@ -333,21 +433,94 @@ impl TwoBoneIk {
                 ..root
             },
             Transform {
-                translation: new_b,
+                translation: placed.b.into(),
                 rotation: mid_rot,
                 ..mid
             },
             Transform {
-                translation: new_c,
+                translation: placed.c.into(),
                 rotation: end_rot,
                 ..end
             },
         ];
-        if s.weight < 1.0 {
-            solved = blend_chain(chain, &solved, s.weight);
+        let error = if s.weight < 1.0 {
+            solved = blend_chain(input, &solved, s.weight);
+            (solved[2].translation - target.position).length()
+        } else {
+            (placed.c - Vec3A::from(target.position)).length()
+        };
+        finite_result(solved, result(error, tolerance))
+    }
+
+    /// Places one chain: the single-solve path, also the batch fallback for every degenerate
+    /// case (target at the root, zero-length bones, pole on the aim line, partial pole
+    /// weight, half turns, huge coordinates).
+    fn place_general(&self, chain: &[Transform; 3], target: &TwoBoneTarget) -> Placement {
+        let s = &self.settings;
+        let [root, mid, _] = *chain;
+        let a = Vec3A::from(root.translation);
+        let b = Vec3A::from(mid.translation);
+        let c = Vec3A::from(chain[2].translation);
+        let (upper, lower) = (b - a, c - b);
+        let l1 = upper.length();
+        let l2 = lower.length();
+        let length = l1 + l2;
+        let tiny = length * 1e-6 + f32::MIN_POSITIVE;
+        let goal = Vec3A::from(target.position);
+
+        let to_goal = goal - a;
+        let goal_dist = to_goal.length();
+        let dir = if goal_dist > tiny {
+            to_goal / goal_dist
+        } else {
+            fallback_direction(&root, upper, c - a, tiny)
+        };
+        let bend = self.bend_direction(&root, upper, dir, target.pole, tiny, l1);
+
+        // Effective bone lengths: Unreal's stretch formula.
+        let (mut u1, mut u2) = (l1, l2);
+        if s.allow_stretching && length > tiny {
+            let range = s.max_stretch_scale - s.start_stretch_ratio;
+            if range > 1e-6 {
+                let ratio = goal_dist / length;
+                let f = (s.max_stretch_scale - 1.0)
+                    * ((ratio - s.start_stretch_ratio) / range).clamp(0.0, 1.0);
+                u1 *= 1.0 + f;
+                u2 *= 1.0 + f;
+            }
         }
-        let error = (solved[2].translation - goal).length();
-        (solved, result(error, tolerance))
+        let reach = u1 + u2;
+        let dist = soften_distance(goal_dist, reach, s.soften);
+
+        // Place the joint by the law of cosines, then the end along the joint-to-goal line so
+        // both bone lengths hold even when the triangle cannot close. `None` marks a bone
+        // whose new direction is undefined (zero length).
+        let (new_b, new_c, upper_dir, lower_dir) = if dist >= reach {
+            (a + dir * u1, a + dir * reach, Some(dir), Some(dir))
+        } else if u1 <= tiny {
+            (a, a + dir * u2, None, Some(dir))
+        } else {
+            let d = dist.max(tiny);
+            let cos = ((u1 * u1 + d * d - u2 * u2) / (2.0 * u1 * d)).clamp(-1.0, 1.0);
+            let sin = (1.0 - cos * cos).max(0.0).sqrt();
+            let upper_dir = dir * cos + bend * sin;
+            let nb = a + upper_dir * u1;
+            let to_aim = a + dir * dist - nb;
+            let aim_len = to_aim.length();
+            let lower_dir = if aim_len > tiny {
+                to_aim / aim_len
+            } else {
+                dir
+            };
+            (nb, nb + lower_dir * u2, Some(upper_dir), Some(lower_dir))
+        };
+        Placement {
+            b: new_b,
+            c: new_c,
+            root: turn(upper, l1, upper_dir, root.rotation),
+            mid: turn(lower, l2, lower_dir, mid.rotation),
+            length,
+        }
     }
 
     /// Unit direction perpendicular to `dir` toward which the joint bends: the input bend plane,
@@ -356,20 +529,21 @@ impl TwoBoneIk {
     fn bend_direction(
         &self,
         root: &Transform,
-        upper: Vec3,
-        dir: Vec3,
+        upper: Vec3A,
+        dir: Vec3A,
         pole: Option<Vec3>,
         tiny: f32,
         l1: f32,
-    ) -> Vec3 {
-        let pole_dir = pole.and_then(|p| perpendicular_dir(p - root.translation, dir, tiny));
+    ) -> Vec3A {
+        let a = Vec3A::from(root.translation);
+        let pole_dir = pole.and_then(|p| perpendicular_unit(Vec3A::from(p) - a, dir, tiny));
         let w = self.settings.pole_weight;
         if let (Some(pole_dir), true) = (pole_dir, w >= 1.0) {
             // The input's plane only matters when the pole is missing or only partly applied.
             return pole_dir;
         }
         let plane_eps = (l1 * 1e-5).max(tiny);
-        let current = perpendicular_dir(upper, dir, plane_eps)
+        let current = perpendicular_unit(upper, dir, plane_eps)
             .unwrap_or_else(|| frame_perpendicular(root, upper, dir));
         let Some(pole_dir) = pole_dir else {
             return current;
@@ -378,8 +552,115 @@ impl TwoBoneIk {
             .cross(pole_dir)
             .dot(dir)
             .atan2(current.dot(pole_dir));
-        Quat::from_axis_angle(dir, angle * w) * current
+        Quat::from_axis_angle(dir.into(), angle * w) * current
     }
+}
+
+/// Where a solve put the joint and end, the new root and joint rotations, and the input
+/// chain length (for the reach tolerance).
+struct Placement {
+    b: Vec3A,
+    c: Vec3A,
+    root: Quat,
+    mid: Quat,
+    length: f32,
+}
+
+impl Placement {
+    /// Lane `j` of a four-chain kernel placement.
+    fn lane(placed: &Placed<Vec4>, j: usize) -> Self {
+        Placement {
+            b: placed.b.lane(j),
+            c: placed.c.lane(j),
+            root: placed.root.lane(j),
+            mid: placed.mid.lane(j),
+            length: placed.length[j],
+        }
+    }
+}
+
+/// Four validated chains and targets side by side for the kernel (all with a pole or none).
+#[inline(always)]
+fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
+    let [g0, g1, g2, g3] = group;
+    let joint = |k: usize| V3::gather([g0, g1, g2, g3].map(|g| g.0[k].translation.into()));
+    let rotation = |k: usize| Q::gather([g0, g1, g2, g3].map(|g| g.0[k].rotation));
+    let pole = |g: &([Transform; 3], TwoBoneTarget)| g.1.pole.unwrap_or_default().into();
+    KernelChain {
+        a: joint(0),
+        b: joint(1),
+        c: joint(2),
+        root: rotation(0),
+        mid: rotation(1),
+        goal: V3::gather([g0, g1, g2, g3].map(|g| g.1.position.into())),
+        pole: g0.1.pole.map(|_| V3::gather([g0, g1, g2, g3].map(pole))),
+    }
+}
+
+/// A solved chain and result, or `NumericOverflow` when either is not finite.
+#[inline(always)]
+fn finite_result(solved: [Transform; 3], result: IkResult) -> Result<([Transform; 3], IkResult)> {
+    if all_finite(&solved) && result.error.is_finite() {
+        Ok((solved, result))
+    } else {
+        Err(Error::new(
+            ErrorKind::NumericOverflow,
+            "two-bone IK result is not representable in f32 (inputs too large)",
+        ))
+    }
+}
+
+/// `rotation` turned by the minimal arc that takes bone vector `old` (of length `old_len`) onto
+/// unit direction `new_dir`; only renormalized when the new direction is undefined.
+fn turn(old: Vec3A, old_len: f32, new_dir: Option<Vec3A>, rotation: Quat) -> Quat {
+    let Some(to) = new_dir else {
+        return rotation.normalize();
+    };
+    // Unit-vector fast path; zero, tiny, huge and near-opposite cases go through the robust arc.
+    let arc = (old_len > 1e-15 && old_len.is_finite())
+        .then(|| unit_arc_unnormalized(old / old_len, to))
+        .flatten()
+        .unwrap_or_else(|| shortest_arc(old.into(), to.into()));
+    (arc * rotation).normalize()
+}
+
+/// The chain with its rotations normalized, or why it is unusable. Unit, finite chains (the
+/// common case) pass through after one cheap check.
+#[inline(always)]
+fn validated_chain(chain: &[Transform; 3]) -> Result<[Transform; 3]> {
+    let unit = |t: &Transform| (t.rotation.length_squared() - 1.0).abs() <= 1e-6;
+    if all_finite(chain) && chain.iter().all(unit) {
+        return Ok(*chain);
+    }
+    Ok([
+        validated_transform(&chain[0], || "root transform".into())?,
+        validated_transform(&chain[1], || "joint transform".into())?,
+        validated_transform(&chain[2], || "end transform".into())?,
+    ])
+}
+
+/// Whether a chain and target can be used as they are: finite, unit rotations.
+#[inline(always)]
+fn is_clean(chain: &[Transform; 3], target: &TwoBoneTarget) -> bool {
+    let unit = |q: Quat| (q.length_squared() - 1.0).abs() <= 1e-6;
+    let rotation_ok = target.rotation.map_or(true, |q| q.is_finite() && unit(q));
+    let pole = target.pole.unwrap_or(Vec3::ZERO);
+    all_finite(chain)
+        && chain.iter().all(|t| unit(t.rotation))
+        && (target.position + pole).is_finite()
+        && rotation_ok
+}
+
+/// Whether every component of every transform is finite: `x * 0` is zero for finite `x`
+/// and NaN otherwise, so one sum of such products answers for all of them without branches.
+#[inline(always)]
+fn all_finite(ts: &[Transform; 3]) -> bool {
+    let zero = |t: &Transform| {
+        t.translation.dot(Vec3::ZERO)
+            + t.scale.dot(Vec3::ZERO)
+            + t.rotation.dot(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0))
+    };
+    ts.iter().map(zero).sum::<f32>() == 0.0
 }
 
 /// Absolute reach tolerance for a chain of `length`.
@@ -408,18 +689,18 @@ fn soften_distance(d: f32, reach: f32, soften: f32) -> f32 {
 
 /// Direction toward a target at the root: the current end, then the upper bone, then the
 /// root's own X axis.
-fn fallback_direction(root: &Transform, upper: Vec3, to_end: Vec3, tiny: f32) -> Vec3 {
+fn fallback_direction(root: &Transform, upper: Vec3A, to_end: Vec3A, tiny: f32) -> Vec3A {
     [to_end, upper]
         .into_iter()
         .find(|v| v.length() > tiny)
-        .map_or(root.rotation * Vec3::X, Vec3::normalize)
+        .map_or(root.rotation * Vec3A::X, Vec3A::normalize)
 }
 
 /// A bend direction that moves with the root bone: the root's local axis most perpendicular to
 /// the upper bone (a per-rig constant), taken to model space and made perpendicular to `dir`.
-fn frame_perpendicular(root: &Transform, upper: Vec3, dir: Vec3) -> Vec3 {
+fn frame_perpendicular(root: &Transform, upper: Vec3A, dir: Vec3A) -> Vec3A {
     let local_bone = root.rotation.conjugate() * upper;
-    let mut axes = [Vec3::X, Vec3::Y, Vec3::Z];
+    let mut axes = [Vec3A::X, Vec3A::Y, Vec3A::Z];
     axes.sort_by(|p, q| {
         local_bone
             .dot(*p)
@@ -427,7 +708,7 @@ fn frame_perpendicular(root: &Transform, upper: Vec3, dir: Vec3) -> Vec3 {
             .total_cmp(&local_bone.dot(*q).abs())
     });
     axes.iter()
-        .find_map(|&e| perpendicular_dir(root.rotation * e, dir, 1e-3))
+        .find_map(|&e| perpendicular_unit(root.rotation * e, dir, 1e-3))
         .unwrap_or_else(|| dir.any_orthonormal_vector())
 }
 
@@ -456,4 +737,90 @@ fn blend_chain(input: &[Transform; 3], solved: &[Transform; 3], w: f32) -> [Tran
             ..end
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn v3() -> impl Strategy<Value = Vec3> {
+        (-2.0f32..2.0, -2.0f32..2.0, -2.0f32..2.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    fn rotation() -> impl Strategy<Value = Quat> {
+        (v3(), -3.0f32..3.0).prop_map(|(axis, angle)| {
+            Quat::from_axis_angle(axis.try_normalize().unwrap_or(Vec3::Y), angle)
+        })
+    }
+
+    fn chain() -> impl Strategy<Value = ([Transform; 3], TwoBoneTarget)> {
+        (
+            [v3(), v3(), v3()],
+            [rotation(), rotation(), rotation()],
+            v3(),
+            proptest::option::of(v3()),
+        )
+            .prop_map(|(p, r, goal, pole)| {
+                let t = |i: usize| Transform::from_rotation_translation(r[i], p[i]);
+                let target = TwoBoneTarget {
+                    position: goal,
+                    rotation: None,
+                    pole,
+                };
+                ([t(0), t(1), t(2)], target)
+            })
+    }
+
+    fn settings() -> impl Strategy<Value = TwoBoneIkSettings> {
+        (any::<bool>(), 0.8f32..=1.0).prop_map(|(stretch, soften)| TwoBoneIkSettings {
+            allow_stretching: stretch,
+            soften,
+            ..TwoBoneIkSettings::default()
+        })
+    }
+
+    proptest! {
+        // The SIMD kernel computes each lane exactly like scalar code, and where it accepts a
+        // chain it agrees with the general path to float precision.
+        #[test]
+        fn kernel_lanes_match_scalar_and_general_path(
+            group in [chain(), chain(), chain(), chain()],
+            settings in settings(),
+        ) {
+            let solver = TwoBoneIk::new(settings).unwrap();
+            let has_pole = group[0].1.pole.is_some();
+            let group = group.map(|(c, mut t)| {
+                t.pole = t.pole.or(has_pole.then_some(Vec3::Z)).filter(|_| has_pole);
+                (c, t)
+            });
+            let wide = kernel::place(&settings, &gather(&group));
+            for (j, (input, target)) in group.iter().enumerate() {
+                let one = KernelChain {
+                    a: Vec3A::from(input[0].translation).into(),
+                    b: Vec3A::from(input[1].translation).into(),
+                    c: Vec3A::from(input[2].translation).into(),
+                    root: input[0].rotation.into(),
+                    mid: input[1].rotation.into(),
+                    goal: Vec3A::from(target.position).into(),
+                    pole: target.pole.map(|p| Vec3A::from(p).into()),
+                };
+                let scalar = kernel::place(&settings, &one);
+                let lane = Placement::lane(&wide, j);
+                prop_assert_eq!(scalar.ok, wide.ok.test(j));
+                prop_assert_eq!(Vec3A::from(scalar.b).to_array(), lane.b.to_array());
+                prop_assert_eq!(Vec3A::from(scalar.c).to_array(), lane.c.to_array());
+                prop_assert_eq!(Quat::from(scalar.root).to_array(), lane.root.to_array());
+                prop_assert_eq!(Quat::from(scalar.mid).to_array(), lane.mid.to_array());
+                if scalar.ok {
+                    let general = solver.place_general(input, target);
+                    let scale = 1.0 + general.length;
+                    prop_assert!((general.b - lane.b).length() <= 1e-5 * scale);
+                    prop_assert!((general.c - lane.c).length() <= 1e-5 * scale);
+                    prop_assert!(general.root.dot(lane.root).abs() >= 1.0 - 1e-6);
+                    prop_assert!(general.mid.dot(lane.mid).abs() >= 1.0 - 1e-6);
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,260 @@
+//! Arithmetic over four chains side by side (`Vec4` lanes) for branch-free batch kernels,
+//! written once as scalar-looking code. Tests also run it on `f32`.
+//!
+//! Only IEEE-exact operations are used (add, sub, mul, div, sqrt, compare, select) plus a
+//! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of a
+//! `Vec4` computation equals the same computation on `f32`, bit for bit.
+
+use std::ops::{Add, BitAnd, Div, Mul, Sub};
+
+use glam::{BVec4A, Quat, Vec3A, Vec4};
+
+/// A float, or four floats computed lane by lane.
+pub(crate) trait Lane:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// Per-lane booleans.
+    type Mask: Copy + BitAnd<Output = Self::Mask>;
+    fn splat(v: f32) -> Self;
+    fn sqrt(self) -> Self;
+    fn exp(self) -> Self;
+    /// `self < o ? self : o`, like `minps`.
+    fn min(self, o: Self) -> Self;
+    /// `self > o ? self : o`, like `maxps`.
+    fn max(self, o: Self) -> Self;
+    fn gt(self, o: Self) -> Self::Mask;
+    fn ge(self, o: Self) -> Self::Mask;
+    fn select(m: Self::Mask, if_true: Self, if_false: Self) -> Self;
+}
+
+#[cfg(test)]
+impl Lane for f32 {
+    type Mask = bool;
+    fn splat(v: f32) -> Self {
+        v
+    }
+    fn sqrt(self) -> Self {
+        f32::sqrt(self)
+    }
+    fn exp(self) -> Self {
+        f32::exp(self)
+    }
+    fn min(self, o: Self) -> Self {
+        if self < o {
+            self
+        } else {
+            o
+        }
+    }
+    fn max(self, o: Self) -> Self {
+        if self > o {
+            self
+        } else {
+            o
+        }
+    }
+    fn gt(self, o: Self) -> bool {
+        self > o
+    }
+    fn ge(self, o: Self) -> bool {
+        self >= o
+    }
+    fn select(m: bool, if_true: Self, if_false: Self) -> Self {
+        if m {
+            if_true
+        } else {
+            if_false
+        }
+    }
+}
+
+impl Lane for Vec4 {
+    type Mask = BVec4A;
+    fn splat(v: f32) -> Self {
+        Vec4::splat(v)
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn sqrt(self) -> Self {
+        // SAFETY: SSE is part of the x86_64 baseline. (glam's `Vec4::sqrt` goes lane by lane.)
+        unsafe { std::arch::x86_64::_mm_sqrt_ps(self.into()) }.into()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    fn sqrt(self) -> Self {
+        Vec4::sqrt(self)
+    }
+    fn exp(self) -> Self {
+        Vec4::exp(self)
+    }
+    fn min(self, o: Self) -> Self {
+        Vec4::select(self.cmplt(o), self, o)
+    }
+    fn max(self, o: Self) -> Self {
+        Vec4::select(self.cmpgt(o), self, o)
+    }
+    fn gt(self, o: Self) -> BVec4A {
+        self.cmpgt(o)
+    }
+    fn ge(self, o: Self) -> BVec4A {
+        self.cmpge(o)
+    }
+    fn select(m: BVec4A, if_true: Self, if_false: Self) -> Self {
+        Vec4::select(m, if_true, if_false)
+    }
+}
+
+/// A 3-vector of lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct V3<L> {
+    pub x: L,
+    pub y: L,
+    pub z: L,
+}
+
+impl<L: Lane> V3<L> {
+    pub fn dot(self, o: Self) -> L {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+    pub fn cross(self, o: Self) -> Self {
+        V3 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+    pub fn scale(self, s: L) -> Self {
+        V3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+    pub fn select(m: L::Mask, t: Self, f: Self) -> Self {
+        V3 {
+            x: L::select(m, t.x, f.x),
+            y: L::select(m, t.y, f.y),
+            z: L::select(m, t.z, f.z),
+        }
+    }
+}
+
+impl<L: Lane> Add for V3<L> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        V3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+impl<L: Lane> Sub for V3<L> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+/// A quaternion of lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct Q<L> {
+    pub x: L,
+    pub y: L,
+    pub z: L,
+    pub w: L,
+}
+
+impl<L: Lane> Q<L> {
+    /// Hamilton product `self * o` (apply `o`, then `self`).
+    pub fn mul(self, o: Self) -> Self {
+        let (a, b) = (self, o);
+        Q {
+            x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+            w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+        }
+    }
+    pub fn normalize(self) -> Self {
+        let inv = L::splat(1.0)
+            / (self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w).sqrt();
+        Q {
+            x: self.x * inv,
+            y: self.y * inv,
+            z: self.z * inv,
+            w: self.w * inv,
+        }
+    }
+}
+
+#[cfg(test)]
+impl From<Vec3A> for V3<f32> {
+    fn from(v: Vec3A) -> Self {
+        V3 {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
+    }
+}
+
+#[cfg(test)]
+impl From<V3<f32>> for Vec3A {
+    fn from(v: V3<f32>) -> Self {
+        Vec3A::new(v.x, v.y, v.z)
+    }
+}
+
+#[cfg(test)]
+impl From<Quat> for Q<f32> {
+    fn from(q: Quat) -> Self {
+        Q {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            w: q.w,
+        }
+    }
+}
+
+#[cfg(test)]
+impl From<Q<f32>> for Quat {
+    fn from(q: Q<f32>) -> Self {
+        Quat::from_xyzw(q.x, q.y, q.z, q.w)
+    }
+}
+
+impl V3<Vec4> {
+    /// Four vectors side by side, one per lane.
+    pub fn gather(v: [Vec3A; 4]) -> Self {
+        V3 {
+            x: Vec4::new(v[0].x, v[1].x, v[2].x, v[3].x),
+            y: Vec4::new(v[0].y, v[1].y, v[2].y, v[3].y),
+            z: Vec4::new(v[0].z, v[1].z, v[2].z, v[3].z),
+        }
+    }
+    /// Lane `i` as a vector.
+    pub fn lane(&self, i: usize) -> Vec3A {
+        Vec3A::new(self.x[i], self.y[i], self.z[i])
+    }
+}
+
+impl Q<Vec4> {
+    /// Four quaternions side by side, one per lane.
+    pub fn gather(q: [Quat; 4]) -> Self {
+        Q {
+            x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
+            y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
+            z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
+            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
+        }
+    }
+    /// Lane `i` as a quaternion.
+    pub fn lane(&self, i: usize) -> Quat {
+        Quat::from_xyzw(self.x[i], self.y[i], self.z[i], self.w[i])
+    }
+}

@@ -1,0 +1,134 @@
+//! The branch-free two-bone placement shared by single solves (`f32`) and four-chain SIMD
+//! batches (`Vec4` lanes). It covers the common case only; a lane it cannot place to full
+//! precision (degenerate bones or targets, a pole on the aim line, a near half-turn, overflow)
+//! clears its `ok` flag and goes through the general path instead.
+
+use super::lanes::{Lane, Q, V3};
+use super::two_bone::TwoBoneIkSettings;
+
+/// One chain, or four side by side: positions and rotations of root, joint and end, the goal
+/// and the optional pole, all in model space with unit rotations.
+pub(crate) struct KernelChain<L> {
+    pub a: V3<L>,
+    pub b: V3<L>,
+    pub c: V3<L>,
+    pub root: Q<L>,
+    pub mid: Q<L>,
+    pub goal: V3<L>,
+    pub pole: Option<V3<L>>,
+}
+
+/// New joint and end positions, root and joint rotations, and the input chain length.
+pub(crate) struct Placed<L: Lane> {
+    pub b: V3<L>,
+    pub c: V3<L>,
+    pub root: Q<L>,
+    pub mid: Q<L>,
+    pub length: L,
+    /// Lanes placed to full precision; the others must use the general path.
+    pub ok: L::Mask,
+}
+
+/// Whether the kernel handles these settings with or without a pole: a partly weighted pole
+/// needs the general path's plane interpolation.
+pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
+    !has_pole || settings.pole_weight >= 1.0
+}
+
+/// Places the joint and end like the general path: law of cosines in the plane toward the
+/// pole (or the input's bend plane), Unreal's stretch, soften, and minimal-arc rotations.
+#[inline(always)]
+pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
+    let (zero, one) = (L::splat(0.0), L::splat(1.0));
+    let upper = k.b - k.a;
+    let lower = k.c - k.b;
+    let l1 = upper.dot(upper).sqrt();
+    let l2 = lower.dot(lower).sqrt();
+    let length = l1 + l2;
+    let tiny = length * L::splat(1e-6) + L::splat(f32::MIN_POSITIVE);
+    let to_goal = k.goal - k.a;
+    let goal_dist = to_goal.dot(to_goal).sqrt();
+    let dir = to_goal.scale(one / goal_dist);
+
+    // Bend direction: toward the pole, else the input's bend plane; one orthogonalization is
+    // exact enough unless the reference is within 60 degrees of the aim line.
+    let (v, min_len) = match k.pole {
+        Some(p) => (p - k.a, tiny),
+        None => (upper, (l1 * L::splat(1e-5)).max(tiny)),
+    };
+    let w = v - dir.scale(v.dot(dir));
+    let w_sq = w.dot(w);
+    let w_len = w_sq.sqrt();
+    let bend = w.scale(one / w_len);
+    let finite = L::splat(f32::MAX).ge(length + goal_dist + w_len);
+    let mut ok = finite
+        & goal_dist.gt(tiny)
+        & l1.gt(tiny)
+        & l2.gt(tiny)
+        & w_len.gt(min_len)
+        & w_sq.ge(L::splat(0.25) * v.dot(v));
+
+    // Effective bone lengths (Unreal's stretch formula) and the softened reach distance.
+    let (mut u1, mut u2) = (l1, l2);
+    let range = s.max_stretch_scale - s.start_stretch_ratio;
+    if s.allow_stretching && range > 1e-6 {
+        let ratio = goal_dist / length;
+        let t = ((ratio - L::splat(s.start_stretch_ratio)) / L::splat(range))
+            .max(zero)
+            .min(one);
+        let grow = one + L::splat(s.max_stretch_scale - 1.0) * t;
+        u1 = u1 * grow;
+        u2 = u2 * grow;
+    }
+    let reach = u1 + u2;
+    let mut dist = goal_dist;
+    if s.soften < 1.0 {
+        let da = L::splat(s.soften) * reach;
+        let ds = reach - da;
+        let eased = da + ds * (one - ((da - goal_dist) / ds).exp());
+        dist = L::select(goal_dist.gt(da) & ds.gt(zero), eased, goal_dist);
+    }
+
+    // Joint by the law of cosines; end along the joint-to-aim line so both lengths hold.
+    let straight = dist.ge(reach);
+    let d = dist.max(tiny);
+    let cos = ((u1 * u1 + d * d - u2 * u2) / (L::splat(2.0) * u1 * d))
+        .max(L::splat(-1.0))
+        .min(one);
+    let sin = (one - cos * cos).max(zero).sqrt();
+    let upper_dir = V3::select(straight, dir, dir.scale(cos) + bend.scale(sin));
+    let b = k.a + upper_dir.scale(u1);
+    let to_aim = k.a + dir.scale(dist) - b;
+    let aim_len = to_aim.dot(to_aim).sqrt();
+    let bent_lower = V3::select(aim_len.gt(tiny), to_aim.scale(one / aim_len), dir);
+    let lower_dir = V3::select(straight, dir, bent_lower);
+    let c = V3::select(straight, k.a + dir.scale(reach), b + lower_dir.scale(u2));
+
+    // Minimal arcs from the old bone directions to the new ones, in half-angle form.
+    let (root, d1) = turn(upper.scale(one / l1), upper_dir, k.root);
+    let (mid, d2) = turn(lower.scale(one / l2), lower_dir, k.mid);
+    ok = ok & d1.gt(L::splat(-0.99)) & d2.gt(L::splat(-0.99));
+    Placed {
+        b,
+        c,
+        root,
+        mid,
+        length,
+        ok,
+    }
+}
+
+/// `rotation` turned by the arc from unit `from` to unit `to`, and the cosine between them
+/// (the half-angle form loses precision near -1).
+#[inline(always)]
+fn turn<L: Lane>(from: V3<L>, to: V3<L>, rotation: Q<L>) -> (Q<L>, L) {
+    let d = from.dot(to);
+    let axis = from.cross(to);
+    let arc = Q {
+        x: axis.x,
+        y: axis.y,
+        z: axis.z,
+        w: L::splat(1.0) + d,
+    };
+    (arc.mul(rotation).normalize(), d)
+}
