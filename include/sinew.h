@@ -685,6 +685,28 @@ SinewStatus sinew_ccd_solve(SinewCcd *solver,
                             SinewIkResult *out_result);
 
 /**
+ * Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
+ * to back in `chains`, each exactly like `sinew_ccd_solve`: one call for a crowd. Per-chain arrays:
+ * `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
+ * identity / none for every chain) and `out_results` (NULL: not reported). Every input is
+ * checked before anything is written, so bad input leaves every array untouched. If a
+ * chain's result is not representable it is left untouched with its result entry, the
+ * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+ * Allocates nothing; the handle's buffers make it single-threaded per handle.
+ *
+ * # Safety
+ * Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
+ */
+SinewStatus sinew_ccd_solve_batch(SinewCcd *solver,
+                                  SinewTransform *chains,
+                                  uint32_t joint_count,
+                                  uint32_t chain_count,
+                                  const SinewQuat *root_parent_rotations,
+                                  const SinewVec3 *effector_positions,
+                                  const SinewQuat *effector_rotations,
+                                  SinewIkResult *out_results);
+
+/**
  * Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
  * toward a model-space effector and writes their local rotations back.
  *
@@ -995,6 +1017,28 @@ SinewStatus sinew_fabrik_solve(SinewFabrik *solver,
                                const SinewVec3 *effector_position,
                                const SinewQuat *effector_rotation,
                                SinewIkResult *out_result);
+
+/**
+ * Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
+ * to back in `chains`, each exactly like `sinew_fabrik_solve`: one call for a crowd. Per-chain arrays:
+ * `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
+ * identity / none for every chain) and `out_results` (NULL: not reported). Every input is
+ * checked before anything is written, so bad input leaves every array untouched. If a
+ * chain's result is not representable it is left untouched with its result entry, the
+ * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+ * Allocates nothing; the handle's buffers make it single-threaded per handle.
+ *
+ * # Safety
+ * Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
+ */
+SinewStatus sinew_fabrik_solve_batch(SinewFabrik *solver,
+                                     SinewTransform *chains,
+                                     uint32_t joint_count,
+                                     uint32_t chain_count,
+                                     const SinewQuat *root_parent_rotations,
+                                     const SinewVec3 *effector_positions,
+                                     const SinewQuat *effector_rotations,
+                                     SinewIkResult *out_results);
 
 /**
  * Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
@@ -1349,6 +1393,28 @@ SinewStatus sinew_two_bone_ik_solve(SinewTwoBoneIk *solver,
                                     const SinewQuat *effector_rotation,
                                     const SinewVec3 *joint_target,
                                     SinewIkResult *out_result);
+
+/**
+ * Solves `chain_count` independent chains of three model-space transforms (root, joint, end;
+ * `chains` holds `3 * chain_count`), each toward its own effector: one call for a crowd,
+ * four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s within
+ * 1e-6 (degenerate chains take exactly the single-solve path). `effector_positions` is
+ * required; `effector_rotations`, `joint_targets` (poles) and `out_results` may be NULL
+ * (none for every chain). Every input is checked before anything is written, so bad input
+ * leaves every array untouched. If a chain's result is not representable it is left
+ * untouched with its result entry, the other chains are solved, and
+ * `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain. Allocates nothing.
+ *
+ * # Safety
+ * Non-NULL arrays must hold `chain_count` items (`chains`: `3 * chain_count`).
+ */
+SinewStatus sinew_two_bone_ik_solve_batch(SinewTwoBoneIk *solver,
+                                          SinewTransform *chains,
+                                          uint32_t chain_count,
+                                          const SinewVec3 *effector_positions,
+                                          const SinewQuat *effector_rotations,
+                                          const SinewVec3 *joint_targets,
+                                          SinewIkResult *out_results);
 
 /**
  * Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a

@@ -586,3 +586,116 @@ fn c_abi_blending_paths_allocate_nothing() {
         sinew_skeleton_destroy(skeleton);
     }
 }
+
+#[test]
+fn batch_solves_allocate_nothing_through_rust_and_c() {
+    let arm = [
+        Transform::from_translation(Vec3::ZERO),
+        Transform::from_rotation_translation(Quat::from_rotation_z(0.3), Vec3::new(0.3, 0.05, 0.0)),
+        Transform::from_translation(Vec3::new(0.55, -0.1, 0.0)),
+    ];
+    let target = TwoBoneTarget::at(Vec3::new(0.3, 0.25, 0.1)).with_pole(Vec3::new(0.2, 0.0, -1.0));
+    let solver = TwoBoneIk::new(TwoBoneIkSettings::default()).unwrap();
+    // 9 chains: two SIMD groups and a scalar tail.
+    let mut arms = vec![arm; 9];
+    let targets = vec![target; 9];
+    let mut results = vec![sinew::IkResult::default(); 9];
+    assert_eq!(
+        allocations(|| solver
+            .solve_batch(&mut arms, &targets, &mut results)
+            .unwrap()),
+        0
+    );
+    let mut c_arms: Vec<SinewTransform> = arms.iter().flatten().map(|&t| t.into()).collect();
+    let positions = vec![SinewVec3::from(target.position); 9];
+    let mut c_results = vec![SinewIkResult::default(); 9];
+    let mut handle = std::ptr::null_mut();
+    // SAFETY: pointers to locals; every array holds 9 items (chains 27).
+    unsafe {
+        sinew_two_bone_ik_create(&TwoBoneIkSettings::default().into(), &mut handle);
+        assert_eq!(
+            allocations(|| {
+                let status = sinew_two_bone_ik_solve_batch(
+                    handle,
+                    c_arms.as_mut_ptr(),
+                    9,
+                    positions.as_ptr(),
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    c_results.as_mut_ptr(),
+                );
+                assert_eq!(status, SinewStatus::Ok);
+            }),
+            0
+        );
+        sinew_two_bone_ik_destroy(handle);
+    }
+
+    let (tentacle, _) = tentacle();
+    let n = tentacle.len();
+    let mut chains: Vec<Transform> = (0..5).flat_map(|_| tentacle.iter().copied()).collect();
+    let goals = vec![sinew::ChainTarget::at(Vec3::new(1.0, 2.0, 0.5)); 5];
+    let mut results = vec![sinew::IkResult::default(); 5];
+    let mut fabrik = sinew::Fabrik::new(sinew::FabrikSettings::default(), n).unwrap();
+    let mut ccd = sinew::Ccd::new(sinew::CcdSettings::default(), n).unwrap();
+    assert_eq!(
+        allocations(|| fabrik
+            .solve_batch(&mut chains, n, None, &goals, &mut results)
+            .unwrap()),
+        0
+    );
+    assert_eq!(
+        allocations(|| ccd
+            .solve_batch(&mut chains, n, None, &goals, &mut results)
+            .unwrap()),
+        0
+    );
+    let mut c_chains: Vec<SinewTransform> = chains.iter().map(|&t| t.into()).collect();
+    let c_goals = vec![SinewVec3::from(goals[0].position); 5];
+    let (c_fabrik, c_ccd) = default_chain_solvers(n as u32);
+    // SAFETY: every array holds 5 items (chains 5 * n).
+    unsafe {
+        for solve in [
+            |h: *mut SinewFabrik, _: *mut SinewCcd, c: *mut SinewTransform, n, p| {
+                sinew_fabrik_solve_batch(
+                    h,
+                    c,
+                    n,
+                    5,
+                    std::ptr::null(),
+                    p,
+                    std::ptr::null(),
+                    std::ptr::null_mut(),
+                )
+            },
+            |_: *mut SinewFabrik, h: *mut SinewCcd, c: *mut SinewTransform, n, p| {
+                sinew_ccd_solve_batch(
+                    h,
+                    c,
+                    n,
+                    5,
+                    std::ptr::null(),
+                    p,
+                    std::ptr::null(),
+                    std::ptr::null_mut(),
+                )
+            },
+        ] {
+            assert_eq!(
+                allocations(|| {
+                    let status = solve(
+                        c_fabrik,
+                        c_ccd,
+                        c_chains.as_mut_ptr(),
+                        n as u32,
+                        c_goals.as_ptr(),
+                    );
+                    assert_eq!(status, SinewStatus::Ok);
+                }),
+                0
+            );
+        }
+        sinew_fabrik_destroy(c_fabrik);
+        sinew_ccd_destroy(c_ccd);
+    }
+}

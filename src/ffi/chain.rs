@@ -3,6 +3,7 @@
 
 use glam::Quat;
 
+use super::batch::{ChainArrays, TargetArrays};
 use super::constraint::{read_constraint, SinewJointConstraint};
 use super::guard::{
     arg, arg_mut, arg_slice, arg_slice_mut, check_pointer, guard, opt_arg, FfiResult,
@@ -77,17 +78,7 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
         unsafe { check_result_ptr(out_result) }?;
         // SAFETY: as above.
         let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
-        if chain.len() > buffer.len() {
-            return Err(crate::Error::new(
-                crate::ErrorKind::OutOfRange,
-                format!(
-                    "chain of {} joints exceeds the solver's max_joints {}",
-                    chain.len(),
-                    buffer.len()
-                ),
-            )
-            .into());
-        }
+        check_fits(chain.len(), buffer)?;
         let buffer = &mut buffer[..chain.len()];
         for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
             *dst = (*src).into();
@@ -105,6 +96,58 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
 ///
 /// # Safety
 /// `joints` must hold `count` items; other non-null pointers must be valid.
+/// Fails unless chains of `joints` fit the handle's conversion buffer (its max_joints).
+fn check_fits(joints: usize, buffer: &[Transform]) -> FfiResult<()> {
+    if joints > buffer.len() {
+        return Err(crate::Error::new(
+            crate::ErrorKind::OutOfRange,
+            format!(
+                "chain of {joints} joints exceeds the solver's max_joints {}",
+                buffer.len()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The body of `sinew_fabrik_solve_batch` and `sinew_ccd_solve_batch`.
+///
+/// # Safety
+/// As documented on those exports.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn solve_batch<H: ChainHandle>(
+    handle: *mut H,
+    chains: *mut SinewTransform,
+    joint_count: u32,
+    chain_count: u32,
+    root_parent_rotations: *const SinewQuat,
+    effector_positions: *const SinewVec3,
+    effector_rotations: *const SinewQuat,
+    out_results: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
+        check_fits(joint_count as usize, buffer)?;
+        let mut arrays = ChainArrays {
+            chains,
+            joints: joint_count as usize,
+            parents: root_parent_rotations,
+            targets: TargetArrays {
+                count: chain_count,
+                positions: effector_positions,
+                rotations: effector_rotations,
+                results: out_results,
+            },
+            buffer,
+        };
+        arrays.check()?;
+        crate::ik::chain_batch::solve_batch(solver, &mut arrays)?;
+        Ok(())
+    })
+}
+
 pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     handle: *mut H,
     pose: *mut SinewPose,

@@ -204,6 +204,44 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
     }
 }
 
+/// Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
+/// to back in `chains`, each exactly like `sinew_fabrik_solve`: one call for a crowd. Per-chain arrays:
+/// `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
+/// identity / none for every chain) and `out_results` (NULL: not reported). Every input is
+/// checked before anything is written, so bad input leaves every array untouched. If a
+/// chain's result is not representable it is left untouched with its result entry, the
+/// other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+/// Allocates nothing; the handle's buffers make it single-threaded per handle.
+///
+/// # Safety
+/// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn sinew_fabrik_solve_batch(
+    solver: *mut SinewFabrik,
+    chains: *mut SinewTransform,
+    joint_count: u32,
+    chain_count: u32,
+    root_parent_rotations: *const SinewQuat,
+    effector_positions: *const SinewVec3,
+    effector_rotations: *const SinewQuat,
+    out_results: *mut SinewIkResult,
+) -> SinewStatus {
+    // SAFETY: forwarded contract.
+    unsafe {
+        chain::solve_batch(
+            solver,
+            chains,
+            joint_count,
+            chain_count,
+            root_parent_rotations,
+            effector_positions,
+            effector_rotations,
+            out_results,
+        )
+    }
+}
+
 /// Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
 /// toward a model-space effector and writes their local rotations back.
 ///

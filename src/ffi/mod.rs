@@ -7,6 +7,7 @@
 //! reference count, so poses created from a skeleton stay valid after the skeleton handle is
 //! destroyed. All other handles own their data outright.
 
+pub mod batch;
 pub mod blend;
 pub mod ccd;
 pub mod chain;

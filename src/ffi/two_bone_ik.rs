@@ -1,5 +1,6 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
+use super::batch::{TargetArrays, TwoBoneArrays};
 use super::guard::{
     arg, arg_mut, check_pointer, destroy, flag, guard, guard_void, opt_arg, publish, FfiError,
     FfiResult,
@@ -215,6 +216,47 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
         *chain = work.map(SinewTransform::from);
         // SAFETY: as above.
         unsafe { write_result(out_result, result) }
+    })
+}
+
+/// Solves `chain_count` independent chains of three model-space transforms (root, joint, end;
+/// `chains` holds `3 * chain_count`), each toward its own effector: one call for a crowd,
+/// four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s within
+/// 1e-6 (degenerate chains take exactly the single-solve path). `effector_positions` is
+/// required; `effector_rotations`, `joint_targets` (poles) and `out_results` may be NULL
+/// (none for every chain). Every input is checked before anything is written, so bad input
+/// leaves every array untouched. If a chain's result is not representable it is left
+/// untouched with its result entry, the other chains are solved, and
+/// `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain. Allocates nothing.
+///
+/// # Safety
+/// Non-NULL arrays must hold `chain_count` items (`chains`: `3 * chain_count`).
+#[no_mangle]
+pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
+    solver: *mut SinewTwoBoneIk,
+    chains: *mut SinewTransform,
+    chain_count: u32,
+    effector_positions: *const SinewVec3,
+    effector_rotations: *const SinewQuat,
+    joint_targets: *const SinewVec3,
+    out_results: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let solver = unsafe { arg(solver, "solver") }?;
+        let mut arrays = TwoBoneArrays {
+            chains,
+            poles: joint_targets,
+            targets: TargetArrays {
+                count: chain_count,
+                positions: effector_positions,
+                rotations: effector_rotations,
+                results: out_results,
+            },
+        };
+        arrays.check()?;
+        solver.inner.solve_batch_with(&mut arrays)?;
+        Ok(())
     })
 }
 

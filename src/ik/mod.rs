@@ -3,6 +3,7 @@
 
 pub mod ccd;
 pub mod chain;
+pub(crate) mod chain_batch;
 pub mod fabrik;
 pub mod hand_retarget;
 mod lanes;

@@ -1,0 +1,335 @@
+//! Batch solves: each chain of a batch gets what a single solve gives it (two-bone within
+//! 1e-6, FABRIK/CCD bit for bit), through the Rust API and the C ABI alike; bad input leaves
+//! every chain untouched; an overflowing chain is skipped while the others are solved; and
+//! distinct handles solve batches on different threads at once.
+
+mod common;
+
+use common::chains::bits;
+use common::ffi::default_chain_solvers;
+use common::rng::Rng;
+use sinew::ffi::*;
+use sinew::{
+    Ccd, CcdSettings, ChainTarget, ErrorKind, Fabrik, FabrikSettings, IkResult, Quat, Transform,
+    TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
+};
+
+const SALT: u64 = 0xBA7C_4E5;
+
+/// A random arm and target: mostly ordinary, sometimes degenerate (target at the root, a
+/// zero-length bone, pole on the aim line, far out of reach), so batches mix the SIMD lanes
+/// with the general path.
+fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
+    let root = rng.vec3(3.0);
+    let mid = root + rng.dir() * rng.range(0.2, 1.5);
+    let mut end = mid + rng.dir() * rng.range(0.2, 1.5);
+    let mut goal = root + rng.dir() * rng.range(0.0, 3.5);
+    let kind = rng.index(10);
+    if kind == 0 {
+        goal = root;
+    }
+    if kind == 1 {
+        end = mid;
+    }
+    let chain =
+        [root, mid, end].map(|p| Transform::from_rotation_translation(rng.rotation(3.0), p));
+    let pole = match kind {
+        2 => Some(goal + (goal - root)),
+        3 | 4 => None,
+        _ => Some(root + rng.vec3(2.0)),
+    };
+    let target = TwoBoneTarget {
+        position: goal,
+        rotation: Some(rng.rotation(3.0)),
+        pole,
+    };
+    (chain, target)
+}
+
+fn two_bone_settings() -> [TwoBoneIkSettings; 3] {
+    [
+        TwoBoneIkSettings::default(),
+        TwoBoneIkSettings {
+            allow_stretching: true,
+            soften: 0.9,
+            end_rotation: sinew::EndRotation::KeepLocal,
+            ..TwoBoneIkSettings::default()
+        },
+        TwoBoneIkSettings {
+            weight: 0.6,
+            keep_twist: true,
+            pole_weight: 0.5,
+            ..TwoBoneIkSettings::default()
+        },
+    ]
+}
+
+fn assert_close(batch: &[Transform; 3], single: &[Transform; 3], what: &str) {
+    for (b, s) in batch.iter().zip(single) {
+        let scale = 1.0 + s.translation.abs().max_element();
+        assert!(
+            (b.translation - s.translation).abs().max_element() <= 1e-6 * scale,
+            "{what}: {b:?} vs {s:?}"
+        );
+        assert!(
+            glam::Vec4::from(b.rotation - s.rotation)
+                .abs()
+                .max_element()
+                <= 1e-6,
+            "{what}: {b:?} vs {s:?}"
+        );
+        assert_eq!(b.scale, s.scale, "{what}");
+    }
+}
+
+#[test]
+fn two_bone_batches_equal_single_solves_through_rust_and_c() {
+    let mut rng = Rng::salted(7, SALT);
+    for settings in two_bone_settings() {
+        let solver = TwoBoneIk::new(settings).unwrap();
+        let mut handle = std::ptr::null_mut();
+        // SAFETY: pointers to locals.
+        assert_eq!(
+            unsafe { sinew_two_bone_ik_create(&settings.into(), &mut handle) },
+            SinewStatus::Ok
+        );
+        for count in [0usize, 1, 4, 5, 9, 64] {
+            let (input, targets): (Vec<_>, Vec<_>) = (0..count).map(|_| arm(&mut rng)).unzip();
+            let mut chains = input.clone();
+            let mut results = vec![IkResult::default(); count];
+            solver
+                .solve_batch(&mut chains, &targets, &mut results)
+                .unwrap();
+
+            let mut c_chains: Vec<SinewTransform> =
+                input.iter().flatten().map(|&t| t.into()).collect();
+            let positions: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
+            let rotations: Vec<SinewQuat> =
+                targets.iter().map(|t| t.rotation.unwrap().into()).collect();
+            // Poles are all-or-none in C: NULL for the whole batch when any is missing.
+            let poles: Option<Vec<SinewVec3>> =
+                targets.iter().map(|t| t.pole.map(Into::into)).collect();
+            let mut c_results = vec![SinewIkResult::default(); count];
+            // SAFETY: every array holds `count` items (chains 3 * count).
+            let status = unsafe {
+                sinew_two_bone_ik_solve_batch(
+                    handle,
+                    c_chains.as_mut_ptr(),
+                    count as u32,
+                    positions.as_ptr(),
+                    rotations.as_ptr(),
+                    poles.as_ref().map_or(std::ptr::null(), |p| p.as_ptr()),
+                    c_results.as_mut_ptr(),
+                )
+            };
+            assert_eq!(status, SinewStatus::Ok);
+
+            for i in 0..count {
+                let mut single = input[i];
+                let expected = solver.solve(&mut single, &targets[i]).unwrap();
+                assert_close(&chains[i], &single, &format!("chain {i} of {count}"));
+                assert_eq!(results[i].reached, expected.reached);
+                assert!((results[i].error - expected.error).abs() <= 1e-5);
+
+                let mut c_target = targets[i];
+                c_target.pole = poles.as_ref().and(c_target.pole);
+                let mut c_single = input[i];
+                solver.solve(&mut c_single, &c_target).unwrap();
+                let c_chain: Vec<Transform> = c_chains[3 * i..3 * i + 3]
+                    .iter()
+                    .map(|&t| t.into())
+                    .collect();
+                assert_close(&c_chain.try_into().unwrap(), &c_single, "C ABI");
+                assert_eq!(c_results[i].iterations, 1);
+            }
+        }
+        // SAFETY: created above.
+        unsafe { sinew_two_bone_ik_destroy(handle) };
+    }
+}
+
+#[test]
+fn two_bone_batch_rejects_bad_input_before_writing_and_skips_overflow() {
+    let mut rng = Rng::salted(11, SALT);
+    let solver = TwoBoneIk::new(TwoBoneIkSettings::default()).unwrap();
+    let (input, mut targets): (Vec<_>, Vec<_>) = (0..6).map(|_| arm(&mut rng)).unzip();
+    let mut chains = input.clone();
+    let mut results = vec![IkResult::default(); 6];
+    targets[5].position.y = f32::NAN;
+    let err = solver
+        .solve_batch(&mut chains, &targets, &mut results)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NonFinite);
+    assert!(err.message().starts_with("chain 5: "), "{}", err.message());
+    assert_eq!(chains, input);
+    assert!(results.iter().all(|r| *r == IkResult::default()));
+
+    // A chain whose solution overflows f32 is left alone; the others are solved.
+    targets[5].position = Vec3::ZERO;
+    let huge = 3.0e38;
+    chains[2] = [-huge, 0.0, huge].map(|x| Transform::from_translation(Vec3::new(x, 0.0, 0.0)));
+    let before = chains.clone();
+    let err = solver
+        .solve_batch(&mut chains, &targets, &mut results)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NumericOverflow);
+    assert!(err.message().starts_with("chain 2 "), "{}", err.message());
+    assert_eq!(chains[2], before[2]);
+    assert_eq!(results[2], IkResult::default());
+    for i in [0, 1, 3, 4, 5] {
+        let mut single = before[i];
+        solver.solve(&mut single, &targets[i]).unwrap();
+        assert_close(&chains[i], &single, "solved around the overflow");
+    }
+
+    let err = solver
+        .solve_batch(&mut chains, &targets[..5], &mut results)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+}
+
+/// Chains of `n` joints with random bends and targets, back to back.
+fn chains(rng: &mut Rng, count: usize, n: usize) -> (Vec<Transform>, Vec<ChainTarget>) {
+    let mut out = Vec::with_capacity(count * n);
+    let mut targets = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut position = rng.vec3(2.0);
+        let mut rotation = rng.rotation(3.0);
+        for _ in 0..n {
+            out.push(Transform::from_rotation_translation(rotation, position));
+            rotation = (rng.rotation(0.5) * rotation).normalize();
+            position += rotation * Vec3::X * rng.range(0.3, 1.0);
+        }
+        let reach = (n - 1) as f32;
+        targets.push(ChainTarget {
+            position: out[out.len() - n].translation + rng.dir() * rng.range(0.0, 1.2 * reach),
+            rotation: Some(rng.rotation(3.0)),
+        });
+    }
+    (out, targets)
+}
+
+#[test]
+fn fabrik_and_ccd_batches_equal_single_solves_bit_for_bit() {
+    let mut rng = Rng::salted(13, SALT);
+    let (n, count) = (6usize, 7usize);
+    let (input, targets) = chains(&mut rng, count, n);
+    let parents: Vec<Quat> = (0..count).map(|_| rng.rotation(1.0)).collect();
+    let mut fabrik = Fabrik::new(FabrikSettings::default(), n).unwrap();
+    let mut ccd = Ccd::new(CcdSettings::default(), n).unwrap();
+    let (c_fabrik, c_ccd) = default_chain_solvers(n as u32);
+    for use_ccd in [false, true] {
+        let mut batch = input.clone();
+        let mut results = vec![IkResult::default(); count];
+        let solved = if use_ccd {
+            ccd.solve_batch(&mut batch, n, Some(&parents), &targets, &mut results)
+        } else {
+            fabrik.solve_batch(&mut batch, n, Some(&parents), &targets, &mut results)
+        };
+        solved.unwrap();
+
+        let mut c_batch: Vec<SinewTransform> = input.iter().map(|&t| t.into()).collect();
+        let positions: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
+        let rotations: Vec<SinewQuat> =
+            targets.iter().map(|t| t.rotation.unwrap().into()).collect();
+        let c_parents: Vec<SinewQuat> = parents.iter().map(|&q| q.into()).collect();
+        let mut c_results = vec![SinewIkResult::default(); count];
+        let (chains_ptr, results_ptr) = (c_batch.as_mut_ptr(), c_results.as_mut_ptr());
+        // SAFETY: every array holds `count` items (chains `count * n`).
+        let status = unsafe {
+            if use_ccd {
+                sinew_ccd_solve_batch(
+                    c_ccd,
+                    chains_ptr,
+                    n as u32,
+                    count as u32,
+                    c_parents.as_ptr(),
+                    positions.as_ptr(),
+                    rotations.as_ptr(),
+                    results_ptr,
+                )
+            } else {
+                sinew_fabrik_solve_batch(
+                    c_fabrik,
+                    chains_ptr,
+                    n as u32,
+                    count as u32,
+                    c_parents.as_ptr(),
+                    positions.as_ptr(),
+                    rotations.as_ptr(),
+                    results_ptr,
+                )
+            }
+        };
+        assert_eq!(status, SinewStatus::Ok);
+
+        for i in 0..count {
+            let mut single = input[i * n..(i + 1) * n].to_vec();
+            let expected = if use_ccd {
+                ccd.solve(&mut single, parents[i], &targets[i])
+            } else {
+                fabrik.solve(&mut single, parents[i], &targets[i])
+            }
+            .unwrap();
+            assert_eq!(bits(&batch[i * n..(i + 1) * n]), bits(&single), "chain {i}");
+            assert_eq!(results[i], expected);
+            let c_chain: Vec<Transform> = c_batch[i * n..(i + 1) * n]
+                .iter()
+                .map(|&t| t.into())
+                .collect();
+            assert_eq!(bits(&c_chain), bits(&single), "C ABI chain {i}");
+            assert_eq!(c_results[i].iterations, expected.iterations);
+        }
+    }
+
+    // Bad input anywhere: nothing written.
+    let mut bad = input.clone();
+    bad[3 * n + 2].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+    let before = bad.clone();
+    let mut results = vec![IkResult::default(); count];
+    let err = fabrik
+        .solve_batch(&mut bad, n, None, &targets, &mut results)
+        .unwrap_err();
+    assert!(err.message().starts_with("chain 3: "), "{}", err.message());
+    assert_eq!(bits(&bad), bits(&before));
+    assert!(results.iter().all(|r| *r == IkResult::default()));
+    let err = ccd
+        .solve_batch(&mut bad, n + 1, None, &targets, &mut results)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    // SAFETY: created by the helper.
+    unsafe {
+        sinew_fabrik_destroy(c_fabrik);
+        sinew_ccd_destroy(c_ccd);
+    }
+}
+
+#[test]
+fn distinct_handles_solve_batches_on_threads_at_once() {
+    let mut rng = Rng::salted(17, SALT);
+    let (n, count) = (8usize, 32usize);
+    let work: Vec<_> = (0..4).map(|_| chains(&mut rng, count, n)).collect();
+    let arms: Vec<Vec<_>> = (0..4)
+        .map(|_| (0..count).map(|_| arm(&mut rng)).collect())
+        .collect();
+    let solve = |k: usize| {
+        let mut fabrik = Fabrik::new(FabrikSettings::default(), n).unwrap();
+        let two_bone = TwoBoneIk::new(TwoBoneIkSettings::default()).unwrap();
+        let (mut chain, targets) = work[k].clone();
+        let mut results = vec![IkResult::default(); count];
+        fabrik
+            .solve_batch(&mut chain, n, None, &targets, &mut results)
+            .unwrap();
+        let (mut arms_k, arm_targets): (Vec<_>, Vec<_>) = arms[k].iter().copied().unzip();
+        two_bone
+            .solve_batch(&mut arms_k, &arm_targets, &mut results)
+            .unwrap();
+        (bits(&chain), bits(&arms_k.concat()))
+    };
+    let serial: Vec<_> = (0..4).map(solve).collect();
+    let parallel: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4).map(|k| s.spawn(move || solve(k))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(serial, parallel);
+}
