@@ -14,7 +14,7 @@ use sinew::{
     TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
-const SALT: u64 = 0xBA7C_4E5;
+const SALT: u64 = 0x0BA7_C4E5;
 
 /// A random arm and target: mostly ordinary, sometimes degenerate (target at the root, a
 /// zero-length bone, pole on the aim line, far out of reach), so batches mix the SIMD lanes

@@ -607,7 +607,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
         0
     );
     let mut c_arms: Vec<SinewTransform> = arms.iter().flatten().map(|&t| t.into()).collect();
-    let positions = vec![SinewVec3::from(target.position); 9];
+    let positions = [SinewVec3::from(target.position); 9];
     let mut c_results = vec![SinewIkResult::default(); 9];
     let mut handle = std::ptr::null_mut();
     // SAFETY: pointers to locals; every array holds 9 items (chains 27).
@@ -651,7 +651,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
         0
     );
     let mut c_chains: Vec<SinewTransform> = chains.iter().map(|&t| t.into()).collect();
-    let c_goals = vec![SinewVec3::from(goals[0].position); 5];
+    let c_goals = [SinewVec3::from(goals[0].position); 5];
     let (c_fabrik, c_ccd) = default_chain_solvers(n as u32);
     // SAFETY: every array holds 5 items (chains 5 * n).
     unsafe {
