@@ -91,20 +91,21 @@ impl TwoBoneBatch for TwoBoneArrays {
     fn count(&self) -> usize {
         self.targets.count as usize
     }
-    fn read(&self, i: usize) -> ([Transform; 3], TwoBoneTarget) {
+    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe {
-            let at = |j: usize| Transform::from(self.chains.add(3 * i + j).read());
+            for (j, t) in chain.iter_mut().enumerate() {
+                *t = self.chains.add(3 * i + j).read().into();
+            }
             let (position, rotation) = self.targets.read(i);
-            let target = TwoBoneTarget {
+            TwoBoneTarget {
                 position,
                 rotation,
                 pole: read_opt(self.poles, i).map(glam::Vec3::from),
-            };
-            ([at(0), at(1), at(2)], target)
+            }
         }
     }
-    fn write(&mut self, i: usize, chain: [Transform; 3], result: IkResult) {
+    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult) {
         // SAFETY: as in `read`.
         unsafe {
             for (j, t) in chain.iter().enumerate() {

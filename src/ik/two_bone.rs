@@ -160,10 +160,10 @@ impl TwoBoneTarget {
 pub trait TwoBoneBatch {
     /// Number of chains.
     fn count(&self) -> usize;
-    /// Chain `i` (root, joint, end in model space) and its target.
-    fn read(&self, i: usize) -> ([Transform; 3], TwoBoneTarget);
+    /// Loads chain `i` (root, joint, end in model space) into `chain` and returns its target.
+    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget;
     /// Stores chain `i`'s solution and result.
-    fn write(&mut self, i: usize, chain: [Transform; 3], result: IkResult);
+    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult);
 }
 
 /// Slices of chains, targets and results of one length.
@@ -177,11 +177,12 @@ impl TwoBoneBatch for SliceBatch<'_> {
     fn count(&self) -> usize {
         self.chains.len()
     }
-    fn read(&self, i: usize) -> ([Transform; 3], TwoBoneTarget) {
-        (self.chains[i], self.targets[i])
+    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget {
+        *chain = self.chains[i];
+        self.targets[i]
     }
-    fn write(&mut self, i: usize, chain: [Transform; 3], result: IkResult) {
-        self.chains[i] = chain;
+    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult) {
+        self.chains[i] = *chain;
         self.results[i] = result;
     }
 }
@@ -215,10 +216,12 @@ impl TwoBoneIk {
     /// Solves a chain of three model-space transforms (root, joint, end) in place.
     /// On error the chain is left untouched.
     pub fn solve(&self, chain: &mut [Transform; 3], target: &TwoBoneTarget) -> Result<IkResult> {
-        let input = validated_chain(chain)?;
+        let mut work = validated_chain(chain)?;
         let target = target.validated()?;
-        let placed = self.place_general(&input, &target);
-        self.finish_and_store(chain, &input, &target, placed)
+        let placed = self.place_general(&work, &target);
+        let result = self.finish(&mut work, &target, placed)?;
+        *chain = work;
+        Ok(result)
     }
 
     /// Solves many independent chains in one call, four at a time in SIMD lanes where the
@@ -258,8 +261,9 @@ impl TwoBoneIk {
         let count = batch.count();
         // Check everything first; unit, finite input (the common case) needs no copies.
         let mut normalize = false;
+        let mut chain = [Transform::IDENTITY; 3];
         for i in 0..count {
-            let (chain, target) = batch.read(i);
+            let target = batch.read(i, &mut chain);
             if !is_clean(&chain, &target) {
                 validated_chain(&chain)
                     .and(target.validated())
@@ -267,44 +271,41 @@ impl TwoBoneIk {
                 normalize = true;
             }
         }
-        let read = |batch: &B, i| {
-            let (chain, target) = batch.read(i);
+        let read = |batch: &B, i, chain: &mut [Transform; 3]| {
+            let target = batch.read(i, chain);
             if normalize {
                 // Validated above: these cannot fail.
-                (
-                    validated_chain(&chain).unwrap_or(chain),
-                    target.validated().unwrap_or(target),
-                )
+                *chain = validated_chain(chain).unwrap_or(*chain);
+                target.validated().unwrap_or(target)
             } else {
-                (chain, target)
+                target
             }
         };
         let mut overflow: Option<(usize, Error)> = None;
+        let mut chains = [[Transform::IDENTITY; 3]; 4];
+        let mut targets = [TwoBoneTarget::at(Vec3::ZERO); 4];
         let mut start = 0;
         while start + 4 <= count {
-            let group = [
-                read(batch, start),
-                read(batch, start + 1),
-                read(batch, start + 2),
-                read(batch, start + 3),
-            ];
-            let has_pole = group[0].1.pole.is_some();
-            let uniform = group.iter().all(|(_, t)| t.pole.is_some() == has_pole);
+            for (j, (chain, target)) in chains.iter_mut().zip(&mut targets).enumerate() {
+                *target = read(batch, start + j, chain);
+            }
+            let has_pole = targets[0].pole.is_some();
+            let uniform = targets.iter().all(|t| t.pole.is_some() == has_pole);
             let placed = (uniform && self.uses_kernel(has_pole))
-                .then(|| kernel::place(&self.settings, &gather(&group)));
-            for (j, (input, target)) in group.iter().enumerate() {
+                .then(|| kernel::place(&self.settings, &gather(&chains, &targets)));
+            for (j, (chain, target)) in chains.iter_mut().zip(&targets).enumerate() {
                 let lane = match &placed {
                     Some(p) if p.ok.test(j) => Placement::lane(p, j),
-                    _ => self.place_general(input, target),
+                    _ => self.place_general(chain, target),
                 };
-                self.finish_into(batch, start + j, input, target, lane, &mut overflow);
+                self.finish_into(batch, start + j, chain, target, lane, &mut overflow);
             }
             start += 4;
         }
         for i in start..count {
-            let (input, target) = read(batch, i);
-            let placed = self.place_general(&input, &target);
-            self.finish_into(batch, i, &input, &target, placed, &mut overflow);
+            let target = read(batch, i, &mut chain);
+            let placed = self.place_general(&chain, &target);
+            self.finish_into(batch, i, &mut chain, &target, placed, &mut overflow);
         }
         match overflow {
             None => Ok(()),
@@ -324,13 +325,13 @@ impl TwoBoneIk {
         &self,
         batch: &mut B,
         i: usize,
-        input: &[Transform; 3],
+        chain: &mut [Transform; 3],
         target: &TwoBoneTarget,
         placed: Placement,
         overflow: &mut Option<(usize, Error)>,
     ) {
-        match self.finish(input, target, placed) {
-            Ok((solved, result)) => batch.write(i, solved, result),
+        match self.finish(chain, target, placed) {
+            Ok(result) => batch.write(i, chain, result),
             Err(e) => {
                 overflow.get_or_insert((i, e));
             }
@@ -378,78 +379,85 @@ impl TwoBoneIk {
         self.settings.weight > 0.0 && kernel::applies(&self.settings, has_pole)
     }
 
-    /// Checks and writes a finished solve; on overflow the chain is untouched.
-    #[inline(always)]
-    fn finish_and_store(
-        &self,
-        chain: &mut [Transform; 3],
-        input: &[Transform; 3],
-        target: &TwoBoneTarget,
-        placed: Placement,
-    ) -> Result<IkResult> {
-        let (solved, result) = self.finish(input, target, placed)?;
-        *chain = solved;
-        Ok(result)
-    }
-
-    /// Applies twist, end rotation and weight to a placement and measures the reach error;
-    /// fails when the result is not representable.
+    /// Applies twist, end rotation and weight to a placement, measures the reach error and
+    /// writes the solution over the (validated) input `chain`; fails, leaving it untouched,
+    /// when the result is not representable.
     #[inline(always)]
     fn finish(
         &self,
-        input: &[Transform; 3],
+        chain: &mut [Transform; 3],
         target: &TwoBoneTarget,
         placed: Placement,
-    ) -> Result<([Transform; 3], IkResult)> {
+    ) -> Result<IkResult> {
         let s = &self.settings;
-        let [root, mid, end] = *input;
         let tolerance = tolerance(placed.length);
+        let overflow = || {
+            Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "two-bone IK result is not representable in f32 (inputs too large)",
+            ))
+        };
         // At weight 0 there is nothing to apply: the chain stays bit-identical.
         if s.weight == 0.0 {
-            let error = (end.translation - target.position).length();
-            return finite_result(*input, result(error, tolerance));
+            let error = (chain[2].translation - target.position).length();
+            return if error.is_finite() {
+                Ok(result(error, tolerance))
+            } else {
+                overflow()
+            };
         }
+        let [root, mid, end] = [0, 1, 2].map(|j| chain[j].rotation);
         let root_rot = placed.root;
         let mut mid_rot = placed.mid;
-        let lower = end.translation - mid.translation;
+        let lower = chain[2].translation - chain[1].translation;
         if s.keep_twist && lower.length() > placed.length * 1e-6 + f32::MIN_POSITIVE {
-            let axis = (mid.rotation.conjugate() * lower).normalize();
-            let old_local = root.rotation.conjugate() * mid.rotation;
+            let axis = (mid.conjugate() * lower).normalize();
+            let old_local = root.conjugate() * mid;
             let new_local = root_rot.conjugate() * mid_rot;
             let (swing, _) = swing_twist(new_local, axis);
             let (_, twist) = swing_twist(old_local, axis);
             mid_rot = (root_rot * swing * twist).normalize();
         }
         let end_rot = match s.end_rotation {
-            EndRotation::KeepModel => end.rotation,
-            EndRotation::CopyEffector => target.rotation.unwrap_or(end.rotation),
-            EndRotation::KeepLocal => {
-                (mid_rot * (mid.rotation.conjugate() * end.rotation)).normalize()
-            }
+            EndRotation::KeepModel => end,
+            EndRotation::CopyEffector => target.rotation.unwrap_or(end),
+            EndRotation::KeepLocal => (mid_rot * (mid.conjugate() * end)).normalize(),
         };
-        let mut solved = [
-            Transform {
-                rotation: root_rot,
-                ..root
-            },
-            Transform {
+        if s.weight < 1.0 {
+            let mut solved = *chain;
+            solved[0].rotation = root_rot;
+            solved[1] = Transform {
                 translation: placed.b.into(),
                 rotation: mid_rot,
-                ..mid
-            },
-            Transform {
+                ..solved[1]
+            };
+            solved[2] = Transform {
                 translation: placed.c.into(),
                 rotation: end_rot,
-                ..end
-            },
-        ];
-        let error = if s.weight < 1.0 {
-            solved = blend_chain(input, &solved, s.weight);
-            (solved[2].translation - target.position).length()
-        } else {
-            (placed.c - Vec3A::from(target.position)).length()
-        };
-        finite_result(solved, result(error, tolerance))
+                ..solved[2]
+            };
+            let blended = blend_chain(chain, &solved, s.weight);
+            let error = (blended[2].translation - target.position).length();
+            if !(all_finite(&blended) && error.is_finite()) {
+                return overflow();
+            }
+            *chain = blended;
+            return Ok(result(error, tolerance));
+        }
+        let error = (placed.c - Vec3A::from(target.position)).length();
+        // Only the new values can be non-finite: the rest of the chain was checked on input.
+        let zero = |q: Quat| Vec4::from(q) * 0.0;
+        let probe = (placed.b + placed.c) * 0.0;
+        let probe = probe.extend(error * 0.0) + zero(root_rot) + zero(mid_rot) + zero(end_rot);
+        if probe != Vec4::ZERO {
+            return overflow();
+        }
+        chain[0].rotation = root_rot;
+        chain[1].translation = placed.b.into();
+        chain[1].rotation = mid_rot;
+        chain[2].translation = placed.c.into();
+        chain[2].rotation = end_rot;
+        Ok(result(error, tolerance))
     }
 
     /// Places one chain: the single-solve path, also the batch fallback for every degenerate
@@ -581,32 +589,19 @@ impl Placement {
 
 /// Four validated chains and targets side by side for the kernel (all with a pole or none).
 #[inline(always)]
-fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
-    let [g0, g1, g2, g3] = group;
-    let joint = |k: usize| V3::gather([g0, g1, g2, g3].map(|g| g.0[k].translation.into()));
-    let rotation = |k: usize| Q::gather([g0, g1, g2, g3].map(|g| g.0[k].rotation));
-    let pole = |g: &([Transform; 3], TwoBoneTarget)| g.1.pole.unwrap_or_default().into();
+fn gather(chains: &[[Transform; 3]; 4], targets: &[TwoBoneTarget; 4]) -> KernelChain<Vec4> {
+    let joint = |k: usize| V3::gather(chains.each_ref().map(|c| c[k].translation.into()));
+    let rotation = |k: usize| Q::gather(chains.each_ref().map(|c| c[k].rotation));
     KernelChain {
         a: joint(0),
         b: joint(1),
         c: joint(2),
         root: rotation(0),
         mid: rotation(1),
-        goal: V3::gather([g0, g1, g2, g3].map(|g| g.1.position.into())),
-        pole: g0.1.pole.map(|_| V3::gather([g0, g1, g2, g3].map(pole))),
-    }
-}
-
-/// A solved chain and result, or `NumericOverflow` when either is not finite.
-#[inline(always)]
-fn finite_result(solved: [Transform; 3], result: IkResult) -> Result<([Transform; 3], IkResult)> {
-    if all_finite(&solved) && result.error.is_finite() {
-        Ok((solved, result))
-    } else {
-        Err(Error::new(
-            ErrorKind::NumericOverflow,
-            "two-bone IK result is not representable in f32 (inputs too large)",
-        ))
+        goal: V3::gather(targets.map(|t| t.position.into())),
+        pole: targets[0]
+            .pole
+            .map(|_| V3::gather(targets.map(|t| t.pole.unwrap_or_default().into()))),
     }
 }
 
@@ -794,7 +789,9 @@ mod tests {
                 t.pole = t.pole.or(has_pole.then_some(Vec3::Z)).filter(|_| has_pole);
                 (c, t)
             });
-            let wide = kernel::place(&settings, &gather(&group));
+            let chains = group.map(|(c, _)| c);
+            let targets = group.map(|(_, t)| t);
+            let wide = kernel::place(&settings, &gather(&chains, &targets));
             for (j, (input, target)) in group.iter().enumerate() {
                 let one = KernelChain {
                     a: Vec3A::from(input[0].translation).into(),
