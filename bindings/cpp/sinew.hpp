@@ -14,6 +14,9 @@
 //   `value_or_throw` and `throw_if_error`.
 // - Array arguments are `Span<T>` (pointer + count), built from std::vector, std::array or C
 //   arrays; solve, blend and sample paths allocate nothing on success.
+// - Crowds: `TwoBoneIk`, `Fabrik` and `Ccd` have `solve_batch`, many independent chains per
+//   call. Handles are used from one thread at a time and the library holds no global lock, so
+//   give each worker thread its own solver and its own slice of the crowd.
 //
 // Errors detected by the wrapper itself (before calling the library, e.g. two spans whose sizes
 // must agree) carry a message starting with "sinew C++:" and leave the library's thread-local
@@ -32,6 +35,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -850,8 +854,65 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   }
 };
 
+namespace detail {
+/// Whether an optional per-chain span of a batch is absent (empty) or has one item per chain.
+inline bool per_chain(std::size_t size, std::size_t chains) noexcept {
+  return size == 0 || size == chains;
+}
+
+/// Whether `transforms` is exactly `joints` transforms for each of `chains` chains (computed
+/// without overflow).
+inline bool holds_chains(std::size_t transforms, std::size_t joints, std::size_t chains) noexcept {
+  return chains == 0 ? transforms == 0 : transforms % chains == 0 && transforms / chains == joints;
+}
+
+/// An optional batch array: NULL when empty (an empty span's data() need not be NULL).
+inline const SinewVec3* opt_array(Span<const Vec3> s) noexcept {
+  return s.empty() ? nullptr : c_ptr(s.data());
+}
+inline const SinewQuat* opt_array(Span<const Quat> s) noexcept {
+  return s.empty() ? nullptr : c_ptr(s.data());
+}
+
+static_assert(sizeof(IkResult) == sizeof(SinewIkResult) &&
+                  alignof(IkResult) == alignof(SinewIkResult) &&
+                  std::is_trivially_copyable<IkResult>::value,
+              "batch results are converted in place");
+
+/// Hands a span of `IkResult` to a batch call as `SinewIkResult*` without a buffer: the two
+/// have one size but not one layout (`bool reached`), so each entry is rewritten as its C
+/// struct for the call and read back (as the library left it) when this object goes away.
+/// Entries the library does not write keep their values.
+class BatchResults {
+ public:
+  explicit BatchResults(Span<IkResult> results) noexcept : results_(results) {
+    for (IkResult& r : results_) {
+      const SinewIkResult c = r.to_c();
+      std::memcpy(static_cast<void*>(&r), &c, sizeof c);
+    }
+  }
+  BatchResults(const BatchResults&) = delete;
+  BatchResults& operator=(const BatchResults&) = delete;
+  ~BatchResults() {
+    for (IkResult& r : results_) {
+      SinewIkResult c;
+      std::memcpy(&c, static_cast<const void*>(&r), sizeof c);
+      r = IkResult(c);
+    }
+  }
+  /// The C array (NULL when no results were asked for).
+  SinewIkResult* get() const noexcept {
+    return results_.empty() ? nullptr : reinterpret_cast<SinewIkResult*>(results_.data());
+  }
+
+ private:
+  Span<IkResult> results_;
+};
+}  // namespace detail
+
 /// Analytic two-bone IK (Unreal's TwoBoneIK node plus soften, twist preservation and pole
-/// weight). One solver may serve many chains, from one thread at a time.
+/// weight). One solver may serve many chains, from one thread at a time; for a crowd,
+/// `solve_batch` solves many chains per call, with one solver per worker thread.
 class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bone_ik_destroy> {
  public:
   /// An empty handle (as a moved-from one).
@@ -897,6 +958,40 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
     return IkResult(result);
   }
 
+  /// Solves `effector_positions.size()` independent chains in one call (a crowd): `chains`
+  /// holds 3 model-space transforms (root, joint, end) per chain, back to back, solved in place
+  /// toward `effector_positions[i]`. `effector_rotations`, `joint_targets` (poles) and
+  /// `out_results` are each empty (none, for every chain) or hold one item per chain. Each
+  /// chain's result equals `solve`'s within 1e-6 (four chains per SIMD pass). Every input is
+  /// checked before anything is written, so an error leaves every span untouched, except
+  /// `Status::numeric_overflow`: chains whose result is not representable (the message names
+  /// the first) keep their transforms and results, and the others are solved. Allocates
+  /// nothing on success. One solver per worker thread; there is no global lock.
+  Result<void> solve_batch(Span<Transform> chains, Span<const Vec3> effector_positions,
+                           Span<const Quat> effector_rotations = {},
+                           Span<const Vec3> joint_targets = {},
+                           Span<IkResult> out_results = {}) {
+    const std::size_t count = effector_positions.size();
+    if (!detail::holds_chains(chains.size(), 3, count)) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "chains must hold 3 transforms per effector position");
+    }
+    if (!detail::per_chain(effector_rotations.size(), count) ||
+        !detail::per_chain(joint_targets.size(), count) ||
+        !detail::per_chain(out_results.size(), count)) {
+      return detail::wrapper_error(
+          Status::size_mismatch,
+          "effector_rotations, joint_targets and out_results must be empty or hold one item "
+          "per effector position");
+    }
+    uint32_t n = 0;
+    if (!detail::narrow(count, n)) return detail::too_large();
+    detail::BatchResults results(out_results);
+    return detail::check_status(sinew_two_bone_ik_solve_batch(
+        get(), detail::c_ptr(chains.data()), n, detail::c_ptr(effector_positions.data()),
+        detail::opt_array(effector_rotations), detail::opt_array(joint_targets), results.get()));
+  }
+
   /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
   /// model-space effector and writes their local transforms back.
   Result<IkResult> solve_pose(Pose& pose, uint32_t root, uint32_t joint, uint32_t end,
@@ -926,7 +1021,10 @@ template <class Derived, class Handle, void (*Destroy)(Handle*), class Settings,
           SinewStatus (*Solve)(Handle*, SinewTransform*, uint32_t, const SinewQuat*,
                                const SinewVec3*, const SinewQuat*, SinewIkResult*),
           SinewStatus (*SolvePose)(Handle*, SinewPose*, const uint32_t*, uint32_t,
-                                   const SinewVec3*, const SinewQuat*, SinewIkResult*)>
+                                   const SinewVec3*, const SinewQuat*, SinewIkResult*),
+          SinewStatus (*SolveBatch)(Handle*, SinewTransform*, uint32_t, uint32_t,
+                                    const SinewQuat*, const SinewVec3*, const SinewQuat*,
+                                    SinewIkResult*)>
 class ChainSolver : public Owned<Derived, Handle, Destroy> {
  public:
   /// A solver for chains of 2 to `max_joints` joints; all its memory is allocated here.
@@ -978,6 +1076,43 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
     return IkResult(result);
   }
 
+  /// Solves `effector_positions.size()` independent chains of `joint_count` model-space
+  /// transforms each, stored back to back in `chains`, in one call (a crowd); chain i is solved
+  /// exactly (bit for bit) as `solve` would, toward `effector_positions[i]`.
+  /// `effector_rotations`, `root_parent_rotations` (none: identity) and `out_results` are each
+  /// empty (for every chain) or hold one item per chain. Every input is checked before
+  /// anything is written, so an error leaves every span untouched, except
+  /// `Status::numeric_overflow`: chains whose result is not representable (the message names
+  /// the first) keep their transforms and results, and the others are solved. Allocates
+  /// nothing on success. The solver's scratch memory makes it one thread at a time: one solver
+  /// per worker thread; there is no global lock.
+  Result<void> solve_batch(Span<Transform> chains, std::size_t joint_count,
+                           Span<const Vec3> effector_positions,
+                           Span<const Quat> effector_rotations = {},
+                           Span<const Quat> root_parent_rotations = {},
+                           Span<IkResult> out_results = {}) {
+    const std::size_t count = effector_positions.size();
+    if (!holds_chains(chains.size(), joint_count, count)) {
+      return wrapper_error(Status::size_mismatch,
+                           "chains must hold joint_count transforms per effector position");
+    }
+    if (!per_chain(effector_rotations.size(), count) ||
+        !per_chain(root_parent_rotations.size(), count) ||
+        !per_chain(out_results.size(), count)) {
+      return wrapper_error(Status::size_mismatch,
+                           "effector_rotations, root_parent_rotations and out_results must be "
+                           "empty or hold one item per effector position");
+    }
+    uint32_t n = 0;
+    uint32_t joints = 0;
+    if (!narrow(count, n) || !narrow(joint_count, joints)) return too_large();
+    BatchResults results(out_results);
+    return check_status(SolveBatch(this->get(), c_ptr(chains.data()), joints, n,
+                                   opt_array(root_parent_rotations),
+                                   c_ptr(effector_positions.data()),
+                                   opt_array(effector_rotations), results.get()));
+  }
+
   /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
   /// model-space effector and writes their local rotations back.
   Result<IkResult> solve_pose(Pose& pose, Span<const uint32_t> joints, const Vec3& effector,
@@ -999,25 +1134,27 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
 }  // namespace detail
 
 /// FABRIK chain solver (Unreal's FABRIK node plus per-joint constraints); all memory is
-/// allocated at creation, solving allocates nothing. One thread at a time.
+/// allocated at creation, solving allocates nothing. One thread at a time; for a crowd,
+/// `solve_batch` solves many chains per call, with one solver per worker thread.
 class Fabrik
     : public detail::ChainSolver<Fabrik, SinewFabrik, &sinew_fabrik_destroy, FabrikSettings,
                                  SinewFabrikSettings, &sinew_fabrik_create,
                                  &sinew_fabrik_get_settings, &sinew_fabrik_set_settings,
                                  &sinew_fabrik_set_constraint, &sinew_fabrik_solve,
-                                 &sinew_fabrik_solve_pose> {
+                                 &sinew_fabrik_solve_pose, &sinew_fabrik_solve_batch> {
  public:
   /// An empty handle (as a moved-from one).
   Fabrik() noexcept {}  // user-provided: not an aggregate
 };
 
 /// CCD chain solver (Unreal's CCDIK node plus per-joint constraints, weights and rotation
-/// limits); all memory is allocated at creation. One thread at a time.
+/// limits); all memory is allocated at creation. One thread at a time; for a crowd,
+/// `solve_batch` solves many chains per call, with one solver per worker thread.
 class Ccd : public detail::ChainSolver<Ccd, SinewCcd, &sinew_ccd_destroy, CcdSettings,
                                        SinewCcdSettings, &sinew_ccd_create,
                                        &sinew_ccd_get_settings, &sinew_ccd_set_settings,
                                        &sinew_ccd_set_constraint, &sinew_ccd_solve,
-                                       &sinew_ccd_solve_pose> {
+                                       &sinew_ccd_solve_pose, &sinew_ccd_solve_batch> {
  public:
   /// An empty handle (as a moved-from one).
   Ccd() noexcept {}  // user-provided: not an aggregate

@@ -1,4 +1,6 @@
 // IK solvers: two-bone, FABRIK, CCD, and hand IK retargeting. Solving allocates nothing.
+// SolveBatch solves a crowd's chains in one call; give each worker thread its own solver (the
+// native library holds no global lock).
 
 using System;
 using Sinew.Native;
@@ -7,7 +9,7 @@ namespace Sinew
 {
     /// <summary>
     /// Analytic two-bone IK (Unreal's TwoBoneIK node semantics). One solver may serve many
-    /// chains; use it from one thread at a time.
+    /// chains (SolveBatch: many per call); use it from one thread at a time.
     /// </summary>
     public sealed unsafe class TwoBoneIk : IDisposable
     {
@@ -81,6 +83,71 @@ namespace Sinew
         }
 
         /// <summary>
+        /// Solves many independent chains in one call (a crowd): <paramref name="chains"/> holds
+        /// 3 model-space transforms (root, joint, end) per chain, back to back, solved in place;
+        /// chain i goes toward effectorPositions[i]. <paramref name="effectorRotations"/>,
+        /// <paramref name="jointTargets"/> (poles) and <paramref name="results"/> are each null
+        /// (none, for every chain) or hold one item per chain. Each chain ends within 1e-6 of
+        /// what Solve gives it (four chains per SIMD pass). Every input is checked before
+        /// anything is written, so a SinewException leaves every array untouched, except
+        /// Status.NumericOverflow: the chains whose result is not representable (NativeMessage
+        /// names the first) keep their transforms and results, and the others are solved.
+        /// Allocates nothing. One solver per worker thread; there is no global lock.
+        /// </summary>
+        public void SolveBatch(Transform[] chains, Vec3[] effectorPositions, Quat[] effectorRotations = null, Vec3[] jointTargets = null, IkResult[] results = null)
+        {
+            if (effectorPositions == null) Library.ThrowNull("effectorPositions");
+            int count = effectorPositions.Length;
+            BatchArguments.Check(true, count, 3, chains, effectorPositions, effectorRotations, "effectorRotations", jointTargets, "jointTargets", results);
+            SolveBatchPinned(chains, count, effectorPositions, effectorRotations, jointTargets, results);
+        }
+
+        /// <summary>
+        /// As SolveBatch on the first <paramref name="chainCount"/> chains of reusable arrays
+        /// (each at least that long; <paramref name="chains"/> at least 3 * chainCount).
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Vec3[] jointTargets = null, IkResult[] results = null)
+        {
+            BatchArguments.Check(false, chainCount, 3, chains, effectorPositions, effectorRotations, "effectorRotations", jointTargets, "jointTargets", results);
+            SolveBatchPinned(chains, chainCount, effectorPositions, effectorRotations, jointTargets, results);
+        }
+
+        void SolveBatchPinned(Transform[] chains, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Vec3[] jointTargets, IkResult[] results)
+        {
+            fixed (Transform* c = chains)
+            fixed (Vec3* p = effectorPositions)
+            fixed (Quat* r = effectorRotations)
+            fixed (Vec3* t = jointTargets)
+            fixed (IkResult* o = results)
+            {
+                SolveBatch(c, chainCount, p, r, t, o);
+            }
+        }
+
+        /// <summary>
+        /// As SolveBatch(Transform[], ...) on <paramref name="chainCount"/> chains at
+        /// <paramref name="chains"/> (3 * chainCount transforms) and arrays of chainCount items
+        /// (optional ones may be null), e.g. from NativeArray.GetUnsafePtr.
+        /// </summary>
+        public void SolveBatch(Transform* chains, int chainCount, Vec3* effectorPositions, Quat* effectorRotations = null, Vec3* jointTargets = null, IkResult* results = null)
+        {
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            bool a = false;
+            try
+            {
+                Library.Check(NativeMethods.sinew_two_bone_ik_solve_batch(
+                    Enter(ref a),
+                    (SinewTransform*)chains,
+                    (uint)chainCount,
+                    (SinewVec3*)effectorPositions,
+                    (SinewQuat*)effectorRotations,
+                    (SinewVec3*)jointTargets,
+                    (SinewIkResult*)results));
+            }
+            finally { handle.Exit(a); }
+        }
+
+        /// <summary>
         /// Solves joints root, joint, end of <paramref name="pose"/> (each the parent of the next)
         /// toward a model-space effector and writes their local rotations back.
         /// </summary>
@@ -120,7 +187,8 @@ namespace Sinew
 
     /// <summary>
     /// FABRIK chain solver with per-joint constraints; all memory is allocated at creation for
-    /// chains of up to MaxJoints joints. Use from one thread at a time.
+    /// chains of up to MaxJoints joints. Use from one thread at a time (SolveBatch: many chains
+    /// per call).
     /// </summary>
     public sealed unsafe class Fabrik : IDisposable
     {
@@ -218,6 +286,74 @@ namespace Sinew
         }
 
         /// <summary>
+        /// Solves many independent chains of <paramref name="jointCount"/> model-space transforms
+        /// each, stored back to back in <paramref name="chains"/>, in one call (a crowd); chain i
+        /// is solved exactly (bit for bit) as Solve would, toward effectorPositions[i].
+        /// <paramref name="effectorRotations"/>, <paramref name="rootParentRotations"/> (null:
+        /// identity) and <paramref name="results"/> are each null (for every chain) or hold one
+        /// item per chain. Every input is checked before anything is written, so a
+        /// SinewException leaves every array untouched, except Status.NumericOverflow: the chains
+        /// whose result is not representable (NativeMessage names the first) keep their
+        /// transforms and results, and the others are solved. Allocates nothing. The solver's
+        /// scratch memory makes it one thread at a time: one solver per worker thread; there is
+        /// no global lock.
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int jointCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
+        {
+            if (effectorPositions == null) Library.ThrowNull("effectorPositions");
+            int count = effectorPositions.Length;
+            BatchArguments.Check(true, count, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
+            SolveBatchPinned(chains, jointCount, count, effectorPositions, effectorRotations, rootParentRotations, results);
+        }
+
+        /// <summary>
+        /// As SolveBatch on the first <paramref name="chainCount"/> chains of reusable arrays
+        /// (each at least that long; <paramref name="chains"/> at least jointCount * chainCount).
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
+        {
+            BatchArguments.Check(false, chainCount, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
+            SolveBatchPinned(chains, jointCount, chainCount, effectorPositions, effectorRotations, rootParentRotations, results);
+        }
+
+        void SolveBatchPinned(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Quat[] rootParentRotations, IkResult[] results)
+        {
+            fixed (Transform* c = chains)
+            fixed (Vec3* p = effectorPositions)
+            fixed (Quat* r = effectorRotations)
+            fixed (Quat* q = rootParentRotations)
+            fixed (IkResult* o = results)
+            {
+                SolveBatch(c, jointCount, chainCount, p, r, q, o);
+            }
+        }
+
+        /// <summary>
+        /// As SolveBatch(Transform[], ...) on <paramref name="chainCount"/> chains at
+        /// <paramref name="chains"/> (jointCount * chainCount transforms) and arrays of
+        /// chainCount items (optional ones may be null), e.g. from NativeArray.GetUnsafePtr.
+        /// </summary>
+        public void SolveBatch(Transform* chains, int jointCount, int chainCount, Vec3* effectorPositions, Quat* effectorRotations = null, Quat* rootParentRotations = null, IkResult* results = null)
+        {
+            if (jointCount < 0) BatchArguments.ThrowCount("jointCount", jointCount);
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            bool a = false;
+            try
+            {
+                Library.Check(NativeMethods.sinew_fabrik_solve_batch(
+                    Enter(ref a),
+                    (SinewTransform*)chains,
+                    (uint)jointCount,
+                    (uint)chainCount,
+                    (SinewQuat*)rootParentRotations,
+                    (SinewVec3*)effectorPositions,
+                    (SinewQuat*)effectorRotations,
+                    (SinewIkResult*)results));
+            }
+            finally { handle.Exit(a); }
+        }
+
+        /// <summary>
         /// Solves joints <paramref name="joints"/> of <paramref name="pose"/> (root to tip, each
         /// the parent of the next) toward a model-space effector; writes local rotations back.
         /// </summary>
@@ -265,7 +401,7 @@ namespace Sinew
 
     /// <summary>
     /// CCD chain solver with per-joint constraints, rotation limits and weights; all memory is
-    /// allocated at creation. Use from one thread at a time.
+    /// allocated at creation. Use from one thread at a time (SolveBatch: many chains per call).
     /// </summary>
     public sealed unsafe class Ccd : IDisposable
     {
@@ -366,6 +502,74 @@ namespace Sinew
             return result;
         }
 
+        /// <summary>
+        /// Solves many independent chains of <paramref name="jointCount"/> model-space transforms
+        /// each, stored back to back in <paramref name="chains"/>, in one call (a crowd); chain i
+        /// is solved exactly (bit for bit) as Solve would, toward effectorPositions[i].
+        /// <paramref name="effectorRotations"/>, <paramref name="rootParentRotations"/> (null:
+        /// identity) and <paramref name="results"/> are each null (for every chain) or hold one
+        /// item per chain. Every input is checked before anything is written, so a
+        /// SinewException leaves every array untouched, except Status.NumericOverflow: the chains
+        /// whose result is not representable (NativeMessage names the first) keep their
+        /// transforms and results, and the others are solved. Allocates nothing. The solver's
+        /// scratch memory makes it one thread at a time: one solver per worker thread; there is
+        /// no global lock.
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int jointCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
+        {
+            if (effectorPositions == null) Library.ThrowNull("effectorPositions");
+            int count = effectorPositions.Length;
+            BatchArguments.Check(true, count, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
+            SolveBatchPinned(chains, jointCount, count, effectorPositions, effectorRotations, rootParentRotations, results);
+        }
+
+        /// <summary>
+        /// As SolveBatch on the first <paramref name="chainCount"/> chains of reusable arrays
+        /// (each at least that long; <paramref name="chains"/> at least jointCount * chainCount).
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
+        {
+            BatchArguments.Check(false, chainCount, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
+            SolveBatchPinned(chains, jointCount, chainCount, effectorPositions, effectorRotations, rootParentRotations, results);
+        }
+
+        void SolveBatchPinned(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Quat[] rootParentRotations, IkResult[] results)
+        {
+            fixed (Transform* c = chains)
+            fixed (Vec3* p = effectorPositions)
+            fixed (Quat* r = effectorRotations)
+            fixed (Quat* q = rootParentRotations)
+            fixed (IkResult* o = results)
+            {
+                SolveBatch(c, jointCount, chainCount, p, r, q, o);
+            }
+        }
+
+        /// <summary>
+        /// As SolveBatch(Transform[], ...) on <paramref name="chainCount"/> chains at
+        /// <paramref name="chains"/> (jointCount * chainCount transforms) and arrays of
+        /// chainCount items (optional ones may be null), e.g. from NativeArray.GetUnsafePtr.
+        /// </summary>
+        public void SolveBatch(Transform* chains, int jointCount, int chainCount, Vec3* effectorPositions, Quat* effectorRotations = null, Quat* rootParentRotations = null, IkResult* results = null)
+        {
+            if (jointCount < 0) BatchArguments.ThrowCount("jointCount", jointCount);
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            bool a = false;
+            try
+            {
+                Library.Check(NativeMethods.sinew_ccd_solve_batch(
+                    Enter(ref a),
+                    (SinewTransform*)chains,
+                    (uint)jointCount,
+                    (uint)chainCount,
+                    (SinewQuat*)rootParentRotations,
+                    (SinewVec3*)effectorPositions,
+                    (SinewQuat*)effectorRotations,
+                    (SinewIkResult*)results));
+            }
+            finally { handle.Exit(a); }
+        }
+
         public IkResult SolvePose(Pose pose, int[] joints, Vec3 effectorPosition, Quat? effectorRotation = null)
         {
             if (joints == null) Library.ThrowNull("joints");
@@ -406,6 +610,49 @@ namespace Sinew
         public bool IsDisposed { get { return handle.IsClosed; } }
 
         public void Dispose() { handle.Dispose(); }
+    }
+
+    /// <summary>Argument checks of the SolveBatch overloads, before anything is pinned.</summary>
+    static class BatchArguments
+    {
+        /// <summary>
+        /// The arrays of <paramref name="count"/> chains of <paramref name="joints"/> transforms:
+        /// exactly that long when <paramref name="exact"/>, else at least (reusable arrays with a
+        /// count). Optional arrays may be null.
+        /// </summary>
+        internal static void Check(bool exact, int count, int joints, Transform[] chains, Vec3[] positions, Array first, string firstName, Array second, string secondName, IkResult[] results)
+        {
+            if (chains == null) Library.ThrowNull("chains");
+            if (positions == null) Library.ThrowNull("effectorPositions");
+            if (joints < 0) ThrowCount("jointCount", joints);
+            if (exact)
+            {
+                if ((long)count * joints != chains.Length)
+                {
+                    Library.ThrowLength("chains", "chains has " + chains.Length + " transforms for " + count + " chains of " + joints);
+                }
+            }
+            else if (count < 0 || count > positions.Length || (long)count * joints > chains.Length)
+            {
+                throw new ArgumentOutOfRangeException("chainCount", count, "chainCount must be within effectorPositions and chains (" + joints + " transforms per chain)");
+            }
+            Optional(exact, count, first, firstName);
+            Optional(exact, count, second, secondName);
+            Optional(exact, count, results, "results");
+        }
+
+        static void Optional(bool exact, int count, Array array, string name)
+        {
+            if (array != null && (exact ? array.Length != count : array.Length < count))
+            {
+                Library.ThrowLength(name, name + " has " + array.Length + " items for " + count + " chains");
+            }
+        }
+
+        internal static void ThrowCount(string name, int value)
+        {
+            throw new ArgumentOutOfRangeException(name, value, name + " must not be negative");
+        }
     }
 
     /// <summary>

@@ -32,7 +32,8 @@ namespace Sinew
     /// <summary>
     /// A native call failed. <see cref="Status"/> is the native status and
     /// <see cref="NativeMessage"/> the message from sinew_last_error_message. The call had no
-    /// effect: its outputs are untouched.
+    /// effect: its outputs are untouched (one exception: a SolveBatch failing with
+    /// NumericOverflow still solved every chain whose result was representable).
     /// </summary>
     public sealed class SinewException : Exception
     {

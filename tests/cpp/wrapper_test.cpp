@@ -11,14 +11,18 @@
 //   leave the library's message alone.
 // - Handles: move construction and assignment, self-move, moved-from and destroyed handles,
 //   release/adopt, a skeleton (and clips) destroyed before what was made from them.
-// - Allocation: the solve, blend, sample and crossfade paths allocate nothing in C++ (global
-//   operator new is counted).
+// - Batches: solve_batch equals the C batch function bit for bit and single solves (two-bone
+//   within 1e-6 per component, FABRIK/CCD bit for bit); bad input and wrong sizes leave every
+//   array untouched; an overflowing chain is skipped while the others are solved.
+// - Allocation: the solve (batches too), blend, sample and crossfade paths allocate nothing in
+//   C++ (global operator new is counted).
 //
 // Failures go to stderr; the last stdout line is "N passed, N failed" and the exit status is
 // non-zero on any failure.
 
 #include "sinew.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -1072,6 +1076,491 @@ static void test_ccd() {
   sinew_skeleton_destroy(cs);
 }
 
+// ================================================================ batch solves
+
+static constexpr std::size_t kBatch = 9;
+
+/// Per component within 1e-6 (relative above magnitude 1): a two-bone batch against single
+/// solves, which may differ in the last bits (the batch solves four chains per SIMD pass).
+static bool near_transforms(const sinew::Transform* a, const sinew::Transform* b,
+                            std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const float x[10] = {a[i].translation.x, a[i].translation.y, a[i].translation.z,
+                         a[i].rotation.x,    a[i].rotation.y,    a[i].rotation.z,
+                         a[i].rotation.w,    a[i].scale.x,       a[i].scale.y,
+                         a[i].scale.z};
+    const float y[10] = {b[i].translation.x, b[i].translation.y, b[i].translation.z,
+                         b[i].rotation.x,    b[i].rotation.y,    b[i].rotation.z,
+                         b[i].rotation.w,    b[i].scale.x,       b[i].scale.y,
+                         b[i].scale.z};
+    for (int k = 0; k < 10; ++k) {
+      const float limit = 1e-6f * std::max(1.0f, std::fabs(y[k]));
+      if (!(std::fabs(x[k] - y[k]) <= limit)) return false;
+    }
+  }
+  return true;
+}
+
+static bool near_result(const sinew::IkResult& a, const sinew::IkResult& b) {
+  return a.reached == b.reached && a.iterations == b.iterations &&
+         std::fabs(a.error - b.error) <= 1e-6f * std::max(1.0f, std::fabs(b.error));
+}
+
+/// Field by field (an IkResult has padding, so not memcmp), floats by bits.
+static bool same_result(const sinew::IkResult& a, const sinew::IkResult& b) {
+  return a.reached == b.reached && same_bits(a.error, b.error) && a.iterations == b.iterations;
+}
+
+static bool same_results(const std::vector<sinew::IkResult>& a,
+                         const std::vector<sinew::IkResult>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same_result(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+static bool same_results(const std::vector<sinew::IkResult>& a,
+                         const std::vector<SinewIkResult>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same_bits(a[i].to_c(), b[i])) return false;
+  }
+  return true;
+}
+
+/// What an untouched result entry holds.
+static const sinew::IkResult kSentinel(SinewIkResult{1u, 42.5f, 77u});
+
+static std::vector<SinewIkResult> c_sentinels() {
+  return std::vector<SinewIkResult>(kBatch, kSentinel.to_c());
+}
+
+static SinewIkResult* c_res(std::vector<SinewIkResult>& v) { return v.data(); }
+
+/// kBatch arms (root, joint, end in model space), each moved and bent a little, with effectors
+/// in reach, out of reach and at the root (degenerate: the general path inside a SIMD group).
+struct ArmBatch {
+  std::vector<sinew::Transform> chains;
+  std::vector<sinew::Vec3> effectors;
+  std::vector<sinew::Quat> rotations;
+  std::vector<sinew::Vec3> poles;
+};
+
+static ArmBatch arm_batch(const std::vector<sinew::Transform>& model) {
+  const sinew::Vec3 offsets[kBatch] = {
+      {0.3f, 0.2f, 0.1f},  {0.4f, -0.1f, 0.2f}, {0.1f, 0.4f, -0.2f},
+      {0.5f, 0.1f, 0.0f},  {0.0f, 0.0f, 0.0f},  {0.2f, 0.2f, 0.2f},
+      {0.05f, 0.3f, 0.3f}, {1.5f, 1.0f, 0.5f},  {-0.3f, 0.2f, 0.1f}};
+  ArmBatch b;
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    const float f = static_cast<float>(i);
+    const sinew::Vec3 shift{0.1f * f, -0.05f * f, 0.02f * f};
+    for (uint32_t j : {UPPER_R, LOWER_R, HAND_R}) {
+      sinew::Transform t = model[j];
+      t.translation = sinew::Vec3{t.translation.x + shift.x, t.translation.y + shift.y,
+                                  t.translation.z + shift.z};
+      if (j == LOWER_R) t.translation.y += 0.02f * f;  // bend differently
+      b.chains.push_back(t);
+    }
+    const sinew::Vec3 root = b.chains[3 * i].translation;
+    b.effectors.push_back(
+        sinew::Vec3{root.x + offsets[i].x, root.y + offsets[i].y, root.z + offsets[i].z});
+    b.rotations.push_back(axis_angle(1, 0.1f * f, 1, 0.2f + 0.1f * f));
+    b.poles.push_back(sinew::Vec3{root.x + 0.3f, root.y - 0.2f + 0.1f * f, root.z - 1.0f});
+  }
+  return b;
+}
+
+static void check_two_bone_batch(sinew::TwoBoneIk& ik, const ArmBatch& in, bool optional) {
+  std::vector<sinew::Transform> chains = in.chains;
+  std::vector<sinew::IkResult> results(kBatch, kSentinel);
+  if (optional) {
+    CHECK_OK(ik.solve_batch(chains, in.effectors, in.rotations, in.poles, results));
+  } else {
+    CHECK_OK(ik.solve_batch(chains, in.effectors));
+  }
+
+  // The C function on the same inputs.
+  std::vector<sinew::Transform> c_chains = in.chains;
+  std::vector<SinewIkResult> c_results = c_sentinels();
+  CHECK(sinew_two_bone_ik_solve_batch(ik.get(), c_ptr(c_chains), u32(kBatch), c_vec3(in.effectors),
+                                      optional ? c_quat(in.rotations) : nullptr,
+                                      optional ? c_vec3(in.poles) : nullptr,
+                                      optional ? c_res(c_results) : nullptr) == SINEW_STATUS_OK);
+  CHECK(same_bits(chains, c_chains));
+  if (optional) CHECK(same_results(results, c_results));
+
+  // Each chain as a single solve.
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    std::array<sinew::Transform, 3> single = {
+        {in.chains[3 * i], in.chains[3 * i + 1], in.chains[3 * i + 2]}};
+    std::optional<sinew::Quat> r;
+    std::optional<sinew::Vec3> p;
+    if (optional) {
+      r = in.rotations[i];
+      p = in.poles[i];
+    }
+    const sinew::IkResult expected = MUST(ik.solve(single, in.effectors[i], r, p));
+    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
+    if (optional) {
+      CHECK(near_result(results[i], expected));
+    } else {
+      CHECK(same_result(results[i], kSentinel));  // no results asked for: untouched
+    }
+  }
+  CHECK(!same_bits(chains, in.chains));
+}
+
+static void test_two_bone_batch() {
+  g_section = "two-bone IK batch";
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  CHECK_OK(pose.set_local(animated_pose()));
+  const ArmBatch in = arm_batch(MUST(pose.get_model()));
+
+  sinew::TwoBoneIkSettings stretchy;
+  stretchy.allow_stretching = 1;
+  stretchy.soften = 0.9f;
+  stretchy.pole_weight = 0.8f;
+  stretchy.end_rotation = static_cast<int32_t>(sinew::EndRotation::copy_effector);
+  sinew::TwoBoneIkSettings twist;
+  twist.weight = 0.6f;
+  twist.keep_twist = 1;
+  for (const sinew::TwoBoneIkSettings& settings : {sinew::TwoBoneIkSettings(), stretchy, twist}) {
+    sinew::TwoBoneIk ik = MUST(sinew::TwoBoneIk::create(settings));
+    check_two_bone_batch(ik, in, true);
+    check_two_bone_batch(ik, in, false);
+  }
+
+  sinew::TwoBoneIk ik = MUST(sinew::TwoBoneIk::create(stretchy));
+  std::vector<sinew::Transform> chains = in.chains;
+  std::vector<sinew::IkResult> results(kBatch, kSentinel);
+  const std::vector<sinew::IkResult> sentinels = results;
+  std::vector<sinew::Transform> c_chains = in.chains;
+  std::vector<SinewIkResult> c_results = c_sentinels();
+
+  // Bad input anywhere: an error, and nothing written.
+  std::vector<sinew::Vec3> effectors = in.effectors;
+  effectors[5].y = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_NATIVE_ERROR(ik.solve_batch(chains, effectors, in.rotations, in.poles, results),
+                      sinew_two_bone_ik_solve_batch(ik.get(), c_ptr(c_chains), u32(kBatch),
+                                                    c_vec3(effectors), c_quat(in.rotations),
+                                                    c_vec3(in.poles), c_res(c_results)),
+                      sinew::Status::non_finite);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  CHECK(same_bits(c_chains, in.chains) && same_results(sentinels, c_results));
+  std::vector<sinew::Quat> rotations = in.rotations;
+  rotations[8] = sinew::Quat{0.0f, 0.0f, 0.0f, 0.0f};
+  EXPECT_NATIVE_ERROR(ik.solve_batch(chains, in.effectors, rotations, in.poles, results),
+                      sinew_two_bone_ik_solve_batch(ik.get(), c_ptr(c_chains), u32(kBatch),
+                                                    c_vec3(in.effectors), c_quat(rotations),
+                                                    c_vec3(in.poles), c_res(c_results)),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  std::vector<sinew::Transform> bad = in.chains;
+  bad[3 * 7 + 1].rotation.x = std::numeric_limits<float>::infinity();
+  std::vector<sinew::Transform> c_bad = bad;
+  EXPECT_NATIVE_ERROR(ik.solve_batch(bad, in.effectors, {}, {}, results),
+                      sinew_two_bone_ik_solve_batch(ik.get(), c_ptr(c_bad), u32(kBatch),
+                                                    c_vec3(in.effectors), nullptr, nullptr,
+                                                    c_res(c_results)),
+                      sinew::Status::non_finite);
+  CHECK(same_bits(bad, c_bad) && same_results(results, sentinels));
+  CHECK(same_bits(c_bad[3 * 7 + 1].rotation.x, std::numeric_limits<float>::infinity()));
+
+  // A chain whose solution overflows f32 is left alone with its result; the others are solved.
+  const float huge = 3.0e38f;
+  std::vector<sinew::Transform> overflow = in.chains;
+  for (int j = 0; j < 3; ++j) {
+    overflow[3 * 2 + j] = sinew::Transform{sinew::Vec3{huge * static_cast<float>(j - 1), 0, 0},
+                                           sinew::Quat::identity()};
+  }
+  std::vector<sinew::Vec3> at_origin = in.effectors;
+  at_origin[2] = sinew::Vec3{};
+  std::vector<sinew::Transform> c_overflow = overflow;
+  chains = overflow;
+  EXPECT_NATIVE_ERROR(ik.solve_batch(chains, at_origin, in.rotations, in.poles, results),
+                      sinew_two_bone_ik_solve_batch(ik.get(), c_ptr(c_overflow), u32(kBatch),
+                                                    c_vec3(at_origin), c_quat(in.rotations),
+                                                    c_vec3(in.poles), c_res(c_results)),
+                      sinew::Status::numeric_overflow);
+  CHECK(c_message().find("chain 2 ") != std::string::npos);
+  CHECK(same_bits(chains, c_overflow));
+  CHECK(same_results(results, c_results));
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    std::array<sinew::Transform, 3> single = {
+        {overflow[3 * i], overflow[3 * i + 1], overflow[3 * i + 2]}};
+    if (i == 2) {
+      CHECK(std::memcmp(&chains[6], &overflow[6], 3 * sizeof(sinew::Transform)) == 0);
+      CHECK(same_result(results[i], kSentinel));
+      CHECK(ik.solve(single, at_origin[i], in.rotations[i], in.poles[i]).status() ==
+            sinew::Status::numeric_overflow);
+      continue;
+    }
+    const sinew::IkResult expected =
+        MUST(ik.solve(single, at_origin[i], in.rotations[i], in.poles[i]));
+    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
+    CHECK(near_result(results[i], expected));
+  }
+
+  // Sizes the wrapper checks: a "sinew C++:" error, nothing written, the library's message kept.
+  chains = in.chains;
+  results = sentinels;
+  const sinew::Span<sinew::Transform> all(chains.data(), chains.size());
+  EXPECT_WRAPPER_ERROR(
+      ik.solve_batch(sinew::Span<sinew::Transform>(chains.data(), 26), in.effectors),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      ik.solve_batch(all, sinew::Span<const sinew::Vec3>(in.effectors.data(), 8)),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(ik.solve_batch(all, in.effectors,
+                                      sinew::Span<const sinew::Quat>(in.rotations.data(), 8)),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      ik.solve_batch(all, in.effectors, {}, sinew::Span<const sinew::Vec3>(in.poles.data(), 1)),
+      sinew::Status::size_mismatch);
+  std::vector<sinew::IkResult> ten(10, kSentinel);
+  EXPECT_WRAPPER_ERROR(ik.solve_batch(all, in.effectors, in.rotations, in.poles, ten),
+                       sinew::Status::size_mismatch);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  if (sizeof(std::size_t) > sizeof(uint32_t)) {
+    // More chains than a uint32_t counts: refused before anything is read.
+    const std::size_t too_many = static_cast<std::size_t>(UINT32_MAX) + 1;
+    EXPECT_WRAPPER_ERROR(
+        ik.solve_batch(sinew::Span<sinew::Transform>(chains.data(), 3 * too_many),
+                       sinew::Span<const sinew::Vec3>(in.effectors.data(), too_many)),
+        sinew::Status::out_of_range);
+  }
+
+  // An empty batch is fine, with or without (empty) optional spans; an empty handle is not.
+  std::vector<sinew::Transform> no_chains;
+  std::vector<sinew::Vec3> no_effectors;
+  std::vector<sinew::IkResult> no_results;
+  CHECK_OK(ik.solve_batch(no_chains, no_effectors));
+  CHECK_OK(ik.solve_batch(sinew::Span<sinew::Transform>(), sinew::Span<const sinew::Vec3>(), {},
+                          {}, no_results));
+  CHECK(sinew_two_bone_ik_solve_batch(ik.get(), nullptr, 0, nullptr, nullptr, nullptr,
+                                      nullptr) == SINEW_STATUS_OK);
+  sinew::TwoBoneIk empty;
+  EXPECT_NATIVE_ERROR(empty.solve_batch(no_chains, no_effectors),
+                      sinew_two_bone_ik_solve_batch(nullptr, nullptr, 0, nullptr, nullptr, nullptr,
+                                                    nullptr),
+                      sinew::Status::null_pointer);
+}
+
+/// kBatch copies of the chain spine -> hand_l, each moved and bent a little, with per-chain
+/// effectors (one out of reach), effector rotations and root parent rotations.
+struct LimbBatch {
+  std::vector<sinew::Transform> chains;
+  std::vector<sinew::Vec3> effectors;
+  std::vector<sinew::Quat> rotations;
+  std::vector<sinew::Quat> parents;
+};
+
+static LimbBatch limb_batch(const std::vector<sinew::Transform>& chain) {
+  const sinew::Vec3 offsets[kBatch] = {
+      {-0.5f, 0.1f, 0.3f},  {-0.3f, 0.6f, -0.2f}, {-0.6f, -0.2f, 0.1f},
+      {-3.0f, 0.0f, 0.0f},  {-0.2f, 0.3f, 0.4f},  {-0.4f, -0.4f, -0.1f},
+      {-0.1f, 0.5f, 0.2f},  {-0.7f, 0.2f, -0.3f}, {-0.45f, 0.2f, 0.35f}};
+  LimbBatch b;
+  const std::size_t n = chain.size();
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    const float f = static_cast<float>(i);
+    for (std::size_t j = 0; j < n; ++j) {
+      sinew::Transform t = chain[j];
+      t.translation.x -= 0.05f * f;
+      t.translation.z += 0.03f * f;
+      if (j == 2) t.translation.y += 0.02f * f;  // bend differently
+      b.chains.push_back(t);
+    }
+    const sinew::Vec3 root = b.chains[n * i].translation;
+    b.effectors.push_back(
+        sinew::Vec3{root.x + offsets[i].x, root.y + offsets[i].y, root.z + offsets[i].z});
+    b.rotations.push_back(axis_angle(0, 1, 0.2f * f, 0.5f + 0.1f * f));
+    b.parents.push_back(axis_angle(0.1f * f, 0, 1, 0.05f * f));
+  }
+  return b;
+}
+
+/// FABRIK or CCD: a batch equals single solves bit for bit, and the C function's batch.
+template <class Solver, class CBatch>
+static void check_chain_batch(Solver& solver, Solver& singles, CBatch c_batch, const LimbBatch& in,
+                              std::size_t n, bool optional) {
+  std::vector<sinew::Transform> chains = in.chains;
+  std::vector<sinew::IkResult> results(kBatch, kSentinel);
+  if (optional) {
+    CHECK_OK(solver.solve_batch(chains, n, in.effectors, in.rotations, in.parents, results));
+  } else {
+    CHECK_OK(solver.solve_batch(chains, n, in.effectors));
+  }
+  std::vector<sinew::Transform> c_chains = in.chains;
+  std::vector<SinewIkResult> c_results = c_sentinels();
+  CHECK(c_batch(solver.get(), c_ptr(c_chains), u32(n), u32(kBatch),
+                optional ? c_quat(in.parents) : nullptr, c_vec3(in.effectors),
+                optional ? c_quat(in.rotations) : nullptr,
+                optional ? c_res(c_results) : nullptr) == SINEW_STATUS_OK);
+  CHECK(same_bits(chains, c_chains));
+  if (optional) CHECK(same_results(results, c_results));
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    const auto first = in.chains.begin() + static_cast<std::ptrdiff_t>(n * i);
+    std::vector<sinew::Transform> single(first, first + static_cast<std::ptrdiff_t>(n));
+    std::optional<sinew::Quat> r;
+    std::optional<sinew::Quat> p;
+    if (optional) {
+      r = in.rotations[i];
+      p = in.parents[i];
+    }
+    const sinew::IkResult expected = MUST(singles.solve(single, in.effectors[i], r, p));
+    CHECK(std::memcmp(&chains[n * i], single.data(), n * sizeof(sinew::Transform)) == 0);
+    CHECK(optional ? same_result(results[i], expected) : same_result(results[i], kSentinel));
+    CHECK(std::memcmp(&chains[n * i], &in.chains[n * i], n * sizeof(sinew::Transform)) != 0);
+  }
+}
+
+template <class Solver, class CBatch>
+static void test_chain_batch(const char* section, Solver (*make)(), CBatch c_batch) {
+  g_section = section;
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  CHECK_OK(pose.set_local(animated_pose()));
+  const std::vector<sinew::Transform> limb = chain_model(pose);
+  const std::size_t n = limb.size();
+  const LimbBatch in = limb_batch(limb);
+
+  Solver solver = make();
+  Solver singles = make();
+  check_chain_batch(solver, singles, c_batch, in, n, true);
+  check_chain_batch(solver, singles, c_batch, in, n, false);
+  // Shorter chains (the first three joints) on the same solvers.
+  LimbBatch short_in;
+  for (std::size_t i = 0; i < kBatch; ++i) {
+    for (std::size_t j = 0; j < 3; ++j) short_in.chains.push_back(in.chains[n * i + j]);
+  }
+  short_in.effectors = in.effectors;
+  short_in.rotations = in.rotations;
+  short_in.parents = in.parents;
+  check_chain_batch(solver, singles, c_batch, short_in, 3, true);
+
+  // Bad input anywhere: an error, and nothing written.
+  std::vector<sinew::Transform> chains = in.chains;
+  std::vector<sinew::IkResult> results(kBatch, kSentinel);
+  const std::vector<sinew::IkResult> sentinels = results;
+  std::vector<sinew::Transform> c_chains = in.chains;
+  std::vector<SinewIkResult> c_results = c_sentinels();
+  std::vector<sinew::Quat> parents = in.parents;
+  parents[6] = sinew::Quat{0.0f, 0.0f, 0.0f, 0.0f};
+  EXPECT_NATIVE_ERROR(solver.solve_batch(chains, n, in.effectors, in.rotations, parents, results),
+                      c_batch(solver.get(), c_ptr(c_chains), u32(n), u32(kBatch), c_quat(parents),
+                              c_vec3(in.effectors), c_quat(in.rotations), c_res(c_results)),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  CHECK(same_bits(c_chains, in.chains) && same_results(sentinels, c_results));
+  std::vector<sinew::Vec3> effectors = in.effectors;
+  effectors[8].z = std::numeric_limits<float>::infinity();
+  EXPECT_NATIVE_ERROR(solver.solve_batch(chains, n, effectors, {}, {}, results),
+                      c_batch(solver.get(), c_ptr(c_chains), u32(n), u32(kBatch), nullptr,
+                              c_vec3(effectors), nullptr, c_res(c_results)),
+                      sinew::Status::non_finite);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  std::vector<sinew::Transform> seven(7 * kBatch);
+  std::vector<sinew::Transform> c_seven = seven;
+  EXPECT_NATIVE_ERROR(solver.solve_batch(seven, 7, in.effectors),
+                      c_batch(solver.get(), c_ptr(c_seven), 7, u32(kBatch), nullptr,
+                              c_vec3(in.effectors), nullptr, nullptr),
+                      sinew::Status::out_of_range);
+  std::vector<sinew::Transform> ones(kBatch);
+  std::vector<sinew::Transform> c_ones = ones;
+  EXPECT_NATIVE_ERROR(solver.solve_batch(ones, 1, in.effectors),
+                      c_batch(solver.get(), c_ptr(c_ones), 1, u32(kBatch), nullptr,
+                              c_vec3(in.effectors), nullptr, nullptr),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(ones, std::vector<sinew::Transform>(kBatch)));
+
+  // Sizes the wrapper checks.
+  EXPECT_WRAPPER_ERROR(solver.solve_batch(chains, n + 1, in.effectors),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      solver.solve_batch(sinew::Span<sinew::Transform>(chains.data(), n * kBatch - 1), n,
+                         in.effectors),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      solver.solve_batch(chains, n, in.effectors, {},
+                         sinew::Span<const sinew::Quat>(in.parents.data(), kBatch - 1)),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      solver.solve_batch(chains, n, in.effectors,
+                         sinew::Span<const sinew::Quat>(in.rotations.data(), 2)),
+      sinew::Status::size_mismatch);
+  std::vector<sinew::IkResult> ten(10, kSentinel);
+  EXPECT_WRAPPER_ERROR(solver.solve_batch(chains, n, in.effectors, {}, {}, ten),
+                       sinew::Status::size_mismatch);
+  CHECK(same_bits(chains, in.chains) && same_results(results, sentinels));
+  if (sizeof(std::size_t) > sizeof(uint32_t)) {
+    const std::size_t too_many = static_cast<std::size_t>(UINT32_MAX) + 1;
+    EXPECT_WRAPPER_ERROR(
+        solver.solve_batch(sinew::Span<sinew::Transform>(chains.data(), too_many), 1,
+                           sinew::Span<const sinew::Vec3>(in.effectors.data(), too_many)),
+        sinew::Status::out_of_range);
+    EXPECT_WRAPPER_ERROR(solver.solve_batch(sinew::Span<sinew::Transform>(), too_many,
+                                            sinew::Span<const sinew::Vec3>()),
+                         sinew::Status::out_of_range);
+  }
+
+  // An empty batch is fine; an empty handle is not.
+  std::vector<sinew::Transform> no_chains;
+  std::vector<sinew::Vec3> no_effectors;
+  std::vector<sinew::IkResult> no_results;
+  CHECK_OK(solver.solve_batch(no_chains, n, no_effectors));
+  CHECK_OK(solver.solve_batch(no_chains, n, no_effectors, {}, {}, no_results));
+  CHECK(c_batch(solver.get(), nullptr, u32(n), 0, nullptr, nullptr, nullptr, nullptr) ==
+        SINEW_STATUS_OK);
+  Solver empty;
+  EXPECT_NATIVE_ERROR(empty.solve_batch(no_chains, n, no_effectors),
+                      c_batch(nullptr, nullptr, u32(n), 0, nullptr, nullptr, nullptr, nullptr),
+                      sinew::Status::null_pointer);
+}
+
+/// FABRIK as in test_fabrik: tight precision, copied effector rotation, a cone and a hinge.
+static sinew::Fabrik make_batch_fabrik() {
+  sinew::FabrikSettings settings;
+  settings.precision = 1e-4f;
+  settings.max_iterations = 25;
+  settings.stop_when_stalled = 0;
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::copy_effector);
+  sinew::Fabrik fabrik = MUST(sinew::Fabrik::create(settings, 6));
+  const std::vector<sinew::Transform> animated = animated_pose();
+  CHECK_OK(fabrik.set_constraint(1, sinew::JointConstraint::cone(animated[UPPER_L].rotation,
+                                                                  sinew::Vec3{-1, 0, 0}, 0.6f,
+                                                                  0.4f)));
+  CHECK_OK(fabrik.set_constraint(2, sinew::JointConstraint::hinge(sinew::Quat::identity(),
+                                                                   sinew::Vec3{0, 1, 0}, -1.5f,
+                                                                   0.1f)));
+  return fabrik;
+}
+
+/// CCD as in test_ccd: from the root, fixed root, a limited joint, a damped one, a twist limit.
+static sinew::Ccd make_batch_ccd() {
+  sinew::CcdSettings settings;
+  settings.max_iterations = 30;
+  settings.start_from_tail = 0;
+  settings.fix_root = 1;
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::keep_model);
+  sinew::Ccd ccd = MUST(sinew::Ccd::create(settings, 5));
+  CHECK_OK(ccd.set_joint(1, 30.0f, 0.7f));
+  CHECK_OK(ccd.set_joint(2, 180.0f, 0.5f));
+  CHECK_OK(ccd.set_constraint(
+      2, sinew::JointConstraint::twist(animated_pose()[LOWER_L].rotation, sinew::Vec3{-1, 0, 0},
+                                       -0.2f, 0.2f)));
+  return ccd;
+}
+
+static void test_batches() {
+  test_two_bone_batch();
+  test_chain_batch<sinew::Fabrik>("FABRIK batch", make_batch_fabrik, &sinew_fabrik_solve_batch);
+  test_chain_batch<sinew::Ccd>("CCD batch", make_batch_ccd, &sinew_ccd_solve_batch);
+}
+
 // ================================================================ hand IK retargeting
 
 static void test_hand_ik() {
@@ -1877,6 +2366,12 @@ static void test_no_allocation() {
   const sinew::HandJoints hands{HAND_R, HAND_L, IK_HAND_R, IK_HAND_L};
   const std::array<uint32_t, 1> bones = {{IK_ROOT}};
   const sinew::Quat rotation = axis_angle(0, 1, 0, 0.3f);
+  CHECK_OK(pose.set_local(animated));
+  const ArmBatch arms = arm_batch(MUST(pose.get_model()));
+  const LimbBatch limbs = limb_batch(chain_model(pose));
+  std::array<sinew::Transform, 3 * kBatch> arm_chains{};
+  std::array<sinew::Transform, 4 * kBatch> limb_chains{};
+  std::array<sinew::IkResult, kBatch> batch_results{};
   bool all_ok = true;
 
   const std::size_t before = g_allocations;
@@ -1895,6 +2390,15 @@ static void test_no_allocation() {
     all_ok &= fabrik.solve_pose(pose, kChain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
     all_ok &= ccd.solve(long_chain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
     all_ok &= ccd.solve_pose(pose, kChain, sinew::Vec3{-0.5f, 1.1f, 0.3f}, rotation).ok();
+    std::copy(arms.chains.begin(), arms.chains.end(), arm_chains.begin());
+    all_ok &= two.solve_batch(arm_chains, arms.effectors, arms.rotations, arms.poles,
+                              batch_results).ok();
+    all_ok &= two.solve_batch(arm_chains, arms.effectors).ok();
+    std::copy(limbs.chains.begin(), limbs.chains.end(), limb_chains.begin());
+    all_ok &= fabrik.solve_batch(limb_chains, 4, limbs.effectors, limbs.rotations, limbs.parents,
+                                 batch_results).ok();
+    std::copy(limbs.chains.begin(), limbs.chains.end(), limb_chains.begin());
+    all_ok &= ccd.solve_batch(limb_chains, 4, limbs.effectors, {}, {}, batch_results).ok();
     all_ok &= hand.apply_model(model, hands, bones).ok();
     all_ok &= hand.apply_pose(pose, hands, bones).ok();
     all_ok &= walk.cpp.sample(cursor, 0.1f * static_cast<float>(frame), true, other).ok();
@@ -1917,6 +2421,8 @@ static void test_no_allocation() {
   all_ok &= pose.get_model(model).ok();
   all_ok &= two.solve(chain, sinew::Vec3{0.5f, 1.2f, 0.3f}).ok();
   all_ok &= fabrik.solve(long_chain, sinew::Vec3{-0.5f, 1.1f, 0.3f}).ok();
+  all_ok &= two.solve_batch(arm_chains, arms.effectors, {}, arms.poles, batch_results).ok();
+  all_ok &= ccd.solve_batch(limb_chains, 4, limbs.effectors, limbs.rotations).ok();
   all_ok &= sinew::blend_layers(layers, 0.1f, out).ok();
   all_ok &= fade.update(1.0f / 60.0f).ok();
   CHECK(all_ok);
@@ -2010,6 +2516,30 @@ static void test_exceptions() {
              std::string(e.what()).rfind("sinew C++: ", 0) == 0;
   }
   CHECK(thrown);
+
+  // Batch solves: a wrapper-side size error and a library error both throw.
+  thrown = false;
+  try {
+    sinew::TwoBoneIk ik = sinew::value_or_throw(sinew::TwoBoneIk::create());
+    std::array<sinew::Transform, 5> five{};
+    const std::array<sinew::Vec3, 2> effectors{};
+    sinew::throw_if_error(ik.solve_batch(five, effectors));
+  } catch (const sinew::Exception& e) {
+    thrown = e.status() == sinew::Status::size_mismatch &&
+             std::string(e.what()).rfind("sinew C++: ", 0) == 0;
+  }
+  CHECK(thrown);
+  thrown = false;
+  try {
+    sinew::Fabrik fabrik = sinew::value_or_throw(sinew::Fabrik::create(4));
+    std::array<sinew::Transform, 6> chains{};
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::array<sinew::Vec3, 2> effectors = {{sinew::Vec3{}, sinew::Vec3{nan, 0, 0}}};
+    sinew::value_or_throw(fabrik.solve_batch(chains, 3, effectors));
+  } catch (const sinew::Exception& e) {
+    thrown = e.status() == sinew::Status::non_finite && std::string(e.what()) == c_message();
+  }
+  CHECK(thrown);
 }
 #endif
 
@@ -2029,6 +2559,7 @@ int main() {
   test_two_bone_ik();
   test_fabrik();
   test_ccd();
+  test_batches();
   test_hand_ik();
   test_masks();
   test_blending();

@@ -6,8 +6,9 @@
 // golden.txt holds values the Rust core computed for the scenarios below (mirrored literally in
 // tests/csharp.rs): one line per result, `NAME count hex-f32-bits...`. Every scenario is also run
 // through the raw NativeMethods in this process; the idiomatic layer must match it bit for bit
-// and the Rust core within 1e-6 (relative). Beyond parity: layouts, errors, disposal and
-// finalization, threads, allocations. Prints `LIBRARY <path of the libsinew mapped>` and, last,
+// and the Rust core within 1e-6 (relative). Batch solves must equal the raw batch calls bit for
+// bit and single solves (two-bone within 1e-6, FABRIK/CCD bit for bit). Beyond parity: layouts,
+// errors, disposal and finalization, threads, allocations. Prints `LIBRARY <path of the libsinew mapped>` and, last,
 // `N passed, M failed`.
 
 using System;
@@ -56,6 +57,9 @@ static unsafe class SinewTests
         Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
+        Run("two-bone batches equal single solves within 1e-6 and the raw calls bit for bit", TestTwoBoneBatchParity);
+        Run("FABRIK and CCD batches equal single solves bit for bit", TestChainBatchParity);
+        Run("batch errors throw and leave every array untouched", TestBatchErrors);
         Run("skeleton names, lookups and copies", TestSkeletonQueries);
         Run("layers beyond the stack buffer", TestManyLayers);
         Run("errors throw SinewException with the native message", TestErrors);
@@ -631,6 +635,394 @@ static unsafe class SinewTests
         }
         NativeMethods.sinew_skeleton_destroy(s);
         return r;
+    }
+
+    // ------------------------------------------------------------------ batches
+
+    const int BatchCount = 9;
+
+    static readonly Vec3[] ArmReach =
+    {
+        new Vec3(0.35f, 0.25f, 0.1f), new Vec3(0.4f, -0.1f, 0.2f), new Vec3(0.1f, 0.4f, -0.2f),
+        new Vec3(0.5f, 0.1f, 0f), new Vec3(0f, 0f, 0f), new Vec3(0.2f, 0.2f, 0.2f),
+        new Vec3(0.05f, 0.3f, 0.3f), new Vec3(1.5f, 1f, 0.5f), new Vec3(-0.3f, 0.2f, 0.1f),
+    };
+
+    static readonly Vec3[] LimbReach =
+    {
+        new Vec3(0.5f, 0.6f, 0.2f), new Vec3(0.8f, 0.3f, -0.1f), new Vec3(0.2f, 0.7f, 0.3f),
+        new Vec3(3f, 0f, 0f), new Vec3(0.6f, -0.4f, 0.1f), new Vec3(0.3f, 0.3f, 0.3f),
+        new Vec3(0.9f, 0.2f, 0f), new Vec3(0.1f, 0.5f, -0.4f), new Vec3(0.7f, 0.1f, 0.2f),
+    };
+
+    static Vec3 Add(Vec3 a, Vec3 b) { return new Vec3(a.x + b.x, a.y + b.y, a.z + b.z); }
+
+    /// <summary>
+    /// BatchCount arms back to back, each moved and bent a little, with targets in reach, out of
+    /// reach and at the root (degenerate: the general path inside a SIMD group of four), poles
+    /// and effector rotations.
+    /// </summary>
+    static Transform[] BatchArms(out Vec3[] targets, out Vec3[] poles, out Quat[] rotations)
+    {
+        Transform[] arms = new Transform[3 * BatchCount];
+        targets = new Vec3[BatchCount];
+        poles = new Vec3[BatchCount];
+        rotations = new Quat[BatchCount];
+        for (int i = 0; i < BatchCount; i++)
+        {
+            Transform[] arm = Arm();
+            Vec3 shift = new Vec3(0.1f * i, -0.05f * i, 0.02f * i);
+            for (int j = 0; j < 3; j++)
+            {
+                arm[j].Translation = Add(arm[j].Translation, shift);
+                arms[3 * i + j] = arm[j];
+            }
+            arms[3 * i + 1].Translation = Add(arms[3 * i + 1].Translation, new Vec3(0f, 0.02f * i, 0f));
+            arms[3 * i + 1].Rotation = Quat.AxisAngle(new Vec3(0f, 0f, 1f), 0.1f * i);
+            targets[i] = Add(arms[3 * i].Translation, ArmReach[i]);
+            poles[i] = Add(arms[3 * i].Translation, new Vec3(0.3f, -0.2f + 0.1f * i, -1f));
+            rotations[i] = Quat.AxisAngle(new Vec3(1f, 0.1f * i, 1f), 0.2f + 0.1f * i);
+        }
+        return arms;
+    }
+
+    /// <summary>BatchCount bent five-joint chains back to back, with targets (one out of reach), effector and root parent rotations.</summary>
+    static Transform[] BatchLimbs(out Vec3[] targets, out Quat[] rotations, out Quat[] parents)
+    {
+        Transform[] limbs = new Transform[5 * BatchCount];
+        targets = new Vec3[BatchCount];
+        rotations = new Quat[BatchCount];
+        parents = new Quat[BatchCount];
+        for (int i = 0; i < BatchCount; i++)
+        {
+            Transform[] line = StraightChain(5);
+            for (int j = 0; j < 5; j++)
+            {
+                line[j].Translation = Add(line[j].Translation, new Vec3(0f, 0.1f * i + (j == 2 ? 0.03f * i : 0f), -0.05f * i));
+                limbs[5 * i + j] = line[j];
+            }
+            targets[i] = Add(limbs[5 * i].Translation, LimbReach[i]);
+            rotations[i] = Quat.AxisAngle(new Vec3(0f, 1f, 0.2f * i), 0.2f + 0.1f * i);
+            parents[i] = Quat.AxisAngle(new Vec3(0.1f * i, 0f, 1f), 0.05f * i);
+        }
+        return limbs;
+    }
+
+    static Transform[] Slice(Transform[] all, int start, int count)
+    {
+        Transform[] part = new Transform[count];
+        Array.Copy(all, start, part, 0, count);
+        return part;
+    }
+
+    static IkResult[] Sentinels(int count)
+    {
+        IkResult[] r = new IkResult[count];
+        for (int i = 0; i < count; i++) r[i] = new IkResult(true, 42.5f, 77);
+        return r;
+    }
+
+    static float[] F(IkResult[] rs)
+    {
+        float[] v = new float[rs.Length * 3];
+        for (int i = 0; i < rs.Length; i++) Array.Copy(F(rs[i]), 0, v, 3 * i, 3);
+        return v;
+    }
+
+    static float[] F(SinewIkResult[] rs)
+    {
+        float[] v = new float[rs.Length * 3];
+        for (int i = 0; i < rs.Length; i++) Array.Copy(F(rs[i]), 0, v, 3 * i, 3);
+        return v;
+    }
+
+    /// <summary>Per component within 1e-6 (relative above magnitude 1).</summary>
+    static bool Close(float[] a, float[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++)
+        {
+            if (!(Math.Abs((double)a[i] - b[i]) <= 1e-6 * Math.Max(1.0, Math.Abs((double)b[i])))) return false;
+        }
+        return true;
+    }
+
+    static void TestTwoBoneBatchParity()
+    {
+        Vec3[] targets, poles;
+        Quat[] rotations;
+        Transform[] arms = BatchArms(out targets, out poles, out rotations);
+        TwoBoneIkSettings stretchy = TwoBoneIkSettings.Default;
+        stretchy.AllowStretching = true;
+        stretchy.Soften = 0.9f;
+        stretchy.PoleWeight = 0.8f;
+        stretchy.EndRotation = EndRotation.CopyEffector;
+        TwoBoneIkSettings twist = TwoBoneIkSettings.Default;
+        twist.Weight = 0.6f;
+        twist.KeepTwist = true;
+        int differing = 0, compared = 0;
+        foreach (TwoBoneIkSettings settings in new[] { TwoBoneIkSettings.Default, stretchy, twist })
+        {
+            using (TwoBoneIk ik = new TwoBoneIk(settings))
+            {
+                for (int with = 0; with < 2; with++)
+                {
+                    bool all = with == 1;
+                    string what = "two-bone batch (settings " + settings.EndRotation + "/" + settings.Weight + (all ? ", every array" : ", positions only") + ")";
+                    Transform[] batch = (Transform[])arms.Clone();
+                    IkResult[] results = Sentinels(BatchCount);
+                    if (all) ik.SolveBatch(batch, targets, rotations, poles, results);
+                    else ik.SolveBatch(batch, targets);
+
+                    SinewTransform[] raw = ToRaw(arms);
+                    SinewIkResult[] rawResults = new SinewIkResult[BatchCount];
+                    SinewVec3[] rawTargets = V(targets), rawPoles = V(poles);
+                    SinewQuat[] rawRotations = Q(rotations);
+                    fixed (SinewTransform* c = raw)
+                    fixed (SinewVec3* t = rawTargets)
+                    fixed (SinewQuat* r = rawRotations)
+                    fixed (SinewVec3* p = rawPoles)
+                    fixed (SinewIkResult* o = rawResults)
+                    {
+                        Ok(NativeMethods.sinew_two_bone_ik_solve_batch(ik.NativePointer, c, BatchCount, t, all ? r : null, all ? p : null, all ? o : null), "two_bone_ik_solve_batch");
+                    }
+                    Check(SameBits(F(batch), RawChain(raw)), what + ": idiomatic equals raw NativeMethods bit for bit");
+                    if (all) Check(SameBits(F(results), F(rawResults)), what + ": results equal the raw call's");
+                    Check(!SameBits(F(batch), F(arms)), what + ": the chains were solved");
+
+                    for (int i = 0; i < BatchCount; i++)
+                    {
+                        Transform[] single = Slice(arms, 3 * i, 3);
+                        IkResult expected = ik.Solve(single, targets[i], all ? rotations[i] : (Quat?)null, all ? poles[i] : (Vec3?)null);
+                        float[] mine = F(Slice(batch, 3 * i, 3)), theirs = F(single);
+                        Check(Close(mine, theirs), what + ": chain " + i + " within 1e-6 of Solve");
+                        for (int k = 0; k < mine.Length; k++, compared++) if (Bits(mine[k]) != Bits(theirs[k])) differing++;
+                        if (all)
+                        {
+                            Check(results[i].Reached == expected.Reached && results[i].Iterations == expected.Iterations
+                                && Close(new[] { results[i].Error }, new[] { expected.Error }), what + ": result " + i + " matches Solve's");
+                        }
+                        else
+                        {
+                            Check(SameBits(F(results[i]), F(new IkResult(true, 42.5f, 77))), what + ": results untouched when not asked for");
+                        }
+                    }
+
+                    // The reusable-array overload on larger arrays, and the pointer overload, give the same.
+                    if (all)
+                    {
+                        Transform[] big = new Transform[3 * BatchCount + 6];
+                        Array.Copy(arms, big, arms.Length);
+                        Vec3[] bigTargets = new Vec3[BatchCount + 2], bigPoles = new Vec3[BatchCount + 2];
+                        Quat[] bigRotations = new Quat[BatchCount + 2];
+                        Array.Copy(targets, bigTargets, BatchCount);
+                        Array.Copy(poles, bigPoles, BatchCount);
+                        Array.Copy(rotations, bigRotations, BatchCount);
+                        IkResult[] bigResults = Sentinels(BatchCount + 2);
+                        ik.SolveBatch(big, BatchCount, bigTargets, bigRotations, bigPoles, bigResults);
+                        Check(SameBits(F(Slice(big, 0, 3 * BatchCount)), F(batch)) && SameBits(F(Slice(big, 3 * BatchCount, 6)), F(new Transform[6])), what + ": the first chainCount chains of reusable arrays");
+                        Check(SameBits(F(bigResults[BatchCount]), F(new IkResult(true, 42.5f, 77))) && SameBits(F(bigResults[BatchCount + 1]), F(new IkResult(true, 42.5f, 77))), what + ": results past chainCount untouched");
+                        IkResult[] firstResults = new IkResult[BatchCount];
+                        Array.Copy(bigResults, firstResults, BatchCount);
+                        Check(SameBits(F(firstResults), F(results)), what + ": reusable-array results");
+                        Transform[] viaPointer = (Transform[])arms.Clone();
+                        IkResult[] pointerResults = new IkResult[BatchCount];
+                        fixed (Transform* c = viaPointer)
+                        fixed (Vec3* t = targets)
+                        fixed (Quat* r = rotations)
+                        fixed (Vec3* p = poles)
+                        fixed (IkResult* o = pointerResults)
+                        {
+                            ik.SolveBatch(c, BatchCount, t, r, p, o);
+                        }
+                        Check(SameBits(F(viaPointer), F(batch)) && SameBits(F(pointerResults), F(results)), what + ": the pointer overload");
+                    }
+                }
+            }
+        }
+        Console.WriteLine("  " + differing + " of " + compared + " batch floats differ in bits from Solve's (all within 1e-6)");
+    }
+
+    static void TestChainBatchParity()
+    {
+        Vec3[] targets;
+        Quat[] rotations, parents;
+        Transform[] limbs = BatchLimbs(out targets, out rotations, out parents);
+        JointConstraint cone = JointConstraint.Cone(ID, new Vec3(1f, 0f, 0f), 0.4f, 0.3f);
+        FabrikSettings fs = FabrikSettings.Default;
+        fs.Precision = 1e-4f;
+        fs.MaxIterations = 25;
+        fs.StopWhenStalled = false;
+        fs.EndRotation = EndRotation.CopyEffector;
+        CcdSettings cs = CcdSettings.Default;
+        cs.MaxIterations = 30;
+        cs.StartFromTail = false;
+        cs.EndRotation = EndRotation.KeepModel;
+        using (Fabrik fabrik = new Fabrik(8, fs))
+        using (Fabrik fabrikSingles = new Fabrik(8, fs))
+        using (Ccd ccd = new Ccd(8, cs))
+        using (Ccd ccdSingles = new Ccd(8, cs))
+        {
+            fabrik.SetConstraint(1, cone);
+            fabrikSingles.SetConstraint(1, cone);
+            ccd.SetConstraint(1, cone);
+            ccdSingles.SetConstraint(1, cone);
+            ccd.SetJoint(2, 30f, 0.8f);
+            ccdSingles.SetJoint(2, 30f, 0.8f);
+            for (int solver = 0; solver < 2; solver++)
+            {
+                for (int with = 0; with < 2; with++)
+                {
+                    bool all = with == 1;
+                    string what = (solver == 0 ? "FABRIK" : "CCD") + " batch" + (all ? " (every array)" : " (positions only)");
+                    Transform[] batch = (Transform[])limbs.Clone();
+                    IkResult[] results = Sentinels(BatchCount);
+                    if (solver == 0)
+                    {
+                        if (all) fabrik.SolveBatch(batch, 5, targets, rotations, parents, results);
+                        else fabrik.SolveBatch(batch, 5, targets);
+                    }
+                    else
+                    {
+                        if (all) ccd.SolveBatch(batch, 5, targets, rotations, parents, results);
+                        else ccd.SolveBatch(batch, 5, targets);
+                    }
+
+                    SinewTransform[] raw = ToRaw(limbs);
+                    SinewIkResult[] rawResults = new SinewIkResult[BatchCount];
+                    SinewVec3[] rawTargets = V(targets);
+                    SinewQuat[] rawRotations = Q(rotations), rawParents = Q(parents);
+                    fixed (SinewTransform* c = raw)
+                    fixed (SinewVec3* t = rawTargets)
+                    fixed (SinewQuat* r = rawRotations)
+                    fixed (SinewQuat* p = rawParents)
+                    fixed (SinewIkResult* o = rawResults)
+                    {
+                        SinewStatus status = solver == 0
+                            ? NativeMethods.sinew_fabrik_solve_batch(fabrik.NativePointer, c, 5, BatchCount, all ? p : null, t, all ? r : null, all ? o : null)
+                            : NativeMethods.sinew_ccd_solve_batch(ccd.NativePointer, c, 5, BatchCount, all ? p : null, t, all ? r : null, all ? o : null);
+                        Ok(status, what);
+                    }
+                    Check(SameBits(F(batch), RawChain(raw)), what + ": idiomatic equals raw NativeMethods bit for bit");
+                    if (all) Check(SameBits(F(results), F(rawResults)), what + ": results equal the raw call's");
+
+                    for (int i = 0; i < BatchCount; i++)
+                    {
+                        Transform[] single = Slice(limbs, 5 * i, 5);
+                        Quat? r = all ? rotations[i] : (Quat?)null, p = all ? parents[i] : (Quat?)null;
+                        IkResult expected = solver == 0 ? fabrikSingles.Solve(single, targets[i], r, p) : ccdSingles.Solve(single, targets[i], r, p);
+                        Check(SameBits(F(Slice(batch, 5 * i, 5)), F(single)), what + ": chain " + i + " equals Solve bit for bit");
+                        Check(!SameBits(F(single), F(Slice(limbs, 5 * i, 5))), what + ": chain " + i + " moved");
+                        Check(SameBits(F(results[i]), all ? F(expected) : F(new IkResult(true, 42.5f, 77))), what + ": result " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    static void TestBatchErrors()
+    {
+        Vec3[] targets, poles;
+        Quat[] rotations;
+        Transform[] arms = BatchArms(out targets, out poles, out rotations);
+        float[] armBits = F(arms), sentinelBits = F(Sentinels(BatchCount));
+        using (TwoBoneIk ik = new TwoBoneIk())
+        {
+            Transform[] chains = (Transform[])arms.Clone();
+            IkResult[] results = Sentinels(BatchCount);
+            Func<bool> untouched = () => SameBits(F(chains), armBits) && SameBits(F(results), sentinelBits);
+
+            Vec3[] nan = (Vec3[])targets.Clone();
+            nan[5].y = float.NaN;
+            ThrowsSinew("a NaN target in a batch", Status.NonFinite, () => ik.SolveBatch(chains, nan, rotations, poles, results), "chain 5");
+            Check(untouched(), "a NaN target leaves every array untouched");
+            Quat[] zero = (Quat[])rotations.Clone();
+            zero[8] = new Quat(0f, 0f, 0f, 0f);
+            ThrowsSinew("a zero effector rotation in a batch", Status.InvalidArgument, () => ik.SolveBatch(chains, targets, zero, poles, results), "chain 8");
+            Check(untouched(), "a zero rotation leaves every array untouched");
+            Transform[] bad = (Transform[])arms.Clone();
+            bad[3 * 7 + 1].Rotation = new Quat(float.PositiveInfinity, 0f, 0f, 1f);
+            float[] badBits = F(bad);
+            ThrowsSinew("an infinite joint rotation in a batch", Status.NonFinite, () => ik.SolveBatch(bad, targets, null, null, results), "chain 7");
+            Check(SameBits(F(bad), badBits) && SameBits(F(results), sentinelBits), "a bad chain leaves every array untouched");
+
+            // Argument checks, before the native call: nothing written either.
+            Throws<ArgumentNullException>("null chains", () => ik.SolveBatch(null, targets), null);
+            Throws<ArgumentNullException>("null targets", () => ik.SolveBatch(chains, null), null);
+            Throws<ArgumentException>("chains for another count", () => ik.SolveBatch(new Transform[26], targets), null);
+            Throws<ArgumentException>("rotations for another count", () => ik.SolveBatch(chains, targets, new Quat[8]), null);
+            Throws<ArgumentException>("poles for another count", () => ik.SolveBatch(chains, targets, null, new Vec3[1]), null);
+            Throws<ArgumentException>("results for another count", () => ik.SolveBatch(chains, targets, null, null, new IkResult[10]), null);
+            Throws<ArgumentOutOfRangeException>("a count beyond the targets", () => ik.SolveBatch(chains, BatchCount + 1, targets), null);
+            Throws<ArgumentOutOfRangeException>("a count beyond the chains", () => ik.SolveBatch(new Transform[3 * BatchCount - 1], BatchCount, targets), null);
+            Throws<ArgumentOutOfRangeException>("a negative count", () => ik.SolveBatch(chains, -1, targets), null);
+            Throws<ArgumentException>("optional arrays shorter than the count", () => ik.SolveBatch(chains, BatchCount, targets, null, null, new IkResult[BatchCount - 1]), null);
+            Throws<ArgumentOutOfRangeException>("a negative count through pointers", () => { fixed (Transform* c = chains) fixed (Vec3* t = targets) ik.SolveBatch(c, -1, t); }, null);
+            Check(untouched(), "argument errors leave every array untouched");
+
+            // A chain whose solution overflows f32 is left alone with its result; the others are solved.
+            const float Huge = 3e38f;
+            Transform[] overflow = (Transform[])arms.Clone();
+            for (int j = 0; j < 3; j++) overflow[6 + j] = new Transform(new Vec3(Huge * (j - 1), 0f, 0f), ID, Vec3.One);
+            Vec3[] origin = (Vec3[])targets.Clone();
+            origin[2] = Vec3.Zero;
+            chains = (Transform[])overflow.Clone();
+            ThrowsSinew("an overflowing chain", Status.NumericOverflow, () => ik.SolveBatch(chains, origin, rotations, poles, results), "chain 2 ");
+            Check(SameBits(F(Slice(chains, 6, 3)), F(Slice(overflow, 6, 3))) && SameBits(F(results[2]), F(new IkResult(true, 42.5f, 77))), "the overflowing chain and its result are untouched");
+            for (int i = 0; i < BatchCount; i++)
+            {
+                if (i == 2) continue;
+                Transform[] single = Slice(overflow, 3 * i, 3);
+                IkResult expected = ik.Solve(single, origin[i], rotations[i], poles[i]);
+                Check(Close(F(Slice(chains, 3 * i, 3)), F(single)) && results[i].Iterations == expected.Iterations, "chain " + i + " is solved around the overflow");
+            }
+
+            // Empty batches are fine.
+            ik.SolveBatch(new Transform[0], new Vec3[0]);
+            ik.SolveBatch(new Transform[0], new Vec3[0], new Quat[0], new Vec3[0], new IkResult[0]);
+            ik.SolveBatch(chains, 0, targets);
+            ik.SolveBatch((Transform*)null, 0, (Vec3*)null);
+            Check(Library.LastErrorMessage() == "", "an empty batch succeeds");
+        }
+
+        Vec3[] limbTargets;
+        Quat[] limbRotations, parents;
+        Transform[] limbs = BatchLimbs(out limbTargets, out limbRotations, out parents);
+        float[] limbBits = F(limbs);
+        using (Fabrik fabrik = new Fabrik(8))
+        using (Ccd ccd = new Ccd(8))
+        {
+            Transform[] chains = (Transform[])limbs.Clone();
+            IkResult[] results = Sentinels(BatchCount);
+            Func<bool> untouched = () => SameBits(F(chains), limbBits) && SameBits(F(results), sentinelBits);
+            Quat[] zero = (Quat[])parents.Clone();
+            zero[6] = new Quat(0f, 0f, 0f, 0f);
+            ThrowsSinew("a zero root parent rotation in a FABRIK batch", Status.InvalidArgument, () => fabrik.SolveBatch(chains, 5, limbTargets, limbRotations, zero, results), "chain 6");
+            Check(untouched(), "a zero parent rotation leaves every array untouched");
+            Vec3[] inf = (Vec3[])limbTargets.Clone();
+            inf[8].z = float.PositiveInfinity;
+            ThrowsSinew("an infinite target in a CCD batch", Status.NonFinite, () => ccd.SolveBatch(chains, 5, inf, null, null, results), "chain 8");
+            Check(untouched(), "an infinite target leaves every array untouched");
+            ThrowsSinew("chains longer than the solver", Status.OutOfRange, () => fabrik.SolveBatch(new Transform[9 * BatchCount], 9, limbTargets));
+            ThrowsSinew("chains of one joint", Status.InvalidArgument, () => ccd.SolveBatch(new Transform[BatchCount], 1, limbTargets));
+            Throws<ArgumentException>("chains for another joint count", () => fabrik.SolveBatch(chains, 4, limbTargets), null);
+            Throws<ArgumentException>("parents for another count", () => ccd.SolveBatch(chains, 5, limbTargets, null, new Quat[2]), null);
+            Throws<ArgumentOutOfRangeException>("a negative joint count", () => fabrik.SolveBatch(chains, -5, limbTargets), null);
+            Throws<ArgumentOutOfRangeException>("a chain count beyond the chains", () => ccd.SolveBatch(chains, 6, BatchCount, limbTargets), null);
+            Throws<ArgumentOutOfRangeException>("a negative joint count through pointers", () => { fixed (Transform* c = chains) fixed (Vec3* t = limbTargets) ccd.SolveBatch(c, -1, 1, t); }, null);
+            Check(untouched(), "argument errors leave every array untouched");
+            fabrik.SolveBatch(new Transform[0], 5, new Vec3[0]);
+            ccd.SolveBatch(chains, 5, 0, limbTargets, null, null, results);
+            Check(untouched(), "an empty batch writes nothing");
+        }
+
+        TwoBoneIk disposed = new TwoBoneIk();
+        disposed.Dispose();
+        Throws<ObjectDisposedException>("a batch on a disposed solver", () => disposed.SolveBatch(arms, targets), null);
+        Fabrik disposedFabrik = new Fabrik(8);
+        disposedFabrik.Dispose();
+        Throws<ObjectDisposedException>("a batch on a disposed FABRIK solver", () => disposedFabrik.SolveBatch(limbs, 5, limbTargets), null);
+        Check(SameBits(F(arms), armBits) && SameBits(F(limbs), limbBits), "disposed solvers write nothing");
     }
 
     // ------------------------------------------------------------------ individual tests
@@ -1217,6 +1609,11 @@ static unsafe class SinewTests
         using (Pose other = new Pose(skeleton))
         {
             Transform[] local = new Transform[6];
+            Vec3[] targets, poles, limbTargets;
+            Quat[] rotations, limbRotations, parents;
+            Transform[] arms = BatchArms(out targets, out poles, out rotations);
+            Transform[] limbs = BatchLimbs(out limbTargets, out limbRotations, out parents);
+            IkResult[] batchResults = new IkResult[BatchCount];
             fade.Play(one);
             other.SetLocal(PoseB(skeleton.GetRestPose()));
             string missing = "missing_" + seed;
@@ -1233,6 +1630,23 @@ static unsafe class SinewTests
                 line = StraightChain(5);
                 results.Add(ccd.Solve(line, new Vec3(0.5f, 0.6f, 0.2f - 0.001f * i)).Error);
                 results.AddRange(F(line));
+                if (i % 10 == 0)
+                {
+                    // A crowd's batches, each thread with its own solvers.
+                    Transform[] armBatch = (Transform[])arms.Clone();
+                    targets[i % BatchCount].x += 0.01f;
+                    ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
+                    results.AddRange(F(armBatch));
+                    results.AddRange(F(batchResults));
+                    Transform[] limbBatch = (Transform[])limbs.Clone();
+                    fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
+                    results.AddRange(F(limbBatch));
+                    results.AddRange(F(batchResults));
+                    limbBatch = (Transform[])limbs.Clone();
+                    ccd.SolveBatch(limbBatch, 5, limbTargets, null, parents, batchResults);
+                    results.AddRange(F(limbBatch));
+                    results.AddRange(F(batchResults));
+                }
                 one.Sample(s * 3f, true, pose, cursor);
                 pose.GetLocal(local);
                 results.AddRange(F(local));
@@ -1322,6 +1736,12 @@ static unsafe class SinewTests
             BlendLayer[] layers = { new BlendLayer(pose, 0.5f), new BlendLayer(other, 0.5f, mask) };
             int[] joints = { 1, 2, 3 };
             float[] weights = new float[4];
+            Vec3[] targets, poles, limbTargets;
+            Quat[] rotations, limbRotations, parents;
+            Transform[] arms = BatchArms(out targets, out poles, out rotations);
+            Transform[] limbs = BatchLimbs(out limbTargets, out limbRotations, out parents);
+            Transform[] armBatch = new Transform[arms.Length], limbBatch = new Transform[limbs.Length];
+            IkResult[] batchResults = new IkResult[BatchCount];
             fade.Play(clip);
             Func<long> allocated = AllocatedBytes();
             int gcs = GC.CollectionCount(0);
@@ -1336,6 +1756,19 @@ static unsafe class SinewTests
                 Array.Copy(straight, line, 5);
                 ccd.Solve(line, ChainGoal, Quat.Identity);
                 fabrik.SolvePose(pose, joints, PoseTarget);
+                Array.Copy(arms, armBatch, arms.Length);
+                ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
+                ik.SolveBatch(armBatch, BatchCount - 1, targets, null, poles);
+                Array.Copy(limbs, limbBatch, limbs.Length);
+                fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
+                Array.Copy(limbs, limbBatch, limbs.Length);
+                ccd.SolveBatch(limbBatch, 5, BatchCount, limbTargets, null, parents);
+                fixed (Transform* c = limbBatch)
+                fixed (Vec3* t = limbTargets)
+                fixed (IkResult* o = batchResults)
+                {
+                    ccd.SolveBatch(c, 5, BatchCount, t, null, null, o);
+                }
                 clip.Sample(i * 0.01f, true, pose, cursor);
                 pose.GetLocal(local);
                 other.SetLocal(local);
