@@ -1,10 +1,11 @@
 //! Two-bone IK cost: the Rust API against the C ABI on the same inputs, reachable and
-//! unreachable targets, with and without stretch and soften. Figures are read as ratios
-//! against the `rust/reachable` baseline measured in the same run.
+//! unreachable targets, with and without stretch and soften, single solves and batches of 256
+//! chains (reported per solve). Figures are read as ratios against the `rust/reachable`
+//! baseline measured in the same run.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sinew::ffi::{self, SinewIkResult, SinewTransform, SinewTwoBoneIk, SinewVec3};
 use sinew::{Quat, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
 
@@ -82,6 +83,81 @@ fn bench(c: &mut Criterion) {
         // SAFETY: created above.
         unsafe { ffi::sinew_two_bone_ik_destroy(handle) };
     }
+    group.finish();
+    batch(c, pole);
+}
+
+/// Chains in a batch: enough for the SIMD groups to dominate, few enough to stay in L1/L2.
+const BATCH: usize = 256;
+
+/// Batches of `BATCH` chains, alternating reachable and unreachable targets; Criterion's
+/// throughput makes the reported time per solve.
+fn batch(c: &mut Criterion, pole: Vec3) {
+    let mut group = c.benchmark_group("two_bone_ik_batch");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let solver = TwoBoneIk::new(TwoBoneIkSettings::default()).unwrap();
+    let goals: Vec<Vec3> = (0..BATCH).map(|i| targets()[i % 2].1).collect();
+    let targets: Vec<TwoBoneTarget> = goals
+        .iter()
+        .map(|&g| TwoBoneTarget::at(g).with_pole(pole))
+        .collect();
+    let input = vec![arm(); BATCH];
+    let mut chains = input.clone();
+    let mut results = vec![sinew::IkResult::default(); BATCH];
+    group.bench_function("rust", |b| {
+        b.iter(|| {
+            chains.copy_from_slice(&input);
+            solver
+                .solve_batch(black_box(&mut chains), black_box(&targets), &mut results)
+                .unwrap();
+        })
+    });
+    let input_c: Vec<SinewTransform> = input.iter().flatten().map(|&t| t.into()).collect();
+    let mut chains_c = input_c.clone();
+    let goals_c: Vec<SinewVec3> = goals.iter().map(|&g| g.into()).collect();
+    let poles_c = vec![SinewVec3::from(pole); BATCH];
+    let mut results_c = vec![SinewIkResult::default(); BATCH];
+    let mut handle: *mut SinewTwoBoneIk = std::ptr::null_mut();
+    // SAFETY: valid pointers to locals.
+    unsafe { ffi::sinew_two_bone_ik_create(&TwoBoneIkSettings::default().into(), &mut handle) };
+    group.bench_function("c_abi", |b| {
+        b.iter(|| {
+            chains_c.copy_from_slice(&input_c);
+            // SAFETY: every array holds BATCH items (chains 3 * BATCH).
+            unsafe {
+                ffi::sinew_two_bone_ik_solve_batch(
+                    handle,
+                    black_box(chains_c.as_mut_ptr()),
+                    BATCH as u32,
+                    goals_c.as_ptr(),
+                    std::ptr::null(),
+                    poles_c.as_ptr(),
+                    results_c.as_mut_ptr(),
+                )
+            }
+        })
+    });
+    // The same chains one call at a time, as the baseline for the batch.
+    group.bench_function("c_abi_single_calls", |b| {
+        b.iter(|| {
+            chains_c.copy_from_slice(&input_c);
+            for (i, chain) in chains_c.chunks_exact_mut(3).enumerate() {
+                // SAFETY: three transforms per chain; other pointers reference live locals.
+                unsafe {
+                    ffi::sinew_two_bone_ik_solve(
+                        handle,
+                        black_box(chain.as_mut_ptr()),
+                        &goals_c[i],
+                        std::ptr::null(),
+                        &poles_c[i],
+                        &mut results_c[i],
+                    )
+                };
+            }
+        })
+    });
+    // SAFETY: created above.
+    unsafe { ffi::sinew_two_bone_ik_destroy(handle) };
     group.finish();
 }
 

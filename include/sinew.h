@@ -691,7 +691,9 @@ SinewStatus sinew_ccd_solve(SinewCcd *solver,
  * identity / none for every chain) and `out_results` (NULL: not reported). Every input is
  * checked before anything is written, so bad input leaves every array untouched. If a
  * chain's result is not representable it is left untouched with its result entry, the
- * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+ * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
+ * (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
+ * 2..=max_joints even when `chain_count` is 0.
  * Allocates nothing; the handle's buffers make it single-threaded per handle.
  *
  * # Safety
@@ -1025,7 +1027,9 @@ SinewStatus sinew_fabrik_solve(SinewFabrik *solver,
  * identity / none for every chain) and `out_results` (NULL: not reported). Every input is
  * checked before anything is written, so bad input leaves every array untouched. If a
  * chain's result is not representable it is left untouched with its result entry, the
- * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+ * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
+ * (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
+ * 2..=max_joints even when `chain_count` is 0.
  * Allocates nothing; the handle's buffers make it single-threaded per handle.
  *
  * # Safety
@@ -1397,13 +1401,14 @@ SinewStatus sinew_two_bone_ik_solve(SinewTwoBoneIk *solver,
 /**
  * Solves `chain_count` independent chains of three model-space transforms (root, joint, end;
  * `chains` holds `3 * chain_count`), each toward its own effector: one call for a crowd,
- * four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s within
- * 1e-6 (degenerate chains take exactly the single-solve path). `effector_positions` is
+ * four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s bit for
+ * bit (single solves run the same kernel on one lane). `effector_positions` is
  * required; `effector_rotations`, `joint_targets` (poles) and `out_results` may be NULL
  * (none for every chain). Every input is checked before anything is written, so bad input
  * leaves every array untouched. If a chain's result is not representable it is left
  * untouched with its result entry, the other chains are solved, and
- * `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain. Allocates nothing.
+ * `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain (pre-fill `out_results` with a
+ * marker to find them all). Allocates nothing.
  *
  * # Safety
  * Non-NULL arrays must hold `chain_count` items (`chains`: `3 * chain_count`).

@@ -1682,5 +1682,4 @@ fn c_program_passes_and_matches_rust_core() {
     let _ = std::fs::remove_dir_all(&out_dir);
     let elapsed = start.elapsed();
     println!("linked {} ; took {elapsed:?}", lib.display());
-    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
 }

@@ -311,5 +311,4 @@ fn cpp_wrapper_builds_and_matches_c_abi() {
         compiler.path().display(),
         lib.display()
     );
-    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
 }

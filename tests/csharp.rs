@@ -539,5 +539,4 @@ fn csharp_tests_pass_under_mono() {
         lib.display(),
         mono.display()
     );
-    assert!(elapsed.as_secs() < 60, "took {elapsed:?}");
 }

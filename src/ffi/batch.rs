@@ -88,15 +88,13 @@ impl TwoBoneArrays {
 }
 
 impl TwoBoneBatch for TwoBoneArrays {
+    type Transform = SinewTransform;
     fn count(&self) -> usize {
         self.targets.count as usize
     }
-    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget {
+    fn target(&self, i: usize) -> TwoBoneTarget {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe {
-            for (j, t) in chain.iter_mut().enumerate() {
-                *t = self.chains.add(3 * i + j).read().into();
-            }
             let (position, rotation) = self.targets.read(i);
             TwoBoneTarget {
                 position,
@@ -105,14 +103,14 @@ impl TwoBoneBatch for TwoBoneArrays {
             }
         }
     }
-    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult) {
-        // SAFETY: as in `read`.
-        unsafe {
-            for (j, t) in chain.iter().enumerate() {
-                self.chains.add(3 * i + j).write((*t).into());
-            }
-            self.targets.write(i, result);
-        }
+    fn chain(&mut self, i: usize) -> &mut [SinewTransform; 3] {
+        // SAFETY: as in `target`; `chains` holds three transforms per chain. The borrow ends
+        // before any other array is read, so arrays that overlap `chains` stay defined.
+        unsafe { &mut *self.chains.add(3 * i).cast::<[SinewTransform; 3]>() }
+    }
+    fn set_result(&mut self, i: usize, result: IkResult) {
+        // SAFETY: as in `target`.
+        unsafe { self.targets.write(i, result) };
     }
 }
 

@@ -92,10 +92,6 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
     })
 }
 
-/// Body of `sinew_<solver>_solve_pose`.
-///
-/// # Safety
-/// `joints` must hold `count` items; other non-null pointers must be valid.
 /// Fails unless chains of `joints` fit the handle's conversion buffer (its max_joints).
 fn check_fits(joints: usize, buffer: &[Transform]) -> FfiResult<()> {
     if joints > buffer.len() {
@@ -129,7 +125,6 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     guard(|| {
         // SAFETY: caller's contract; null/alignment checked.
         let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
-        check_fits(joint_count as usize, buffer)?;
         let mut arrays = ChainArrays {
             chains,
             joints: joint_count as usize,
@@ -143,11 +138,15 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
             buffer,
         };
         arrays.check()?;
-        crate::ik::chain_batch::solve_batch(solver, &mut arrays)?;
+        crate::ik::chain_batch::solve_batch(solver, joint_count as usize, &mut arrays)?;
         Ok(())
     })
 }
 
+/// Body of `sinew_<solver>_solve_pose`.
+///
+/// # Safety
+/// `joints` must hold `count` items; other non-null pointers must be valid.
 pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     handle: *mut H,
     pose: *mut SinewPose,

@@ -210,7 +210,9 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
 /// identity / none for every chain) and `out_results` (NULL: not reported). Every input is
 /// checked before anything is written, so bad input leaves every array untouched. If a
 /// chain's result is not representable it is left untouched with its result entry, the
-/// other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+/// other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
+/// (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
+/// 2..=max_joints even when `chain_count` is 0.
 /// Allocates nothing; the handle's buffers make it single-threaded per handle.
 ///
 /// # Safety

@@ -12,7 +12,6 @@ use super::types::{
     SinewQuat, SinewTransform, SinewVec3,
 };
 use crate::ik::{TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
-use crate::transform::Transform;
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
 #[repr(C)]
@@ -211,9 +210,8 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
         unsafe { check_result_ptr(out_result) }?;
         // SAFETY: `chain` holds three transforms per the contract; null/alignment checked.
         let chain = unsafe { arg_mut(chain, "chain") }?;
-        let mut work: [Transform; 3] = chain.map(Transform::from);
-        let result = solver.inner.solve(&mut work, &target)?;
-        *chain = work.map(SinewTransform::from);
+        // Solved in place: the core reads and writes the packed transforms' fields.
+        let result = solver.inner.solve(chain, &target)?;
         // SAFETY: as above.
         unsafe { write_result(out_result, result) }
     })
@@ -221,13 +219,14 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
 
 /// Solves `chain_count` independent chains of three model-space transforms (root, joint, end;
 /// `chains` holds `3 * chain_count`), each toward its own effector: one call for a crowd,
-/// four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s within
-/// 1e-6 (degenerate chains take exactly the single-solve path). `effector_positions` is
+/// four chains per SIMD pass. Each chain's result equals `sinew_two_bone_ik_solve`'s bit for
+/// bit (single solves run the same kernel on one lane). `effector_positions` is
 /// required; `effector_rotations`, `joint_targets` (poles) and `out_results` may be NULL
 /// (none for every chain). Every input is checked before anything is written, so bad input
 /// leaves every array untouched. If a chain's result is not representable it is left
 /// untouched with its result entry, the other chains are solved, and
-/// `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain. Allocates nothing.
+/// `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain (pre-fill `out_results` with a
+/// marker to find them all). Allocates nothing.
 ///
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `3 * chain_count`).

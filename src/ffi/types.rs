@@ -5,7 +5,7 @@ use glam::{Quat, Vec3};
 
 use super::guard::{arg_mut, FfiError, FfiResult};
 use super::status::SinewStatus;
-use crate::ik::{EndRotation, IkResult};
+use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
 
 /// A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
@@ -90,6 +90,22 @@ impl From<Quat> for SinewQuat {
 impl From<SinewTransform> for Transform {
     fn from(t: SinewTransform) -> Self {
         Transform::new(t.translation.into(), t.rotation.into(), t.scale.into())
+    }
+}
+
+impl TransformAccess for SinewTransform {
+    #[inline(always)]
+    fn transform(&self) -> Transform {
+        (*self).into()
+    }
+    #[inline(always)]
+    fn set_translation_rotation(&mut self, translation: Vec3, rotation: Quat) {
+        self.translation = translation.into();
+        self.rotation = rotation.into();
+    }
+    #[inline(always)]
+    fn set_rotation(&mut self, rotation: Quat) {
+        self.rotation = rotation.into();
     }
 }
 

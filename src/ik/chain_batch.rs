@@ -3,7 +3,7 @@
 
 use glam::Quat;
 
-use super::chain::{ChainSolver, ChainTarget};
+use super::chain::{ChainSolver, ChainTarget, MIN_CHAIN};
 use super::{Ccd, Fabrik, IkResult};
 use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::normalize_robust;
@@ -27,8 +27,22 @@ pub(crate) trait ChainBatch {
 /// are solved, and the first such chain is reported.
 pub(crate) fn solve_batch<S: ChainSolver>(
     solver: &mut S,
+    joints: usize,
     batch: &mut impl ChainBatch,
 ) -> Result<()> {
+    // The chain length is checked even for an empty batch, so a bad call fails every time.
+    let max = solver.work_mut().max_joints();
+    if !(MIN_CHAIN..=max).contains(&joints) {
+        let kind = if joints < MIN_CHAIN {
+            ErrorKind::InvalidArgument
+        } else {
+            ErrorKind::OutOfRange
+        };
+        return Err(Error::new(
+            kind,
+            format!("chains of {joints} joints: the solver takes {MIN_CHAIN}..={max}"),
+        ));
+    }
     let at = |i: usize| move |e: Error| Error::new(e.kind(), format!("chain {i}: {}", e.message()));
     for i in 0..batch.count() {
         let (target, parent) = batch.target(i);
@@ -151,7 +165,7 @@ macro_rules! chain_batch_method {
                 results: &mut [IkResult],
             ) -> Result<()> {
                 let mut batch = slice_batch(chains, joints, root_parents, targets, results)?;
-                solve_batch(self, &mut batch)
+                solve_batch(self, joints, &mut batch)
             }
         }
     };

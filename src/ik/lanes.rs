@@ -1,20 +1,20 @@
-//! Arithmetic over four chains side by side (`Vec4` lanes) for branch-free batch kernels,
-//! written once as scalar-looking code. Tests also run it on `f32`.
+//! Arithmetic over one chain (`f32`) or four side by side (`Vec4` lanes), so one branch-free
+//! kernel serves single solves and SIMD batches with bit-identical results.
 //!
 //! Only IEEE-exact operations are used (add, sub, mul, div, sqrt, compare, select) plus a
 //! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of a
 //! `Vec4` computation equals the same computation on `f32`, bit for bit.
 
-use std::ops::{Add, BitAnd, Div, Mul, Sub};
+use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
 
-use glam::{BVec4A, Quat, Vec3A, Vec4};
+use glam::{BVec4A, Quat, Vec3, Vec3A, Vec4};
 
 /// A float, or four floats computed lane by lane.
 pub(crate) trait Lane:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
 {
     /// Per-lane booleans.
-    type Mask: Copy + BitAnd<Output = Self::Mask>;
+    type Mask: Copy + BitAnd<Output = Self::Mask> + Not<Output = Self::Mask>;
     fn splat(v: f32) -> Self;
     fn sqrt(self) -> Self;
     fn exp(self) -> Self;
@@ -27,7 +27,6 @@ pub(crate) trait Lane:
     fn select(m: Self::Mask, if_true: Self, if_false: Self) -> Self;
 }
 
-#[cfg(test)]
 impl Lane for f32 {
     type Mask = bool;
     fn splat(v: f32) -> Self {
@@ -191,9 +190,8 @@ impl<L: Lane> Q<L> {
     }
 }
 
-#[cfg(test)]
-impl From<Vec3A> for V3<f32> {
-    fn from(v: Vec3A) -> Self {
+impl From<Vec3> for V3<f32> {
+    fn from(v: Vec3) -> Self {
         V3 {
             x: v.x,
             y: v.y,
@@ -202,14 +200,12 @@ impl From<Vec3A> for V3<f32> {
     }
 }
 
-#[cfg(test)]
-impl From<V3<f32>> for Vec3A {
+impl From<V3<f32>> for Vec3 {
     fn from(v: V3<f32>) -> Self {
-        Vec3A::new(v.x, v.y, v.z)
+        Vec3::new(v.x, v.y, v.z)
     }
 }
 
-#[cfg(test)]
 impl From<Quat> for Q<f32> {
     fn from(q: Quat) -> Self {
         Q {
@@ -221,7 +217,6 @@ impl From<Quat> for Q<f32> {
     }
 }
 
-#[cfg(test)]
 impl From<Q<f32>> for Quat {
     fn from(q: Q<f32>) -> Self {
         Quat::from_xyzw(q.x, q.y, q.z, q.w)
@@ -230,7 +225,7 @@ impl From<Q<f32>> for Quat {
 
 impl V3<Vec4> {
     /// Four vectors side by side, one per lane.
-    pub fn gather(v: [Vec3A; 4]) -> Self {
+    pub fn gather(v: [Vec3; 4]) -> Self {
         V3 {
             x: Vec4::new(v[0].x, v[1].x, v[2].x, v[3].x),
             y: Vec4::new(v[0].y, v[1].y, v[2].y, v[3].y),

@@ -1,6 +1,7 @@
 //! Inverse kinematics solvers. Each works on model-space transforms of a chain, root first,
 //! and reports an [`IkResult`].
 
+pub mod access;
 pub mod ccd;
 pub mod chain;
 pub(crate) mod chain_batch;
@@ -10,6 +11,7 @@ mod lanes;
 pub mod two_bone;
 mod two_bone_kernel;
 
+pub use access::TransformAccess;
 pub use ccd::CcdJoint;
 pub use ccd::{Ccd, CcdSettings};
 pub use chain::ChainTarget;

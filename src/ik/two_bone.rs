@@ -5,6 +5,7 @@
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::ik::access::TransformAccess;
 use crate::ik::lanes::{Q, V3};
 use crate::ik::two_bone_kernel::{self as kernel, KernelChain, Placed};
 use crate::ik::IkResult;
@@ -155,15 +156,19 @@ impl TwoBoneTarget {
     }
 }
 
-/// Where a batch solve reads chains and targets and writes solutions, for callers that keep
-/// them in their own layout. `read` may be called more than once per chain.
+/// Where a batch solve finds its chains, targets and results, for callers that keep them in
+/// their own layout.
 pub trait TwoBoneBatch {
+    /// The caller's transform type.
+    type Transform: TransformAccess;
     /// Number of chains.
     fn count(&self) -> usize;
-    /// Loads chain `i` (root, joint, end in model space) into `chain` and returns its target.
-    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget;
-    /// Stores chain `i`'s solution and result.
-    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult);
+    /// Chain `i`'s target.
+    fn target(&self, i: usize) -> TwoBoneTarget;
+    /// Chain `i`: root, joint and end in model space.
+    fn chain(&mut self, i: usize) -> &mut [Self::Transform; 3];
+    /// Stores chain `i`'s result.
+    fn set_result(&mut self, i: usize, result: IkResult);
 }
 
 /// Slices of chains, targets and results of one length.
@@ -174,17 +179,46 @@ struct SliceBatch<'a> {
 }
 
 impl TwoBoneBatch for SliceBatch<'_> {
+    type Transform = Transform;
     fn count(&self) -> usize {
         self.chains.len()
     }
-    fn read(&self, i: usize, chain: &mut [Transform; 3]) -> TwoBoneTarget {
-        *chain = self.chains[i];
+    fn target(&self, i: usize) -> TwoBoneTarget {
         self.targets[i]
     }
-    fn write(&mut self, i: usize, chain: &[Transform; 3], result: IkResult) {
-        self.chains[i] = *chain;
+    fn chain(&mut self, i: usize) -> &mut [Transform; 3] {
+        &mut self.chains[i]
+    }
+    fn set_result(&mut self, i: usize, result: IkResult) {
         self.results[i] = result;
     }
+}
+
+/// What a solve changes: the root's rotation, the joint's and end's translation and rotation.
+struct Solved {
+    root: Quat,
+    mid: (Vec3, Quat),
+    end: (Vec3, Quat),
+}
+
+impl Solved {
+    /// Writes the new values over a chain.
+    #[inline(always)]
+    fn write<T: TransformAccess>(&self, chain: &mut [T; 3]) {
+        chain[0].set_rotation(self.root);
+        chain[1].set_translation_rotation(self.mid.0, self.mid.1);
+        chain[2].set_translation_rotation(self.end.0, self.end.1);
+    }
+}
+
+/// A chain read through [`TransformAccess`].
+#[inline(always)]
+fn read_chain<T: TransformAccess>(chain: &[T; 3]) -> [Transform; 3] {
+    [
+        chain[0].transform(),
+        chain[1].transform(),
+        chain[2].transform(),
+    ]
 }
 
 /// A two-bone IK solver: validated settings, reusable across chains and threads (it keeps no
@@ -213,19 +247,28 @@ impl TwoBoneIk {
         Ok(())
     }
 
-    /// Solves a chain of three model-space transforms (root, joint, end) in place.
-    /// On error the chain is left untouched.
-    pub fn solve(&self, chain: &mut [Transform; 3], target: &TwoBoneTarget) -> Result<IkResult> {
-        let mut work = validated_chain(chain)?;
-        let target = target.validated()?;
-        let placed = self.place_general(&work, &target);
-        let result = self.finish(&mut work, &target, placed)?;
-        *chain = work;
+    /// Solves a chain of three model-space transforms (root, joint, end) in place, in any
+    /// layout that implements [`TransformAccess`]. On error the chain is left untouched.
+    pub fn solve<T: TransformAccess>(
+        &self,
+        chain: &mut [T; 3],
+        target: &TwoBoneTarget,
+    ) -> Result<IkResult> {
+        let mut input = read_chain(chain);
+        let mut target = *target;
+        if !is_clean(&input, &target) {
+            input = validated_chain(&input)?;
+            target = target.validated()?;
+        }
+        let (solved, result) = self.finish(&input, &target, self.place(&input, &target))?;
+        if let Some(solved) = solved {
+            solved.write(chain);
+        }
         Ok(result)
     }
 
-    /// Solves many independent chains in one call, four at a time in SIMD lanes where the
-    /// kernel applies; each chain's result equals a single [`solve`](Self::solve) bit for bit.
+    /// Solves many independent chains in one call, four at a time in SIMD lanes; each chain's
+    /// result equals a single [`solve`](Self::solve) bit for bit.
     ///
     /// `chains`, `targets` and `results` must have the same length. Every input is checked
     /// before anything is written, so bad input leaves all chains untouched. A chain whose
@@ -256,14 +299,14 @@ impl TwoBoneIk {
     }
 
     /// [`solve_batch`](Self::solve_batch) over chains the caller stores in its own layout (the
-    /// C ABI converts from its value types), with the same checks and guarantees.
+    /// C ABI's packed transforms), with the same checks and guarantees.
     pub fn solve_batch_with<B: TwoBoneBatch>(&self, batch: &mut B) -> Result<()> {
         let count = batch.count();
-        // Check everything first; unit, finite input (the common case) needs no copies.
+        // Check everything first; unit, finite input (the common case) is used as it is.
         let mut normalize = false;
-        let mut chain = [Transform::IDENTITY; 3];
         for i in 0..count {
-            let target = batch.read(i, &mut chain);
+            let target = batch.target(i);
+            let chain = read_chain(batch.chain(i));
             if !is_clean(&chain, &target) {
                 validated_chain(&chain)
                     .and(target.validated())
@@ -271,41 +314,49 @@ impl TwoBoneIk {
                 normalize = true;
             }
         }
-        let read = |batch: &B, i, chain: &mut [Transform; 3]| {
-            let target = batch.read(i, chain);
+        let read = |batch: &mut B, i, (chain, target): &mut ([Transform; 3], TwoBoneTarget)| {
+            let source = batch.chain(i);
+            for (t, s) in chain.iter_mut().zip(source.iter()) {
+                *t = s.transform();
+            }
+            *target = batch.target(i);
             if normalize {
                 // Validated above: these cannot fail.
                 *chain = validated_chain(chain).unwrap_or(*chain);
-                target.validated().unwrap_or(target)
-            } else {
-                target
+                *target = target.validated().unwrap_or(*target);
             }
         };
         let mut overflow: Option<(usize, Error)> = None;
-        let mut chains = [[Transform::IDENTITY; 3]; 4];
-        let mut targets = [TwoBoneTarget::at(Vec3::ZERO); 4];
+        let mut group = [([Transform::IDENTITY; 3], TwoBoneTarget::at(Vec3::ZERO)); 4];
         let mut start = 0;
-        while start + 4 <= count {
-            for (j, (chain, target)) in chains.iter_mut().zip(&mut targets).enumerate() {
-                *target = read(batch, start + j, chain);
+        while start < count {
+            let lanes = (count - start).min(4);
+            for (j, slot) in group.iter_mut().enumerate() {
+                read(batch, start + j.min(lanes - 1), slot);
             }
-            let has_pole = targets[0].pole.is_some();
-            let uniform = targets.iter().all(|t| t.pole.is_some() == has_pole);
-            let placed = (uniform && self.uses_kernel(has_pole))
-                .then(|| kernel::place(&self.settings, &gather(&chains, &targets)));
-            for (j, (chain, target)) in chains.iter_mut().zip(&targets).enumerate() {
-                let lane = match &placed {
+            let has_pole = group[0].1.pole.is_some();
+            let uniform = group.iter().all(|(_, t)| t.pole.is_some() == has_pole);
+            let wide = (lanes == 4 && uniform && self.uses_kernel(has_pole))
+                .then(|| kernel::place(&self.settings, &gather(&group)));
+            for (j, (input, target)) in group.iter().take(lanes).enumerate() {
+                let placed = match &wide {
                     Some(p) if p.ok.test(j) => Placement::lane(p, j),
-                    _ => self.place_general(chain, target),
+                    Some(_) => self.place_general(input, target),
+                    None => self.place(input, target),
                 };
-                self.finish_into(batch, start + j, chain, target, lane, &mut overflow);
+                match self.finish(input, target, placed) {
+                    Ok((solved, result)) => {
+                        if let Some(solved) = solved {
+                            solved.write(batch.chain(start + j));
+                        }
+                        batch.set_result(start + j, result);
+                    }
+                    Err(e) => {
+                        overflow.get_or_insert((start + j, e));
+                    }
+                }
             }
-            start += 4;
-        }
-        for i in start..count {
-            let target = read(batch, i, &mut chain);
-            let placed = self.place_general(&chain, &target);
-            self.finish_into(batch, i, &mut chain, &target, placed, &mut overflow);
+            start += lanes;
         }
         match overflow {
             None => Ok(()),
@@ -316,25 +367,6 @@ impl TwoBoneIk {
                     e.message()
                 ),
             )),
-        }
-    }
-
-    /// Finishes a batch chain and writes it, or records the first overflow.
-    #[inline(always)]
-    fn finish_into<B: TwoBoneBatch>(
-        &self,
-        batch: &mut B,
-        i: usize,
-        chain: &mut [Transform; 3],
-        target: &TwoBoneTarget,
-        placed: Placement,
-        overflow: &mut Option<(usize, Error)>,
-    ) {
-        match self.finish(chain, target, placed) {
-            Ok(result) => batch.write(i, chain, result),
-            Err(e) => {
-                overflow.get_or_insert((i, e));
-            }
         }
     }
 
@@ -379,16 +411,43 @@ impl TwoBoneIk {
         self.settings.weight > 0.0 && kernel::applies(&self.settings, has_pole)
     }
 
-    /// Applies twist, end rotation and weight to a placement, measures the reach error and
-    /// writes the solution over the (validated) input `chain`; fails, leaving it untouched,
-    /// when the result is not representable.
+    /// Places one validated chain: the kernel on one lane when it applies and succeeds (the
+    /// same arithmetic as a batch lane), else the general path.
+    #[inline(always)]
+    fn place(&self, input: &[Transform; 3], target: &TwoBoneTarget) -> Placement {
+        if self.uses_kernel(target.pole.is_some()) {
+            let chain = KernelChain {
+                a: input[0].translation.into(),
+                b: input[1].translation.into(),
+                c: input[2].translation.into(),
+                root: input[0].rotation.into(),
+                mid: input[1].rotation.into(),
+                goal: target.position.into(),
+                pole: target.pole.map(Into::into),
+            };
+            let placed = kernel::place(&self.settings, &chain);
+            if placed.ok {
+                return Placement {
+                    b: Vec3::from(placed.b).into(),
+                    c: Vec3::from(placed.c).into(),
+                    root: placed.root.into(),
+                    mid: placed.mid.into(),
+                    length: placed.length,
+                };
+            }
+        }
+        self.place_general(input, target)
+    }
+
+    /// Applies twist, end rotation and weight to a placement and measures the reach error.
+    /// `None` means nothing changes (weight 0); fails when the result is not representable.
     #[inline(always)]
     fn finish(
         &self,
-        chain: &mut [Transform; 3],
+        input: &[Transform; 3],
         target: &TwoBoneTarget,
         placed: Placement,
-    ) -> Result<IkResult> {
+    ) -> Result<(Option<Solved>, IkResult)> {
         let s = &self.settings;
         let tolerance = tolerance(placed.length);
         let overflow = || {
@@ -399,17 +458,17 @@ impl TwoBoneIk {
         };
         // At weight 0 there is nothing to apply: the chain stays bit-identical.
         if s.weight == 0.0 {
-            let error = (chain[2].translation - target.position).length();
+            let error = (input[2].translation - target.position).length();
             return if error.is_finite() {
-                Ok(result(error, tolerance))
+                Ok((None, result(error, tolerance)))
             } else {
                 overflow()
             };
         }
-        let [root, mid, end] = [0, 1, 2].map(|j| chain[j].rotation);
+        let [root, mid, end] = [0, 1, 2].map(|j| input[j].rotation);
         let root_rot = placed.root;
         let mut mid_rot = placed.mid;
-        let lower = chain[2].translation - chain[1].translation;
+        let lower = input[2].translation - input[1].translation;
         if s.keep_twist && lower.length() > placed.length * 1e-6 + f32::MIN_POSITIVE {
             let axis = (mid.conjugate() * lower).normalize();
             let old_local = root.conjugate() * mid;
@@ -423,41 +482,31 @@ impl TwoBoneIk {
             EndRotation::CopyEffector => target.rotation.unwrap_or(end),
             EndRotation::KeepLocal => (mid_rot * (mid.conjugate() * end)).normalize(),
         };
+        let mut solved = Solved {
+            root: root_rot,
+            mid: (placed.b.into(), mid_rot),
+            end: (placed.c.into(), end_rot),
+        };
         if s.weight < 1.0 {
-            let mut solved = *chain;
-            solved[0].rotation = root_rot;
-            solved[1] = Transform {
-                translation: placed.b.into(),
-                rotation: mid_rot,
-                ..solved[1]
+            let mut full = *input;
+            solved.write(&mut full);
+            let [r, m, e] = blend_chain(input, &full, s.weight);
+            solved = Solved {
+                root: r.rotation,
+                mid: (m.translation, m.rotation),
+                end: (e.translation, e.rotation),
             };
-            solved[2] = Transform {
-                translation: placed.c.into(),
-                rotation: end_rot,
-                ..solved[2]
-            };
-            let blended = blend_chain(chain, &solved, s.weight);
-            let error = (blended[2].translation - target.position).length();
-            if !(all_finite(&blended) && error.is_finite()) {
-                return overflow();
-            }
-            *chain = blended;
-            return Ok(result(error, tolerance));
         }
-        let error = (placed.c - Vec3A::from(target.position)).length();
+        let error = (solved.end.0 - target.position).length();
         // Only the new values can be non-finite: the rest of the chain was checked on input.
         let zero = |q: Quat| Vec4::from(q) * 0.0;
-        let probe = (placed.b + placed.c) * 0.0;
-        let probe = probe.extend(error * 0.0) + zero(root_rot) + zero(mid_rot) + zero(end_rot);
+        let probe = (Vec3A::from(solved.mid.0) + Vec3A::from(solved.end.0)) * 0.0;
+        let probe =
+            probe.extend(error * 0.0) + zero(solved.root) + zero(solved.mid.1) + zero(solved.end.1);
         if probe != Vec4::ZERO {
             return overflow();
         }
-        chain[0].rotation = root_rot;
-        chain[1].translation = placed.b.into();
-        chain[1].rotation = mid_rot;
-        chain[2].translation = placed.c.into();
-        chain[2].rotation = end_rot;
-        Ok(result(error, tolerance))
+        Ok((Some(solved), result(error, tolerance)))
     }
 
     /// Places one chain: the single-solve path, also the batch fallback for every degenerate
@@ -510,7 +559,8 @@ impl TwoBoneIk {
         } else {
             let d = dist.max(tiny);
             let cos = ((u1 * u1 + d * d - u2 * u2) / (2.0 * u1 * d)).clamp(-1.0, 1.0);
-            let sin = (1.0 - cos * cos).max(0.0).sqrt();
+            // (1 - c)(1 + c) keeps precision near full extension, where 1 - c² cancels.
+            let sin = ((1.0 - cos) * (1.0 + cos)).max(0.0).sqrt();
             let upper_dir = dir * cos + bend * sin;
             let nb = a + upper_dir * u1;
             let to_aim = a + dir * dist - nb;
@@ -589,19 +639,21 @@ impl Placement {
 
 /// Four validated chains and targets side by side for the kernel (all with a pole or none).
 #[inline(always)]
-fn gather(chains: &[[Transform; 3]; 4], targets: &[TwoBoneTarget; 4]) -> KernelChain<Vec4> {
-    let joint = |k: usize| V3::gather(chains.each_ref().map(|c| c[k].translation.into()));
-    let rotation = |k: usize| Q::gather(chains.each_ref().map(|c| c[k].rotation));
+fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
+    let chains = group.each_ref().map(|g| &g.0);
+    let targets = group.each_ref().map(|g| &g.1);
+    let joint = |k: usize| V3::gather(chains.map(|c| c[k].translation));
+    let rotation = |k: usize| Q::gather(chains.map(|c| c[k].rotation));
     KernelChain {
         a: joint(0),
         b: joint(1),
         c: joint(2),
         root: rotation(0),
         mid: rotation(1),
-        goal: V3::gather(targets.map(|t| t.position.into())),
+        goal: V3::gather(targets.map(|t| t.position)),
         pole: targets[0]
             .pole
-            .map(|_| V3::gather(targets.map(|t| t.pole.unwrap_or_default().into()))),
+            .map(|_| V3::gather(targets.map(|t| t.pole.unwrap_or_default()))),
     }
 }
 
@@ -634,7 +686,7 @@ fn validated_chain(chain: &[Transform; 3]) -> Result<[Transform; 3]> {
     ])
 }
 
-/// Whether a chain and target can be used as they are: finite, unit rotations.
+/// Whether a chain and target can be used as they are: finite, with unit rotations.
 #[inline(always)]
 fn is_clean(chain: &[Transform; 3], target: &TwoBoneTarget) -> bool {
     let unit = |q: Quat| (q.length_squared() - 1.0).abs() <= 1e-6;
@@ -646,16 +698,16 @@ fn is_clean(chain: &[Transform; 3], target: &TwoBoneTarget) -> bool {
         && rotation_ok
 }
 
-/// Whether every component of every transform is finite: `x * 0` is zero for finite `x`
-/// and NaN otherwise, so one sum of such products answers for all of them without branches.
+/// Whether every component of every transform is finite, or conservatively false: the sum of
+/// all components is finite unless one is not (or the sum overflows, which only sends huge
+/// inputs down the careful path).
 #[inline(always)]
 fn all_finite(ts: &[Transform; 3]) -> bool {
-    let zero = |t: &Transform| {
-        t.translation.dot(Vec3::ZERO)
-            + t.scale.dot(Vec3::ZERO)
-            + t.rotation.dot(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0))
+    let sum = |t: &Transform| {
+        let v = t.translation + t.scale;
+        Vec4::from(t.rotation).element_sum() + v.x + v.y + v.z
     };
-    ts.iter().map(zero).sum::<f32>() == 0.0
+    (sum(&ts[0]) + sum(&ts[1]) + sum(&ts[2])).is_finite()
 }
 
 /// Absolute reach tolerance for a chain of `length`.
@@ -789,30 +841,33 @@ mod tests {
                 t.pole = t.pole.or(has_pole.then_some(Vec3::Z)).filter(|_| has_pole);
                 (c, t)
             });
-            let chains = group.map(|(c, _)| c);
-            let targets = group.map(|(_, t)| t);
-            let wide = kernel::place(&settings, &gather(&chains, &targets));
+            let wide = kernel::place(&settings, &gather(&group));
             for (j, (input, target)) in group.iter().enumerate() {
                 let one = KernelChain {
-                    a: Vec3A::from(input[0].translation).into(),
-                    b: Vec3A::from(input[1].translation).into(),
-                    c: Vec3A::from(input[2].translation).into(),
+                    a: input[0].translation.into(),
+                    b: input[1].translation.into(),
+                    c: input[2].translation.into(),
                     root: input[0].rotation.into(),
                     mid: input[1].rotation.into(),
-                    goal: Vec3A::from(target.position).into(),
-                    pole: target.pole.map(|p| Vec3A::from(p).into()),
+                    goal: target.position.into(),
+                    pole: target.pole.map(Into::into),
                 };
                 let scalar = kernel::place(&settings, &one);
                 let lane = Placement::lane(&wide, j);
                 prop_assert_eq!(scalar.ok, wide.ok.test(j));
-                prop_assert_eq!(Vec3A::from(scalar.b).to_array(), lane.b.to_array());
-                prop_assert_eq!(Vec3A::from(scalar.c).to_array(), lane.c.to_array());
-                prop_assert_eq!(Quat::from(scalar.root).to_array(), lane.root.to_array());
-                prop_assert_eq!(Quat::from(scalar.mid).to_array(), lane.mid.to_array());
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&Vec3::from(scalar.b).to_array()), bits(&lane.b.to_array()));
+                prop_assert_eq!(bits(&Vec3::from(scalar.c).to_array()), bits(&lane.c.to_array()));
+                prop_assert_eq!(bits(&Quat::from(scalar.root).to_array()), bits(&lane.root.to_array()));
+                prop_assert_eq!(bits(&Quat::from(scalar.mid).to_array()), bits(&lane.mid.to_array()));
                 if scalar.ok {
                     let general = solver.place_general(input, target);
                     let scale = 1.0 + general.length;
-                    prop_assert!((general.b - lane.b).length() <= 1e-5 * scale);
+                    // Near full extension the joint's distance from the aim line is a square
+                    // root of a rounding-sized quantity: up to sqrt(2 eps) of the bone apart.
+                    let l1 = (input[1].translation - input[0].translation).length();
+                    let joint_tol = 1e-5 * scale + 6e-4 * l1;
+                    prop_assert!((general.b - lane.b).length() <= joint_tol);
                     prop_assert!((general.c - lane.c).length() <= 1e-5 * scale);
                     prop_assert!(general.root.dot(lane.root).abs() >= 1.0 - 1e-6);
                     prop_assert!(general.mid.dot(lane.mid).abs() >= 1.0 - 1e-6);

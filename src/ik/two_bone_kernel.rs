@@ -37,6 +37,8 @@ pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
 
 /// Places the joint and end like the general path: law of cosines in the plane toward the
 /// pole (or the input's bend plane), Unreal's stretch, soften, and minimal-arc rotations.
+/// Written for a short dependency chain: no division waits on another where a product of
+/// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
 pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
@@ -47,16 +49,18 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let length = l1 + l2;
     let tiny = length * L::splat(1e-6) + L::splat(f32::MIN_POSITIVE);
     let to_goal = k.goal - k.a;
-    let goal_dist = to_goal.dot(to_goal).sqrt();
+    let goal_sq = to_goal.dot(to_goal);
+    let goal_dist = goal_sq.sqrt();
     let dir = to_goal.scale(one / goal_dist);
 
-    // Bend direction: toward the pole, else the input's bend plane; one orthogonalization is
+    // Bend direction: the pole (or the input's bend plane) made perpendicular to the aim line,
+    // projected with the squared goal distance so it need not wait for `dir`. One pass is
     // exact enough unless the reference is within 60 degrees of the aim line.
     let (v, min_len) = match k.pole {
         Some(p) => (p - k.a, tiny),
         None => (upper, (l1 * L::splat(1e-5)).max(tiny)),
     };
-    let w = v - dir.scale(v.dot(dir));
+    let w = v - to_goal.scale(v.dot(to_goal) / goal_sq);
     let w_sq = w.dot(w);
     let w_len = w_sq.sqrt();
     let bend = w.scale(one / w_len);
@@ -89,25 +93,37 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
         dist = L::select(goal_dist.gt(da) & ds.gt(zero), eased, goal_dist);
     }
 
-    // Joint by the law of cosines; end along the joint-to-aim line so both lengths hold.
+    // Joint by the law of cosines: `along = u1 cos`, `across = u1 sin` in the bend plane.
     let straight = dist.ge(reach);
     let d = dist.max(tiny);
-    let cos = ((u1 * u1 + d * d - u2 * u2) / (L::splat(2.0) * u1 * d))
-        .max(L::splat(-1.0))
-        .min(one);
-    let sin = (one - cos * cos).max(zero).sqrt();
-    let upper_dir = V3::select(straight, dir, dir.scale(cos) + bend.scale(sin));
-    let b = k.a + upper_dir.scale(u1);
+    let along = ((u1 * u1 + d * d - u2 * u2) / (L::splat(2.0) * d))
+        .max(zero - u1)
+        .min(u1);
+    // (u1 - along)(u1 + along) keeps precision near full extension, where u1² - along² cancels.
+    let across = ((u1 - along) * (u1 + along)).max(zero).sqrt();
+    let upper_vec = V3::select(
+        straight,
+        dir.scale(u1),
+        dir.scale(along) + bend.scale(across),
+    );
+    let b = k.a + upper_vec;
+    // End along the joint-to-aim line, so both bone lengths hold even when the triangle
+    // cannot close.
     let to_aim = k.a + dir.scale(dist) - b;
     let aim_len = to_aim.dot(to_aim).sqrt();
-    let bent_lower = V3::select(aim_len.gt(tiny), to_aim.scale(one / aim_len), dir);
-    let lower_dir = V3::select(straight, dir, bent_lower);
-    let c = V3::select(straight, k.a + dir.scale(reach), b + lower_dir.scale(u2));
+    let bent = aim_len.gt(tiny) & !straight;
+    let lower_vec = V3::select(bent, to_aim, dir);
+    let lower_len = L::select(bent, aim_len, one);
+    let c = V3::select(
+        straight,
+        k.a + dir.scale(reach),
+        b + lower_vec.scale(u2 / lower_len),
+    );
 
     // Minimal arcs from the old bone directions to the new ones, in half-angle form.
-    let (root, d1) = turn(upper.scale(one / l1), upper_dir, k.root);
-    let (mid, d2) = turn(lower.scale(one / l2), lower_dir, k.mid);
-    ok = ok & d1.gt(L::splat(-0.99)) & d2.gt(L::splat(-0.99));
+    let (root, d1) = turn(upper.scale(one / l1), upper_vec, u1, k.root);
+    let (mid, d2) = turn(lower.scale(one / l2), lower_vec, lower_len, k.mid);
+    ok = ok & d1.gt(L::splat(-0.99) * u1) & d2.gt(L::splat(-0.99) * lower_len);
     Placed {
         b,
         c,
@@ -118,17 +134,17 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     }
 }
 
-/// `rotation` turned by the arc from unit `from` to unit `to`, and the cosine between them
-/// (the half-angle form loses precision near -1).
+/// `rotation` turned by the minimal arc from unit `from` to `to` (of length `to_len`), and
+/// their dot product (the half-angle form loses precision near a half turn).
 #[inline(always)]
-fn turn<L: Lane>(from: V3<L>, to: V3<L>, rotation: Q<L>) -> (Q<L>, L) {
+fn turn<L: Lane>(from: V3<L>, to: V3<L>, to_len: L, rotation: Q<L>) -> (Q<L>, L) {
     let d = from.dot(to);
     let axis = from.cross(to);
     let arc = Q {
         x: axis.x,
         y: axis.y,
         z: axis.z,
-        w: L::splat(1.0) + d,
+        w: to_len + d,
     };
     (arc.mul(rotation).normalize(), d)
 }
