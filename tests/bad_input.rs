@@ -7,8 +7,9 @@
 //! every pointer argument (and pointer field of an input struct) a NULL case, every float
 //! argument and every float field of an input struct or array (`SinewTransform`, settings,
 //! constraints, keys, weights, layers) a case for each of NaN, +Inf, -Inf, 1e30 and 1e-40 (in
-//! every element of the array), every integer argument or input field at least one case (out of
-//! range, count, enum or flag value). NULL and float cases are generated from the header, so a new
+//! every element of the array; in a batch's per-chain arrays, every element of chain [`BAD`] of
+//! [`B`]), every integer argument or input field at least one case (out of range, count, enum or
+//! flag value). NULL and float cases are generated from the header, so a new
 //! argument or field without a rule here fails the test.
 //!
 //! Each case runs against a fresh [`World`] (handles of every kind plus every buffer the exports
@@ -16,8 +17,9 @@
 //!
 //! - the status is one the documentation gives (never `SINEW_STATUS_PANIC`);
 //! - on failure, `sinew_last_error_message` is non-empty (and not the stale message planted
-//!   before the call); on success it is empty (functions returning nothing, and reading the
-//!   message itself, leave it alone);
+//!   before the call), and mentions the argument or chain at fault where the case names it; on
+//!   success it is empty (functions returning nothing, and reading the message itself, leave it
+//!   alone);
 //! - on failure, nothing changed, byte for byte: every caller buffer (in/out chains, out
 //!   pointers, out handles), every pose (`sinew_pose_get_local`), mask (`get_weights`), skeleton,
 //!   clip (sampling), crossfade (weights, pose, and its future updates) and solver (settings and
@@ -26,7 +28,14 @@
 //! - on success (1e30 and denormals may be accepted), every float any export then reports is
 //!   finite, every pose rotation is unit length, and re-solving, sampling and updating all
 //!   succeed (`SINEW_STATUS_NUMERIC_OVERFLOW` is tolerated there only after a huge value in an
-//!   unbounded field was accepted).
+//!   unbounded field was accepted);
+//! - for the batch exports (`*_solve_batch`), whose NUMERIC_OVERFLOW is a partial success, the
+//!   base call first replays every chain through the single solve on copies and judges the
+//!   batch against that ([`check_batch`]): a chain the single solve rejects must fail the whole
+//!   batch with the same status and a message starting `chain <i>: `; otherwise every chain
+//!   must hold the single solve's result (two-bone within 1e-6, FABRIK and CCD exactly), an
+//!   overflowing chain and everything past the count stay untouched, and the status names the
+//!   first overflowing chain.
 //!
 //! Where the documentation names a status it is the expectation; where it only says "rejected",
 //! the expectation is the status whose `SinewStatus` description fits, as the library reports it
@@ -350,12 +359,21 @@ fn domain(export: &str, path: &str) -> Option<Dom> {
         {
             Angle
         }
-        _ if has("rotation") || has("effector_rotation") || has("root_parent_rotation") => Rot,
+        _ if has("rotation")
+            || has("effector_rotation")
+            || has("root_parent_rotation")
+            || has("effector_rotations")
+            || has("root_parent_rotations") =>
+        {
+            Rot
+        }
         _ if has("values") && export == "sinew_clip_set_rotation_track" => Rot,
         _ if has("translation")
             || has("scale")
             || has("effector_position")
             || has("joint_target")
+            || has("effector_positions")
+            || has("joint_targets")
             || has("values")
             || has("in_tangents")
             || has("out_tangents") =>
@@ -372,6 +390,12 @@ const J: usize = 8;
 const J2: usize = 3;
 /// Chain length of the world's FABRIK and CCD solvers (their `max_joints`).
 const N: usize = 4;
+/// Chains in the batch buffers: one four-wide SIMD group of the two-bone batch and a scalar
+/// tail.
+const B: usize = 5;
+/// The chain a batch's generated bad values go into: not the first, so a chain solved (or
+/// written) before every input was checked shows; in the two-bone batch's SIMD group.
+const BAD: usize = 2;
 
 const PARENTS: [i32; J] = [-1, 0, 1, 2, 3, 0, 5, 5];
 const NAMES: [&CStr; J] = [
@@ -482,6 +506,11 @@ struct Bufs {
     // In/out.
     chain3: [SinewTransform; 3],
     chain: [SinewTransform; N + 1],
+    /// `sinew_two_bone_ik_solve_batch`: B chains of three, back to back, and a guard.
+    batch3: [SinewTransform; 3 * B + 1],
+    /// FABRIK and CCD batches: B chains of N back to back, then guards up to room for B chains
+    /// of N + 1 (so even a `joint_count` read before it is rejected stays in bounds).
+    batch: [SinewTransform; (N + 1) * B],
     model: [SinewTransform; J + 1],
     // Inputs.
     locals: [SinewTransform; J + 1],
@@ -493,6 +522,13 @@ struct Bufs {
     effector_rotation: SinewQuat,
     pole: SinewVec3,
     root_parent: SinewQuat,
+    /// Per-chain inputs of the batches (two-bone effectors, FABRIK/CCD effectors, effector
+    /// rotations, poles, root parent rotations).
+    batch_effectors3: [SinewVec3; B],
+    batch_effectors: [SinewVec3; B],
+    batch_rotations: [SinewQuat; B],
+    batch_poles: [SinewVec3; B],
+    batch_parents: [SinewQuat; B],
     joints: [u32; N + 2],
     apply_joints: [u32; 2],
     constraints: [SinewJointConstraint; 2],
@@ -518,6 +554,8 @@ struct Bufs {
     out_transforms: [SinewTransform; J + 1],
     out_transform: SinewTransform,
     out_result: SinewIkResult,
+    /// A batch's results, and a guard.
+    out_results: [SinewIkResult; B + 1],
     out_vec3: SinewVec3,
     out_floats: [f32; J + 1],
     out_parents: [i32; J + 1],
@@ -573,6 +611,46 @@ impl Bufs {
         weights[J] = 0.5;
         let mut parents = [0; J + 1];
         parents[..J].copy_from_slice(&PARENTS);
+        let chain3 = [
+            tr([0.15, 1.5, 0.0], q(z, -0.2), 1.0),
+            tr([0.44, 1.44, 0.0], q(z, 0.2), 1.0),
+            tr([0.70, 1.5, 0.0], q([1.0, 0.0, 0.0], 0.1), 1.0),
+        ];
+        let chain = [
+            tr([0.0, 0.0, 0.0], q([0.0, 0.0, 1.0], 0.05), 1.0),
+            tr([0.3, 0.05, 0.0], q(z, -0.1), 1.0),
+            tr([0.6, 0.0, 0.05], q(z, -0.15), 1.0),
+            tr([0.85, -0.05, 0.1], q([0.0, 1.0, 0.0], 0.1), 1.0),
+            tr([9.0, 9.0, 9.0], q([1.0, 0.0, 0.0], 0.1), 1.0),
+        ];
+        // Batch chain `i`: the single solves' chain moved and turned a little more for each `i`,
+        // so every lane differs.
+        let moved = |t: SinewTransform, i: usize| {
+            let f = i as f32;
+            let mut t = t;
+            t.translation.x += 0.02 * f;
+            t.translation.z += 0.1 * f;
+            t.rotation = qmul(t.rotation, q([0.2, 1.0, 0.5], 0.07 * f));
+            t
+        };
+        let mut batch3 = [SENT_T; 3 * B + 1];
+        let mut batch = [SENT_T; (N + 1) * B];
+        for i in 0..B {
+            for k in 0..3 {
+                batch3[3 * i + k] = moved(chain3[k], i);
+            }
+            for k in 0..N {
+                batch[N * i + k] = moved(chain[k], i);
+            }
+        }
+        let (effector, chain_effector, pole) =
+            (v(0.45, 1.2, 0.25), v(0.5, 0.45, 0.2), v(0.3, 1.3, -1.0));
+        let per_chain = |p: SinewVec3, d: [f32; 3]| {
+            std::array::from_fn(|i| {
+                let f = i as f32;
+                v(p.x + d[0] * f, p.y + d[1] * f, p.z + 0.1 * f + d[2] * f)
+            })
+        };
         let out_settings_two = SinewTwoBoneIkSettings {
             weight: SENT_F,
             allow_stretching: SENT_U,
@@ -584,28 +662,28 @@ impl Bufs {
             pole_weight: SENT_F,
         };
         Self {
-            chain3: [
-                tr([0.15, 1.5, 0.0], q(z, -0.2), 1.0),
-                tr([0.44, 1.44, 0.0], q(z, 0.2), 1.0),
-                tr([0.70, 1.5, 0.0], q([1.0, 0.0, 0.0], 0.1), 1.0),
-            ],
-            chain: [
-                tr([0.0, 0.0, 0.0], q([0.0, 0.0, 1.0], 0.05), 1.0),
-                tr([0.3, 0.05, 0.0], q(z, -0.1), 1.0),
-                tr([0.6, 0.0, 0.05], q(z, -0.15), 1.0),
-                tr([0.85, -0.05, 0.1], q([0.0, 1.0, 0.0], 0.1), 1.0),
-                tr([9.0, 9.0, 9.0], q([1.0, 0.0, 0.0], 0.1), 1.0),
-            ],
+            chain3,
+            chain,
+            batch3,
+            batch,
             model,
             locals: posed(0.05),
             rest: rest(),
             transform: tr([0.1, 1.2, 0.3], q(z, 0.5), 1.0),
-            effector: v(0.45, 1.2, 0.25),
-            chain_effector: v(0.5, 0.45, 0.2),
+            effector,
+            chain_effector,
             pose_effector: v(0.35, 1.45, 0.3),
             effector_rotation: q([1.0, 1.0, 0.0], 0.3),
-            pole: v(0.3, 1.3, -1.0),
+            pole,
             root_parent: q(z, 0.1),
+            // Far enough apart that some chains reach and some stretch or fall short.
+            batch_effectors3: per_chain(effector, [0.04, -0.08, 0.0]),
+            batch_effectors: per_chain(chain_effector, [0.05, 0.12, -0.05]),
+            batch_rotations: std::array::from_fn(|i| {
+                q([1.0, 1.0, 0.2 * i as f32], 0.3 + 0.2 * i as f32)
+            }),
+            batch_poles: per_chain(pole, [0.0, 0.05, 0.0]),
+            batch_parents: std::array::from_fn(|i| q(z, 0.1 + 0.15 * i as f32)),
             joints: [1, 2, 3, 4, 0, 0],
             apply_joints: [3, 4],
             constraints: [cone(), cone()],
@@ -653,6 +731,11 @@ impl Bufs {
                 error: SENT_F,
                 iterations: SENT_U,
             },
+            out_results: [SinewIkResult {
+                reached: SENT_U,
+                error: SENT_F,
+                iterations: SENT_U,
+            }; B + 1],
             out_vec3: SENT_T.translation,
             out_floats: [SENT_F; J + 1],
             out_parents: [SENT_U as i32; J + 1],
@@ -700,6 +783,8 @@ impl Bufs {
         use Kind::*;
         p.push("chain3", UnitTransforms, words(&self.chain3));
         p.push("chain", UnitTransforms, words(&self.chain));
+        p.push("batch3", UnitTransforms, words(&self.batch3));
+        p.push("batch", UnitTransforms, words(&self.batch));
         p.push("model", Transforms, words(&self.model));
         p.push("locals", Raw, words(&self.locals));
         p.push("rest", Raw, words(&self.rest));
@@ -710,6 +795,11 @@ impl Bufs {
         p.push("effector_rotation", Raw, words(&self.effector_rotation));
         p.push("pole", Raw, words(&self.pole));
         p.push("root_parent", Raw, words(&self.root_parent));
+        p.push("batch_effectors3", Raw, words(&self.batch_effectors3));
+        p.push("batch_effectors", Raw, words(&self.batch_effectors));
+        p.push("batch_rotations", Raw, words(&self.batch_rotations));
+        p.push("batch_poles", Raw, words(&self.batch_poles));
+        p.push("batch_parents", Raw, words(&self.batch_parents));
         p.push("joints", Raw, words(&self.joints));
         p.push("apply_joints", Raw, words(&self.apply_joints));
         p.push("constraints", Raw, words(&self.constraints));
@@ -739,6 +829,12 @@ impl Bufs {
         p.push("out_transform", UnitTransforms, words(&self.out_transform));
         p.push("out_result", Raw, words(&self.out_result));
         p.push("out_result.error", Floats, words(&self.out_result.error));
+        p.push("out_results", Raw, words(&self.out_results));
+        p.push(
+            "out_results.error",
+            Floats,
+            words(&self.out_results.map(|r| r.error)),
+        );
         p.push("out_vec3", Floats, words(&self.out_vec3));
         p.push("out_floats", Floats, words(&self.out_floats));
         p.push("out_parents", Raw, words(&self.out_parents));
@@ -894,6 +990,15 @@ fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Vec<&'a mut dy
     let rotation_track = export == "sinew_clip_set_rotation_track";
     Some(match param {
         "chain" if export == "sinew_two_bone_ik_solve" => all(&mut b.chain3),
+        "chains" if export == "sinew_two_bone_ik_solve_batch" => all(&mut b.batch3[..3 * B]),
+        "chains" => all(&mut b.batch[..N * B]),
+        "effector_positions" if export == "sinew_two_bone_ik_solve_batch" => {
+            all(&mut b.batch_effectors3)
+        }
+        "effector_positions" => all(&mut b.batch_effectors),
+        "effector_rotations" => all(&mut b.batch_rotations),
+        "joint_targets" => all(&mut b.batch_poles),
+        "root_parent_rotations" => all(&mut b.batch_parents),
         "chain" => all(&mut b.chain[..N]),
         "effector_position" if export == "sinew_two_bone_ik_solve" => one(&mut b.effector),
         "effector_position" if export.ends_with("_solve_pose") => one(&mut b.pose_effector),
@@ -923,6 +1028,22 @@ fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Vec<&'a mut dy
         "layers" => all(&mut b.layers),
         _ => return None,
     })
+}
+
+/// The elements of a buffer of `count` the generated float cases spoil, one per case: every
+/// one, except in a batch's per-chain arrays, where only chain [`BAD`]'s (the chains before it
+/// stay clean, so a write before every input was checked would show in them).
+fn planted(export: &str, count: usize) -> std::ops::Range<usize> {
+    if is_batch(export) {
+        let per_chain = count / B;
+        BAD * per_chain..(BAD + 1) * per_chain
+    } else {
+        0..count
+    }
+}
+
+fn is_batch(export: &str) -> bool {
+    export.ends_with("_solve_batch")
 }
 
 // ------------------------------------------------------------------------------ the world
@@ -1177,9 +1298,14 @@ fn message() -> String {
 
 /// Leaves a stale error message that no case's own failure can produce, and returns it.
 fn plant_marker(w: &World) -> String {
+    stale_marker(w.skel)
+}
+
+/// [`plant_marker`] through the world's skeleton handle.
+fn stale_marker(skel: *mut SinewSkeleton) -> String {
     let mut index = 0u32;
     // SAFETY: a live skeleton, a NUL-terminated name and a local out-pointer.
-    let s = unsafe { sinew_skeleton_find_joint(w.skel, c"\u{1}stale marker".as_ptr(), &mut index) };
+    let s = unsafe { sinew_skeleton_find_joint(skel, c"\u{1}stale marker".as_ptr(), &mut index) };
     assert_eq!(s, St::NotFound);
     let m = message();
     assert!(!m.is_empty());
@@ -1573,6 +1699,8 @@ type Swap = fn(&World) -> *mut c_void;
 #[derive(Default)]
 struct Args {
     null: Option<String>,
+    /// A pointer argument moved 2 bytes off its buffer (checked before it is read).
+    misalign: Option<String>,
     ints: Vec<(&'static str, i64)>,
     floats: Vec<(&'static str, f32)>,
     swaps: Vec<(&'static str, Swap)>,
@@ -1587,6 +1715,13 @@ impl Args {
     fn null(name: &str) -> Self {
         Self {
             null: Some(name.to_string()),
+            ..Self::default()
+        }
+    }
+
+    fn misaligned(name: &str) -> Self {
+        Self {
+            misalign: Some(name.to_string()),
             ..Self::default()
         }
     }
@@ -1607,7 +1742,11 @@ impl Args {
     }
 
     fn overrides(&self) -> usize {
-        usize::from(self.null.is_some()) + self.ints.len() + self.floats.len() + self.swaps.len()
+        usize::from(self.null.is_some())
+            + usize::from(self.misalign.is_some())
+            + self.ints.len()
+            + self.floats.len()
+            + self.swaps.len()
     }
 
     fn hit(&self) {
@@ -1618,6 +1757,9 @@ impl Args {
         if self.null.as_deref() == Some(name) {
             self.hit();
             null()
+        } else if self.misalign.as_deref() == Some(name) {
+            self.hit();
+            d.cast::<u8>().wrapping_add(2).cast()
         } else {
             d
         }
@@ -1695,6 +1837,391 @@ fn check_new_skeleton(skeleton: *mut SinewSkeleton) -> Option<String> {
         p.transforms("new skeleton rest", &rest, true);
         p.sane(false).err()
     }
+}
+
+/// What each chain of a batch should hold after the call, from replaying it chain by chain
+/// through the single solve on copies: the single solve's chain and result, or `None` where
+/// the single solve overflows (the batch leaves that chain and its result untouched). `Err`
+/// names the first chain whose single solve fails otherwise, and its status: the batch must
+/// then fail as a whole with that status and a message starting `chain <i>: `.
+type Replay = Result<Vec<Option<(Vec<SinewTransform>, SinewIkResult)>>, (usize, St)>;
+
+/// The optional arrays a batch call passed (NULL ones are NULL single arguments in the replay).
+#[derive(Clone, Copy)]
+struct Given {
+    rotations: bool,
+    /// Poles (two-bone) or root parent rotations (FABRIK, CCD).
+    per_chain: bool,
+    results: bool,
+}
+
+/// Replays `count` two-bone chains of `b` through `sinew_two_bone_ik_solve`.
+fn two_bone_replay(solver: *mut SinewTwoBoneIk, b: &Bufs, count: usize, given: Given) -> Replay {
+    let mut out = Vec::new();
+    for i in 0..count {
+        let mut chain = b.batch3[3 * i..3 * i + 3].to_vec();
+        let mut result = b.out_results[i];
+        // SAFETY: a live solver; copies of the world's arrays, one item per pointer.
+        let s = unsafe {
+            sinew_two_bone_ik_solve(
+                solver,
+                chain.as_mut_ptr(),
+                &b.batch_effectors3[i],
+                opt(given.rotations, &b.batch_rotations[i]),
+                opt(given.per_chain, &b.batch_poles[i]),
+                &mut result,
+            )
+        };
+        match s {
+            St::Ok => out.push(Some((chain, result))),
+            St::NumericOverflow => out.push(None),
+            s => return Err((i, s)),
+        }
+    }
+    Ok(out)
+}
+
+/// Replays `count` FABRIK or CCD chains of `joints` joints of `b` through the single solve
+/// (`solver`: whether FABRIK, and the two handles).
+fn chain_replay(
+    solver: (bool, *mut SinewFabrik, *mut SinewCcd),
+    b: &Bufs,
+    count: usize,
+    joints: usize,
+    given: Given,
+) -> Replay {
+    let mut out = Vec::new();
+    for i in 0..count {
+        let mut chain = b.batch[joints * i..joints * (i + 1)].to_vec();
+        let mut result = b.out_results[i];
+        let (parent, rotation) = (
+            opt(given.per_chain, &b.batch_parents[i]),
+            opt(given.rotations, &b.batch_rotations[i]),
+        );
+        // SAFETY: live solvers; copies of the world's arrays, `joints` transforms in `chain`.
+        let s = unsafe {
+            if solver.0 {
+                sinew_fabrik_solve(
+                    solver.1,
+                    chain.as_mut_ptr(),
+                    joints as u32,
+                    parent,
+                    &b.batch_effectors[i],
+                    rotation,
+                    &mut result,
+                )
+            } else {
+                sinew_ccd_solve(
+                    solver.2,
+                    chain.as_mut_ptr(),
+                    joints as u32,
+                    parent,
+                    &b.batch_effectors[i],
+                    rotation,
+                    &mut result,
+                )
+            }
+        };
+        match s {
+            St::Ok => out.push(Some((chain, result))),
+            St::NumericOverflow => out.push(None),
+            s => return Err((i, s)),
+        }
+    }
+    Ok(out)
+}
+
+/// `p` when the batch call passed its array, else NULL.
+fn opt<T>(on: bool, p: *const T) -> *const T {
+    if on {
+        p
+    } else {
+        null()
+    }
+}
+
+/// Whether two floats agree within `tol` relative to their size (0: the same value).
+fn near(a: f32, b: f32, tol: f32) -> bool {
+    a == b || (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
+}
+
+fn near_transform(a: &SinewTransform, b: &SinewTransform, tol: f32) -> bool {
+    let v3 = |x: SinewVec3, y: SinewVec3| {
+        near(x.x, y.x, tol) && near(x.y, y.y, tol) && near(x.z, y.z, tol)
+    };
+    let (p, r) = (a.rotation, b.rotation);
+    let q4 = |s: f32| {
+        near(p.x, s * r.x, tol)
+            && near(p.y, s * r.y, tol)
+            && near(p.z, s * r.z, tol)
+            && near(p.w, s * r.w, tol)
+    };
+    v3(a.translation, b.translation) && v3(a.scale, b.scale) && (q4(1.0) || q4(-1.0))
+}
+
+/// How a batch base call's outcome is judged against its replay.
+struct BatchCheck {
+    /// The batch's chains array in a `Bufs`.
+    chains: fn(&mut Bufs) -> &mut [SinewTransform],
+    /// Transforms per chain.
+    joints: usize,
+    given: Given,
+    /// How far a solved chain may stray from the single solve's, relative to its size: the
+    /// two-bone batch's SIMD lanes agree within 1e-6 (the header), FABRIK and CCD exactly.
+    tolerance: f32,
+}
+
+/// Judges a batch call that returned `status`, given the state `before` it and the replay of
+/// its chains (none when the call's counts make a replay meaningless):
+///
+/// - a chain whose single solve fails (not by overflow): the batch fails with the same status
+///   and a message starting `chain <i>: ` (the harness then checks every byte is untouched);
+/// - otherwise, when it succeeds or reports an overflow: every chain the single solve solves
+///   holds the single solve's chain and result (within the tolerance), every chain it
+///   overflows and every chain past the count is untouched with its result, guards and all
+///   other buffers are untouched, and the status is NUMERIC_OVERFLOW naming the first
+///   overflowing chain exactly when there is one. After an overflow the batch arrays are put
+///   back as they were, so the harness's byte-for-byte check covers everything else (the
+///   handles too).
+fn check_batch(
+    w: &mut World,
+    before: &Bufs,
+    status: St,
+    replay: Option<Replay>,
+    c: BatchCheck,
+) -> Outcome {
+    let Some(replay) = replay else {
+        return st(status);
+    };
+    let message = message();
+    let expected = match replay {
+        Err((i, single)) => {
+            let prefix = format!("chain {i}: ");
+            if status != single || !message.starts_with(&prefix) {
+                return Outcome::Fail(format!(
+                    "the single solve of chain {i} returns {single:?}; the batch returned \
+                     {status:?} with message {message:?} (expected the same status and a \
+                     message starting {prefix:?})"
+                ));
+            }
+            return st(status);
+        }
+        Ok(expected) => expected,
+    };
+    if !matches!(status, St::Ok | St::NumericOverflow) {
+        // An argument the replay did not use (a NULL or misaligned pointer, a bad count):
+        // the harness judges the status and checks nothing changed.
+        return st(status);
+    }
+    let first_overflow = expected.iter().position(Option::is_none);
+    match first_overflow {
+        None if status != St::Ok => {
+            return Outcome::Fail(format!(
+                "{status:?} ({message:?}) although every chain solves singly"
+            ))
+        }
+        Some(i)
+            if status != St::NumericOverflow || !message.starts_with(&format!("chain {i} ")) =>
+        {
+            return Outcome::Fail(format!(
+                "chain {i} overflows singly; the batch returned {status:?} with {message:?} \
+                 (expected NUMERIC_OVERFLOW naming chain {i})"
+            ))
+        }
+        _ => {}
+    }
+    let (mut now, mut old) = (w.b, *before);
+    {
+        let (got, was) = ((c.chains)(&mut now), (c.chains)(&mut old));
+        for (i, want) in expected.iter().enumerate() {
+            let range = c.joints * i..c.joints * (i + 1);
+            let (got, was) = (&got[range.clone()], &was[range]);
+            let fine = match want {
+                Some((chain, _)) => got
+                    .iter()
+                    .zip(chain)
+                    .all(|(a, b)| near_transform(a, b, c.tolerance)),
+                None => words_of(got) == words_of(was),
+            };
+            if !fine {
+                let want = want.as_ref().map_or(was, |(chain, _)| chain.as_slice());
+                return Outcome::Fail(format!("chain {i} holds {got:?}, expected {want:?}"));
+            }
+        }
+        let rest = c.joints * expected.len();
+        if words_of(&got[rest..]) != words_of(&was[rest..]) {
+            return Outcome::Fail(format!(
+                "the chains array changed past the {} chains solved",
+                expected.len()
+            ));
+        }
+    }
+    for (i, (got, was)) in now.out_results.iter().zip(&old.out_results).enumerate() {
+        let want = match expected.get(i) {
+            Some(Some((_, result))) if c.given.results => *result,
+            _ => *was,
+        };
+        let fine = got.reached == want.reached
+            && got.iterations == want.iterations
+            && near(got.error, want.error, c.tolerance);
+        if !fine {
+            return Outcome::Fail(format!("out_results[{i}] is {got:?}, expected {want:?}"));
+        }
+    }
+    (c.chains)(&mut now).copy_from_slice((c.chains)(&mut old));
+    now.out_results = old.out_results;
+    let (mut a, mut b) = (Probe::default(), Probe::default());
+    now.segments(&mut a);
+    old.segments(&mut b);
+    if let Some(d) = a.diff(&b) {
+        return Outcome::Fail(format!("the batch wrote outside its outputs: {d}"));
+    }
+    if status == St::NumericOverflow {
+        w.b = now;
+    }
+    st(status)
+}
+
+/// The chain batch base call (FABRIK or CCD): replays the chains on copies, plants the stale
+/// message again (so the batch call alone decides the message the harness reads), calls the
+/// batch and judges it.
+fn chain_batch(w: &mut World, a: &Args, fabrik: bool) -> Outcome {
+    let (fabrik_solver, ccd_solver) = if fabrik {
+        (a.h(w, "solver", w.fabrik), w.ccd)
+    } else {
+        (w.fabrik, a.h(w, "solver", w.ccd))
+    };
+    let handles = (w.fabrik, w.ccd, w.skel);
+    let before = w.b;
+    let b = &mut w.b;
+    let count = a.u("chain_count", B as u32);
+    let joints = a.u("joint_count", N as u32);
+    let chains = a.m("chains", b.batch.as_mut_ptr());
+    let parents = a.p("root_parent_rotations", b.batch_parents.as_ptr());
+    let positions = a.p("effector_positions", b.batch_effectors.as_ptr());
+    let rotations = a.p("effector_rotations", b.batch_rotations.as_ptr());
+    let results = a.m("out_results", b.out_results.as_mut_ptr());
+    let given = Given {
+        rotations: !rotations.is_null(),
+        per_chain: !parents.is_null(),
+        results: !results.is_null(),
+    };
+    // Chain lengths outside 2..=max_joints are the call's error, not a chain's.
+    let replay = (count as usize <= B && (2..=N).contains(&(joints as usize))).then(|| {
+        let solver = (fabrik, handles.0, handles.1);
+        chain_replay(solver, &before, count as usize, joints as usize, given)
+    });
+    stale_marker(handles.2);
+    // SAFETY: the world's live solvers and buffers, sized for B chains of N + 1 joints; an
+    // override replaces one argument with a bad value, never a dangling pointer.
+    let status = unsafe {
+        if fabrik {
+            sinew_fabrik_solve_batch(
+                fabrik_solver,
+                chains,
+                joints,
+                count,
+                parents,
+                positions,
+                rotations,
+                results,
+            )
+        } else {
+            sinew_ccd_solve_batch(
+                ccd_solver, chains, joints, count, parents, positions, rotations, results,
+            )
+        }
+    };
+    let check = BatchCheck {
+        chains: |b| &mut b.batch[..],
+        joints: joints as usize,
+        given,
+        tolerance: 0.0,
+    };
+    check_batch(w, &before, status, replay, check)
+}
+
+/// The two-bone batch base call, like [`chain_batch`].
+fn two_bone_batch(w: &mut World, a: &Args) -> Outcome {
+    let solver = a.h(w, "solver", w.two_bone);
+    let handles = (w.two_bone, w.skel);
+    let before = w.b;
+    let b = &mut w.b;
+    let count = a.u("chain_count", B as u32);
+    let chains = a.m("chains", b.batch3.as_mut_ptr());
+    let positions = a.p("effector_positions", b.batch_effectors3.as_ptr());
+    let rotations = a.p("effector_rotations", b.batch_rotations.as_ptr());
+    let poles = a.p("joint_targets", b.batch_poles.as_ptr());
+    let results = a.m("out_results", b.out_results.as_mut_ptr());
+    let given = Given {
+        rotations: !rotations.is_null(),
+        per_chain: !poles.is_null(),
+        results: !results.is_null(),
+    };
+    let replay =
+        (count as usize <= B).then(|| two_bone_replay(handles.0, &before, count as usize, given));
+    stale_marker(handles.1);
+    // SAFETY: as in `chain_batch`.
+    let status = unsafe {
+        sinew_two_bone_ik_solve_batch(solver, chains, count, positions, rotations, poles, results)
+    };
+    let check = BatchCheck {
+        chains: |b| &mut b.batch3[..],
+        joints: 3,
+        given,
+        tolerance: 1e-6,
+    };
+    check_batch(w, &before, status, replay, check)
+}
+
+/// A batch's chains (as many as the base call passes) and effectors.
+fn batch_of<'a>(
+    b: &'a mut Bufs,
+    export: &str,
+) -> (&'a mut [SinewTransform], &'a mut [SinewVec3; B]) {
+    if export == "sinew_two_bone_ik_solve_batch" {
+        (&mut b.batch3[..3 * B], &mut b.batch_effectors3)
+    } else {
+        (&mut b.batch[..N * B], &mut b.batch_effectors)
+    }
+}
+
+/// A batch of no chains with every array NULL (nothing is read or written).
+fn batch_without_arrays(w: &mut World, export: &str) -> Outcome {
+    // SAFETY: live solvers; for zero chains no array is read.
+    st(unsafe {
+        match export {
+            "sinew_two_bone_ik_solve_batch" => sinew_two_bone_ik_solve_batch(
+                w.two_bone,
+                null_mut(),
+                0,
+                null(),
+                null(),
+                null(),
+                null_mut(),
+            ),
+            "sinew_fabrik_solve_batch" => sinew_fabrik_solve_batch(
+                w.fabrik,
+                null_mut(),
+                N as u32,
+                0,
+                null(),
+                null(),
+                null(),
+                null_mut(),
+            ),
+            _ => sinew_ccd_solve_batch(
+                w.ccd,
+                null_mut(),
+                N as u32,
+                0,
+                null(),
+                null(),
+                null(),
+                null_mut(),
+            ),
+        }
+    })
 }
 
 /// The base call of every export (valid arguments, overridable one at a time) and its
@@ -2139,6 +2666,11 @@ fn bases() -> Vec<(&'static str, Base, &'static [&'static str])> {
             &["effector_rotation", "joint_target", "out_result"],
         ),
         (
+            "sinew_two_bone_ik_solve_batch",
+            base(two_bone_batch),
+            &["effector_rotations", "joint_targets", "out_results"],
+        ),
+        (
             "sinew_two_bone_ik_solve_pose",
             base(|w, a| unsafe {
                 st(sinew_two_bone_ik_solve_pose(
@@ -2237,6 +2769,11 @@ fn bases() -> Vec<(&'static str, Base, &'static [&'static str])> {
                 ))
             }),
             &["root_parent_rotation", "effector_rotation", "out_result"],
+        ),
+        (
+            "sinew_fabrik_solve_batch",
+            base(|w, a| chain_batch(w, a, true)),
+            &["root_parent_rotations", "effector_rotations", "out_results"],
         ),
         (
             "sinew_fabrik_solve_pose",
@@ -2347,6 +2884,11 @@ fn bases() -> Vec<(&'static str, Base, &'static [&'static str])> {
                 ))
             }),
             &["root_parent_rotation", "effector_rotation", "out_result"],
+        ),
+        (
+            "sinew_ccd_solve_batch",
+            base(|w, a| chain_batch(w, a, false)),
+            &["root_parent_rotations", "effector_rotations", "out_results"],
         ),
         (
             "sinew_ccd_solve_pose",
@@ -2682,6 +3224,7 @@ enum Setup {
 type BufsEdit = fn(&mut Bufs);
 type WorldEdit = fn(&mut World);
 type ConstraintEdit = fn(&mut SinewJointConstraint);
+type SettingsEdit = fn(&mut SinewTwoBoneIkSettings);
 
 fn bufs(f: impl Fn(&mut Bufs) + Send + Sync + 'static) -> Setup {
     Setup::Bufs(Box::new(f))
@@ -2702,6 +3245,8 @@ struct Case {
     expect: Vec<St>,
     /// After a success, probing may meet NUMERIC_OVERFLOW (a huge value was accepted into state).
     lenient: bool,
+    /// On failure, text the error message must contain (the argument or chain at fault).
+    needle: Option<String>,
 }
 
 struct Table {
@@ -2778,7 +3323,13 @@ impl Table {
             call,
             expect: expect.to_vec(),
             lenient: class == Class::Overflow,
+            needle: None,
         });
+    }
+
+    /// The last case's failure message must contain `needle`.
+    fn needle(&mut self, needle: impl Into<String>) {
+        self.cases.last_mut().expect("a case").needle = Some(needle.into());
     }
 }
 
@@ -2893,6 +3444,9 @@ fn build_table(funcs: &[Func], need: &BTreeSet<Key>) -> Table {
                     Setup::None,
                     expect,
                 );
+                if is_batch(export) && expect == NULLP {
+                    t.needle(format!("`{path}`"));
+                }
             }
             Need::Float(class) => {
                 let value = FLOAT_CLASSES.iter().find(|(c, _)| c == class).unwrap().1;
@@ -2929,7 +3483,7 @@ fn build_table(funcs: &[Func], need: &BTreeSet<Key>) -> Table {
                 };
                 let count = elements.len();
                 drop(elements);
-                for k in 0..count {
+                for k in planted(export, count) {
                     let dom = if let Dom::KeyTime(_) = dom {
                         Dom::KeyTime(k)
                     } else {
@@ -2963,6 +3517,10 @@ fn build_table(funcs: &[Func], need: &BTreeSet<Key>) -> Table {
                         &dom.expect(*class),
                     );
                     t.cases.last_mut().unwrap().lenient = lenient;
+                    if is_batch(export) {
+                        // Huge values may overflow that chain: the base call checks that case.
+                        t.needle(format!("chain {BAD}"));
+                    }
                 }
             }
             Need::Other => {}
@@ -4243,6 +4801,328 @@ fn manual_cases(t: &mut Table) {
         INVALID,
     );
 
+    // ---- batches. Each base call replays its chains through the single solve first and
+    // judges the batch against that (`check_batch`): a per-chain failure must be the single
+    // solve's status with the chain named, a success or overflow must match the single solves
+    // chain by chain. Generated float cases spoil chain BAD of B.
+    let tb = "sinew_two_bone_ik_solve_batch";
+    let fb = "sinew_fabrik_solve_batch";
+    let cb = "sinew_ccd_solve_batch";
+    let huge = v(3e38, 3e38, 3e38);
+    for export in [tb, fb, cb] {
+        let per_chain = if export == tb {
+            "joint_targets"
+        } else {
+            "root_parent_rotations"
+        };
+        t.add(
+            export,
+            "chains",
+            Valid,
+            "five chains, each as its single solve",
+            none(),
+            Setup::None,
+            OK,
+        );
+        // (In the two-bone batch, 1 is a scalar tail only and 4 one SIMD group with no tail.)
+        for (n, what) in [
+            (0, "chain_count 0 touches nothing"),
+            (1, "chain_count 1"),
+            (4, "chain_count 4"),
+        ] {
+            t.add(
+                export,
+                "chain_count",
+                Count,
+                what,
+                none().int("chain_count", n),
+                Setup::None,
+                OK,
+            );
+        }
+        t.custom(
+            export,
+            "chain_count",
+            Count,
+            "chain_count 0 with every array NULL",
+            Setup::None,
+            move |w| batch_without_arrays(w, export),
+            OK,
+        );
+        for p in [
+            "chains",
+            "effector_positions",
+            "effector_rotations",
+            per_chain,
+            "out_results",
+        ] {
+            t.add(
+                export,
+                p,
+                Align,
+                &format!("misaligned {p}"),
+                Args::misaligned(p),
+                Setup::None,
+                INVALID,
+            );
+            t.needle(format!("`{p}`"));
+        }
+        // Finite input whose result overflows f32: that chain and its result stay untouched,
+        // the others are solved (checked by the base call), the first one is named.
+        for (what, chains) in [
+            ("chain 1 overflows (SIMD group)", &[1][..]),
+            ("chain 4 overflows (scalar tail)", &[4]),
+            ("chains 3 and 1 overflow", &[3, 1]),
+            ("every chain overflows", &[0, 1, 2, 3, 4]),
+        ] {
+            t.add(
+                export,
+                "effector_positions",
+                Overflow,
+                what,
+                none(),
+                bufs(move |b| {
+                    for &i in chains {
+                        batch_of(b, export).1[i] = huge;
+                    }
+                }),
+                OVERFLOW,
+            );
+            t.needle(format!("chain {}", chains.iter().min().unwrap()));
+        }
+        t.add(
+            export,
+            "chains",
+            Domain,
+            "zero quaternion in chain 2",
+            none(),
+            bufs(move |b| {
+                let (chains, _) = batch_of(b, export);
+                let joints = chains.len() / B;
+                chains[joints * BAD + 1].rotation = SinewQuat::default();
+            }),
+            INVALID,
+        );
+        t.needle(format!("chain {BAD}: "));
+        t.add(
+            export,
+            "effector_rotations",
+            Domain,
+            "zero effector rotation of chain 2",
+            none(),
+            bufs(|b| b.batch_rotations[BAD] = SinewQuat::default()),
+            INVALID,
+        );
+        t.needle(format!("chain {BAD}: "));
+        // The last chain: a bad value after every other chain, the SIMD group included.
+        t.add(
+            export,
+            "chains",
+            Nan,
+            "NaN in the last chain's end",
+            none(),
+            bufs(move |b| {
+                let (chains, _) = batch_of(b, export);
+                chains[chains.len() - 1].translation.y = f32::NAN;
+            }),
+            &[St::NonFinite],
+        );
+        t.needle(format!("chain {}: ", B - 1));
+        t.add(
+            export,
+            "effector_positions",
+            PosInf,
+            "infinite effector of the last chain",
+            none(),
+            bufs(move |b| batch_of(b, export).1[B - 1].z = f32::INFINITY),
+            &[St::NonFinite],
+        );
+        t.needle(format!("chain {}: ", B - 1));
+    }
+
+    // Two-bone: lanes of the SIMD kernel (with poles at pole_weight 1, or without poles) that
+    // are degenerate take the single path; settings the kernel does and does not cover.
+    let full_pole = |w: &mut World| {
+        let mut s = w.b.two;
+        s.pole_weight = 1.0;
+        // SAFETY: a live solver and valid settings.
+        ok(unsafe { sinew_two_bone_ik_set_settings(w.two_bone, &s) });
+    };
+    let degenerate: [(&str, BufsEdit); 7] = [
+        ("upper bone of zero length in chain 1", |b| {
+            b.batch3[4].translation = b.batch3[3].translation
+        }),
+        ("lower bone of zero length in chain 0", |b| {
+            b.batch3[2].translation = b.batch3[1].translation
+        }),
+        ("effector at the root of chain 3", |b| {
+            b.batch_effectors3[3] = b.batch3[9].translation
+        }),
+        ("effector at the end of chain 2", |b| {
+            b.batch_effectors3[2] = b.batch3[8].translation
+        }),
+        ("pole at the root of chain 1", |b| {
+            b.batch_poles[1] = b.batch3[3].translation
+        }),
+        ("straight chain 2 toward its pole", |b| {
+            let r = b.batch3[6].translation;
+            b.batch3[7].translation = v(r.x + 0.3, r.y, r.z);
+            b.batch3[8].translation = v(r.x + 0.55, r.y, r.z);
+            b.batch_poles[2] = v(r.x + 1.0, r.y, r.z);
+        }),
+        ("effectors far beyond reach and at distance 0.001", |b| {
+            b.batch_effectors3[0] = v(40.0, -30.0, 20.0);
+            let r = b.batch3[3].translation;
+            b.batch_effectors3[1] = v(r.x + 0.001, r.y, r.z);
+        }),
+    ];
+    for (what, f) in degenerate {
+        t.add(
+            tb,
+            "chains",
+            Degenerate,
+            &format!("{what}, poles at pole_weight 1"),
+            none(),
+            world(move |w| {
+                full_pole(w);
+                f(&mut w.b);
+            }),
+            OK,
+        );
+        t.add(
+            tb,
+            "chains",
+            Degenerate,
+            &format!("{what}, no poles"),
+            Args::null("joint_targets"),
+            bufs(f),
+            OK,
+        );
+    }
+    let settings: [(&str, SettingsEdit); 4] = [
+        ("pole_weight 1 (the SIMD kernel with poles)", |s| {
+            s.pole_weight = 1.0
+        }),
+        ("Unreal's defaults (no stretching)", |s| {
+            *s = Bufs::new().two;
+            s.allow_stretching = 0;
+            s.pole_weight = 1.0;
+        }),
+        ("weight 0.6, soften 0.9, keep_twist", |s| {
+            (s.weight, s.soften, s.keep_twist) = (0.6, 0.9, 1);
+            s.pole_weight = 1.0;
+        }),
+        ("end rotation COPY_EFFECTOR, weight 0", |s| {
+            s.end_rotation = SinewEndRotation::CopyEffector as i32;
+            s.weight = 0.0;
+        }),
+    ];
+    for (what, f) in settings {
+        t.add(
+            tb,
+            "solver",
+            Valid,
+            what,
+            none(),
+            world(move |w| {
+                let mut s = w.b.two;
+                f(&mut s);
+                // SAFETY: a live solver and valid settings.
+                ok(unsafe { sinew_two_bone_ik_set_settings(w.two_bone, &s) });
+            }),
+            OK,
+        );
+    }
+    t.add(
+        tb,
+        "joint_targets",
+        Nan,
+        "NaN pole of the last chain",
+        none(),
+        bufs(|b| b.batch_poles[B - 1].x = f32::NAN),
+        &[St::NonFinite],
+    );
+    t.needle(format!("chain {}: ", B - 1));
+
+    // FABRIK and CCD: joint counts, root parent rotations, degenerate chains.
+    for export in [fb, cb] {
+        for (n, expect) in [
+            (0, INVALID),
+            (1, INVALID),
+            (N as i64 + 1, RANGE),
+            (u32::MAX as i64, RANGE),
+        ] {
+            t.add(
+                export,
+                "joint_count",
+                Count,
+                &format!("joint_count {n}"),
+                none().int("joint_count", n),
+                Setup::None,
+                expect,
+            );
+            // The count, whether the message names a chain or not.
+            t.needle(if n < 2 {
+                "joints".into()
+            } else {
+                format!("{n} joints")
+            });
+        }
+        for n in [2, 3] {
+            t.add(
+                export,
+                "joint_count",
+                Valid,
+                &format!("joint_count {n} (chains of {n} back to back)"),
+                none().int("joint_count", n),
+                Setup::None,
+                OK,
+            );
+        }
+        t.add(
+            export,
+            "root_parent_rotations",
+            Domain,
+            "zero root parent rotation of chain 2",
+            none(),
+            bufs(|b| b.batch_parents[BAD] = SinewQuat::default()),
+            INVALID,
+        );
+        t.needle(format!("chain {BAD}: "));
+        t.add(
+            export,
+            "root_parent_rotations",
+            NegInf,
+            "infinite root parent rotation of the last chain",
+            none(),
+            bufs(|b| b.batch_parents[B - 1].w = f32::NEG_INFINITY),
+            &[St::NonFinite],
+        );
+        t.needle(format!("chain {}: ", B - 1));
+        let degenerate: [(&str, BufsEdit); 5] = [
+            ("zero-length bone in chain 1", |b| {
+                b.batch[N + 2].translation = b.batch[N + 1].translation
+            }),
+            ("all joints of chain 3 coincident", |b| {
+                for k in 1..N {
+                    b.batch[3 * N + k].translation = b.batch[3 * N].translation;
+                }
+            }),
+            ("effector at the root of chain 0", |b| {
+                b.batch_effectors[0] = b.batch[0].translation
+            }),
+            ("effector far beyond reach of chain 4", |b| {
+                b.batch_effectors[4] = v(-30.0, 40.0, 5.0)
+            }),
+            ("zero scale in chain 2", |b| {
+                b.batch[2 * N + 1].scale = v(0.0, 0.0, 0.0)
+            }),
+        ];
+        for (what, f) in degenerate {
+            t.add(export, "chains", Degenerate, what, none(), bufs(f), OK);
+        }
+    }
+
     // ---- hand IK retargeting
     let hm = "sinew_hand_ik_retargeting_apply_model";
     let hp = "sinew_hand_ik_retargeting_apply_pose";
@@ -4976,6 +5856,11 @@ fn run_case(case: &Case, reference: &Probe) -> Result<(), String> {
             if after.is_empty() || after == marker {
                 return Err(format!("{s:?} without a fresh error message ({after:?})"));
             }
+            if let Some(needle) = case.needle.as_deref().filter(|n| !after.contains(n)) {
+                return Err(format!(
+                    "{s:?} with message {after:?}, which does not mention {needle:?}"
+                ));
+            }
             unchanged(&mut w)
         }
     }
@@ -5080,6 +5965,18 @@ fn every_export_rejects_bad_input_and_leaves_outputs_untouched() {
         ("sinew_clip_set_translation_track", Keys),
         ("sinew_clip_set_rotation_track", Keys),
         ("sinew_clip_set_scale_track", Keys),
+        ("sinew_two_bone_ik_solve_batch", Degenerate),
+        ("sinew_fabrik_solve_batch", Degenerate),
+        ("sinew_ccd_solve_batch", Degenerate),
+        ("sinew_two_bone_ik_solve_batch", Count),
+        ("sinew_fabrik_solve_batch", Count),
+        ("sinew_ccd_solve_batch", Count),
+        ("sinew_two_bone_ik_solve_batch", Overflow),
+        ("sinew_fabrik_solve_batch", Overflow),
+        ("sinew_ccd_solve_batch", Overflow),
+        ("sinew_two_bone_ik_solve_batch", Align),
+        ("sinew_fabrik_solve_batch", Align),
+        ("sinew_ccd_solve_batch", Align),
     ];
     for (export, class) in required {
         if !table
@@ -5217,6 +6114,7 @@ fn the_checks_catch_every_kind_of_change() {
             }),
             expect: NULLP.to_vec(),
             lenient: false,
+            needle: None,
         };
         let r = run_case(&case, &reference);
         assert!(
@@ -5234,6 +6132,111 @@ fn the_checks_catch_every_kind_of_change() {
         call: Arc::new(|_| st(St::Ok)),
         expect: OK.to_vec(),
         lenient: false,
+        needle: None,
     };
     assert!(run_case(&quiet, &reference).is_err());
+}
+
+/// The batch judge itself: a batch whose chains, results, guards or other buffers differ from
+/// what the single solves give, or whose status or message does not fit them, is caught.
+#[test]
+fn the_batch_checks_catch_a_batch_unlike_its_single_solves() {
+    let given = Given {
+        rotations: true,
+        per_chain: true,
+        results: true,
+    };
+    let check = || BatchCheck {
+        chains: |b| &mut b.batch3[..],
+        joints: 3,
+        given,
+        tolerance: 1e-6,
+    };
+    let sabotage: [(&str, BufsEdit, St); 7] = [
+        ("nothing", |_| {}, St::Ok),
+        (
+            "a chain off by 1e-4",
+            |b| b.batch3[10].translation.y += 1e-4,
+            St::Ok,
+        ),
+        (
+            "a result off by 1e-4",
+            |b| b.out_results[3].error += 1e-4,
+            St::Ok,
+        ),
+        (
+            "the chains' guard",
+            |b| b.batch3[3 * B].scale.x = 1.0,
+            St::Ok,
+        ),
+        (
+            "the results' guard",
+            |b| b.out_results[B].iterations = 1,
+            St::Ok,
+        ),
+        ("an input", |b| b.batch_poles[0].z = 0.0, St::Ok),
+        ("nothing, but NUMERIC_OVERFLOW", |_| {}, St::NumericOverflow),
+    ];
+    for (what, f, status) in sabotage {
+        let mut w = World::new();
+        let before = w.b;
+        let replay = two_bone_replay(w.two_bone, &before, B, given);
+        // SAFETY: the world's live solver and buffers of B chains.
+        let s = unsafe {
+            sinew_two_bone_ik_solve_batch(
+                w.two_bone,
+                w.b.batch3.as_mut_ptr(),
+                B as u32,
+                w.b.batch_effectors3.as_ptr(),
+                w.b.batch_rotations.as_ptr(),
+                w.b.batch_poles.as_ptr(),
+                w.b.out_results.as_mut_ptr(),
+            )
+        };
+        assert_eq!(s, St::Ok, "{}", message());
+        f(&mut w.b);
+        let outcome = check_batch(&mut w, &before, status, Some(replay), check());
+        let caught = matches!(outcome, Outcome::Fail(_));
+        assert_eq!(caught, what != "nothing", "{what}");
+    }
+    // A per-chain failure must carry the single solve's status and name the chain first.
+    let mut w = World::new();
+    w.b.batch_effectors3[BAD].x = f32::NAN;
+    let before = w.b;
+    let (batch, single) = (true, false);
+    for (call, status, failing, fine) in [
+        (batch, St::NonFinite, BAD, true),
+        (batch, St::InvalidArgument, BAD, false),
+        (batch, St::NonFinite, BAD + 1, false),
+        (single, St::NonFinite, BAD, false),
+    ] {
+        // SAFETY: the world's live solver and buffers of B chains (of one for the single).
+        let s = unsafe {
+            if call == batch {
+                sinew_two_bone_ik_solve_batch(
+                    w.two_bone,
+                    w.b.batch3.as_mut_ptr(),
+                    B as u32,
+                    w.b.batch_effectors3.as_ptr(),
+                    null(),
+                    null(),
+                    null_mut(),
+                )
+            } else {
+                sinew_two_bone_ik_solve(
+                    w.two_bone,
+                    w.b.batch3.as_mut_ptr(),
+                    &w.b.batch_effectors3[BAD],
+                    null(),
+                    null(),
+                    null_mut(),
+                )
+            }
+        };
+        assert_eq!(s, St::NonFinite, "{}", message());
+        let replay = Some(Err((failing, St::NonFinite)));
+        let outcome = check_batch(&mut w, &before, status, replay, check());
+        let judged = !matches!(outcome, Outcome::Fail(_));
+        assert_eq!(judged, fine, "{status:?}, chain {failing}, {:?}", message());
+    }
 }
