@@ -21,36 +21,41 @@ pub enum ErrorKind {
     NumericOverflow,
 }
 
-/// An error from the Sinew core: a kind plus a human-readable message.
+/// An error from the Sinew core: a kind plus a human-readable message. Boxed, so a
+/// `Result` of the core is small and its success path stays in registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     kind: ErrorKind,
     message: String,
 }
 
 impl Error {
     /// Builds an error of `kind` with `message`.
+    #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self {
+        Self(Box::new(Inner {
             kind,
             message: message.into(),
-        }
+        }))
     }
 
     /// The class of the problem.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The human-readable description.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
@@ -60,6 +65,7 @@ impl std::error::Error for Error {}
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Fails with [`ErrorKind::NonFinite`] naming `what` when `ok` is false.
+#[inline(always)]
 pub(crate) fn ensure_finite(ok: bool, what: &str) -> Result<()> {
     if ok {
         Ok(())

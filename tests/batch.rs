@@ -333,3 +333,58 @@ fn distinct_handles_solve_batches_on_threads_at_once() {
     });
     assert_eq!(serial, parallel);
 }
+
+#[test]
+fn two_bone_batch_rechecks_targets_stored_inside_solved_chains() {
+    // Chain 0 is laid out so that the five 16-byte windows at its start read as unit
+    // quaternions; `effector_rotations` points there, so chains 1..4 copy rotations that the
+    // solve of chain 0 rewrites. Whatever they read, the rotations written must be unit.
+    let settings = TwoBoneIkSettings {
+        end_rotation: sinew::EndRotation::CopyEffector,
+        ..TwoBoneIkSettings::default()
+    };
+    let t = |p: [f32; 3], s: [f32; 3]| Transform {
+        translation: Vec3::from(p),
+        rotation: Quat::IDENTITY,
+        scale: Vec3::from(s),
+    };
+    let chain0 = [
+        t([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        t([0.0, 0.0, 1.0], [0.0, 0.0, 0.0]),
+        t([0.0, 1.0, 1.0], [1.0; 3]),
+    ];
+    let mut rng = Rng::salted(19, SALT);
+    let mut chains: Vec<SinewTransform> = chain0.iter().map(|&t| t.into()).collect();
+    for _ in 1..5 {
+        chains.extend(arm(&mut rng).0.iter().map(|&t| SinewTransform::from(t)));
+    }
+    let goals = [SinewVec3::from(Vec3::new(0.5, 0.5, 0.5)); 5];
+    let mut handle = std::ptr::null_mut();
+    let mut results = [SinewIkResult::default(); 5];
+    // SAFETY: the rotations alias the first 80 bytes of `chains`, inside the array.
+    unsafe {
+        assert_eq!(
+            sinew_two_bone_ik_create(&settings.into(), &mut handle),
+            SinewStatus::Ok
+        );
+        let rotations = chains.as_ptr().cast::<SinewQuat>();
+        let status = sinew_two_bone_ik_solve_batch(
+            handle,
+            chains.as_mut_ptr(),
+            5,
+            goals.as_ptr(),
+            rotations,
+            std::ptr::null(),
+            results.as_mut_ptr(),
+        );
+        sinew_two_bone_ik_destroy(handle);
+        assert!(
+            matches!(status, SinewStatus::Ok | SinewStatus::InvalidArgument),
+            "{status:?}"
+        );
+    }
+    for t in &chains {
+        let q = Quat::from(t.rotation);
+        assert!((q.length() - 1.0).abs() < 1e-5, "{q:?}");
+    }
+}

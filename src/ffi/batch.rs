@@ -112,6 +112,33 @@ impl TwoBoneBatch for TwoBoneArrays {
         // SAFETY: as in `target`.
         unsafe { self.targets.write(i, result) };
     }
+    fn targets_may_alias_chains(&self) -> bool {
+        let count = self.targets.count as usize;
+        let chains = span(self.chains.cast_const(), 3 * count);
+        [
+            span(self.targets.positions, count),
+            span(self.targets.rotations, count),
+            span(self.poles, count),
+        ]
+        .iter()
+        .any(|s| overlaps(s, &chains))
+    }
+}
+
+/// The address range of `count` items at `p` (empty for NULL).
+fn span<T>(p: *const T, count: usize) -> std::ops::Range<usize> {
+    let start = p as usize;
+    let len = if p.is_null() {
+        0
+    } else {
+        count * std::mem::size_of::<T>()
+    };
+    start..start.saturating_add(len)
+}
+
+/// Whether two address ranges share a byte.
+fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+    a.start < b.end && b.start < a.end
 }
 
 /// A FABRIK/CCD batch in C layout, solved through the handle's conversion buffer.

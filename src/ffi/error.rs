@@ -1,6 +1,6 @@
 //! The thread-local error slot, the only mutable global state in Sinew.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_char;
 
 use super::guard::{guard_keeping_error, FfiResult};
@@ -8,6 +8,9 @@ use super::status::SinewStatus;
 
 thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// Whether `LAST_ERROR` holds a message: a plain flag (no destructor, no borrow) so the
+    /// successful call every export ends with costs one thread-local load.
+    static HAS_ERROR: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Records `message` as this thread's last error.
@@ -17,11 +20,16 @@ pub(crate) fn set_last_error(message: &str) {
         slot.clear();
         slot.push_str(message);
     });
+    HAS_ERROR.with(|flag| flag.set(!message.is_empty()));
 }
 
 /// Empties this thread's last error (keeps its buffer, so it never allocates).
+#[inline(always)]
 pub(crate) fn clear_last_error() {
-    LAST_ERROR.with(|slot| slot.borrow_mut().clear());
+    if HAS_ERROR.with(Cell::get) {
+        LAST_ERROR.with(|slot| slot.borrow_mut().clear());
+        HAS_ERROR.with(|flag| flag.set(false));
+    }
 }
 
 /// Copies this thread's last error message (UTF-8, empty after a successful call) into `buf`.

@@ -8,9 +8,13 @@ use super::error::{clear_last_error, set_last_error};
 use super::status::SinewStatus;
 use crate::error::Error;
 
-/// A failed export: the status to return and the message for the error slot.
+/// A failed export: the status to return and the message for the error slot. Boxed, so an
+/// `FfiResult` is a pointer wide and the success path of every export passes it in registers.
 #[derive(Debug)]
-pub struct FfiError {
+pub struct FfiError(Box<Failure>);
+
+#[derive(Debug)]
+struct Failure {
     status: SinewStatus,
     message: Cow<'static, str>,
 }
@@ -20,14 +24,16 @@ pub type FfiResult<T> = Result<T, FfiError>;
 
 impl FfiError {
     /// An error with an explicit status.
+    #[cold]
     pub fn new(status: SinewStatus, message: impl Into<Cow<'static, str>>) -> Self {
-        Self {
+        Self(Box::new(Failure {
             status,
             message: message.into(),
-        }
+        }))
     }
 
     /// A required pointer argument was NULL.
+    #[cold]
     pub fn null(name: &str) -> Self {
         Self::new(
             SinewStatus::NullPointer,
@@ -56,6 +62,7 @@ enum Slot {
 
 /// Runs an export's body: catches panics, maps errors to a status and records the message,
 /// clearing the error slot on success.
+#[inline(always)]
 pub fn guard(body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
     run(body, Slot::Report)
 }
@@ -71,6 +78,7 @@ pub fn guard_void(body: impl FnOnce() -> FfiResult<()>) {
     run(body, Slot::Untouched);
 }
 
+#[inline(always)]
 fn run(body: impl FnOnce() -> FfiResult<()>, slot: Slot) -> SinewStatus {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         #[cfg(test)]
@@ -86,9 +94,9 @@ fn run(body: impl FnOnce() -> FfiResult<()>, slot: Slot) -> SinewStatus {
         }
         Ok(Err(e)) => {
             if slot != Slot::Untouched {
-                set_last_error(&e.message);
+                set_last_error(&e.0.message);
             }
-            e.status
+            e.0.status
         }
         Err(payload) => {
             set_last_error(&format!("internal panic: {}", panic_text(&*payload)));
