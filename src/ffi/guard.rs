@@ -114,6 +114,7 @@ fn panic_text(payload: &(dyn Any + Send)) -> &str {
 }
 
 /// Fails unless `p` is non-null and aligned for `T` (forms no reference).
+#[inline(always)]
 pub fn check_pointer<T>(p: *const T, name: &str) -> FfiResult<()> {
     if p.is_null() {
         return Err(FfiError::null(name));
@@ -131,6 +132,7 @@ pub fn check_pointer<T>(p: *const T, name: &str) -> FfiResult<()> {
 ///
 /// # Safety
 /// A non-null `p` must point to a valid `T` for `'a`.
+#[inline(always)]
 pub unsafe fn arg<'a, T>(p: *const T, name: &str) -> FfiResult<&'a T> {
     check_pointer(p, name)?;
     // SAFETY: non-null and aligned; validity is the caller's contract.
@@ -141,6 +143,7 @@ pub unsafe fn arg<'a, T>(p: *const T, name: &str) -> FfiResult<&'a T> {
 ///
 /// # Safety
 /// A non-null `p` must point to a valid `T` for `'a`.
+#[inline(always)]
 pub unsafe fn opt_arg<'a, T>(p: *const T, name: &str) -> FfiResult<Option<&'a T>> {
     if p.is_null() {
         Ok(None)
@@ -154,6 +157,7 @@ pub unsafe fn opt_arg<'a, T>(p: *const T, name: &str) -> FfiResult<Option<&'a T>
 ///
 /// # Safety
 /// A non-null `p` must point to a valid `T`, not aliased elsewhere, for `'a`.
+#[inline(always)]
 pub unsafe fn opt_arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<Option<&'a mut T>> {
     if p.is_null() {
         Ok(None)
@@ -167,6 +171,7 @@ pub unsafe fn opt_arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<Option<&'a 
 ///
 /// # Safety
 /// A non-null `p` must point to a valid `T`, not aliased elsewhere, for `'a`.
+#[inline(always)]
 pub unsafe fn arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<&'a mut T> {
     check_pointer(p, name)?;
     // SAFETY: non-null and aligned; validity and exclusivity are the caller's contract.

@@ -176,6 +176,7 @@ pub(crate) fn end_rotation_to_c(value: EndRotation) -> i32 {
 ///
 /// # Safety
 /// A non-null pointer must be valid.
+#[inline(always)]
 pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResult<()> {
     if !out_result.is_null() {
         // SAFETY: forwarded contract.
@@ -188,6 +189,7 @@ pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResu
 ///
 /// # Safety
 /// A non-null pointer must be valid (checked by [`check_result_ptr`]).
+#[inline(always)]
 pub(crate) unsafe fn write_result(
     out_result: *mut SinewIkResult,
     result: IkResult,

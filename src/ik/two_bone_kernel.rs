@@ -93,7 +93,8 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
         dist = L::select(goal_dist.gt(da) & ds.gt(zero), eased, goal_dist);
     }
 
-    // Joint by the law of cosines: `along = u1 cos`, `across = u1 sin` in the bend plane.
+    // Joint by the law of cosines: `along = u1 cos`, `across = u1 sin` in the bend plane; a
+    // straight chain is the same formulas with `along = u1`, `across = 0`.
     let straight = dist.ge(reach);
     let d = dist.max(tiny);
     let along = ((u1 * u1 + d * d - u2 * u2) / (L::splat(2.0) * d))
@@ -101,11 +102,9 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
         .min(u1);
     // (u1 - along)(u1 + along) keeps precision near full extension, where u1² - along² cancels.
     let across = ((u1 - along) * (u1 + along)).max(zero).sqrt();
-    let upper_vec = V3::select(
-        straight,
-        dir.scale(u1),
-        dir.scale(along) + bend.scale(across),
-    );
+    let along = L::select(straight, u1, along);
+    let across = L::select(straight, zero, across);
+    let upper_vec = dir.scale(along) + bend.scale(across);
     let b = k.a + upper_vec;
     // End along the joint-to-aim line, so both bone lengths hold even when the triangle
     // cannot close.
@@ -114,16 +113,13 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let bent = aim_len.gt(tiny) & !straight;
     let lower_vec = V3::select(bent, to_aim, dir);
     let lower_len = L::select(bent, aim_len, one);
-    let c = V3::select(
-        straight,
-        k.a + dir.scale(reach),
-        b + lower_vec.scale(u2 / lower_len),
-    );
+    let c = b + lower_vec.scale(u2 / lower_len);
 
     // Minimal arcs from the old bone directions to the new ones, in half-angle form.
-    let (root, d1) = turn(upper.scale(one / l1), upper_vec, u1, k.root);
-    let (mid, d2) = turn(lower.scale(one / l2), lower_vec, lower_len, k.mid);
-    ok = ok & d1.gt(L::splat(-0.99) * u1) & d2.gt(L::splat(-0.99) * lower_len);
+    let (root, d1) = turn(upper, l1, upper_vec, u1, k.root);
+    let (mid, d2) = turn(lower, l2, lower_vec, lower_len, k.mid);
+    let half_turn = L::splat(-0.99);
+    ok = ok & d1.gt(half_turn * l1 * u1) & d2.gt(half_turn * l2 * lower_len);
     Placed {
         b,
         c,
@@ -134,17 +130,18 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     }
 }
 
-/// `rotation` turned by the minimal arc from unit `from` to `to` (of length `to_len`), and
-/// their dot product (the half-angle form loses precision near a half turn).
+/// `rotation` turned by the minimal arc from `from` (of length `from_len`) to `to` (of length
+/// `to_len`), and their dot product (the half-angle form loses precision near a half turn).
+/// No division: the arc is scaled by `from_len * to_len`, and the product is normalized.
 #[inline(always)]
-fn turn<L: Lane>(from: V3<L>, to: V3<L>, to_len: L, rotation: Q<L>) -> (Q<L>, L) {
+fn turn<L: Lane>(from: V3<L>, from_len: L, to: V3<L>, to_len: L, rotation: Q<L>) -> (Q<L>, L) {
     let d = from.dot(to);
     let axis = from.cross(to);
     let arc = Q {
         x: axis.x,
         y: axis.y,
         z: axis.z,
-        w: to_len + d,
+        w: from_len * to_len + d,
     };
     (arc.mul(rotation).normalize(), d)
 }
