@@ -1,14 +1,18 @@
-//! Two-bone IK cost: the Rust API against the C ABI on the same inputs, reachable and
-//! unreachable targets, with and without stretch and soften, single solves and batches of 256
-//! chains (reported per solve). Figures are read as ratios against the `rust/reachable`
-//! baseline measured in the same run.
+//! Two-bone IK cost: single solves through the Rust API and the C ABI (reachable and
+//! unreachable targets, with and without stretch and soften), the C ABI's overhead on the same
+//! packed data, and batches of 256 chains (reported per solve) against 256 single calls.
+//!
+//! Inputs are prepared outside the timed region (`iter_batched_ref`), as in an engine where
+//! the chain comes from a pose computed earlier; resetting it inside the loop would time the
+//! copy and its store-forwarding stalls instead. Read figures as ratios within one run.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use sinew::ffi::{self, SinewIkResult, SinewTransform, SinewTwoBoneIk, SinewVec3};
-use sinew::{Quat, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
+use sinew::{IkResult, Quat, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
 
+/// The arm of ozz-animation's two-bone sample setup (also used by the ozz baseline).
 fn arm() -> [Transform; 3] {
     [
         Transform::from_translation(Vec3::ZERO),
@@ -17,6 +21,8 @@ fn arm() -> [Transform; 3] {
     ]
 }
 
+const POLE: Vec3 = Vec3::new(0.2, 0.0, -1.0);
+
 fn targets() -> [(&'static str, Vec3); 2] {
     [
         ("reachable", Vec3::new(0.3, 0.25, 0.1)),
@@ -24,8 +30,43 @@ fn targets() -> [(&'static str, Vec3); 2] {
     ]
 }
 
-fn bench(c: &mut Criterion) {
-    let pole = Vec3::new(0.2, 0.0, -1.0);
+/// A C ABI solver handle, destroyed on drop.
+struct Handle(*mut SinewTwoBoneIk);
+
+impl Handle {
+    fn new(settings: TwoBoneIkSettings) -> Self {
+        let mut handle = std::ptr::null_mut();
+        // SAFETY: valid pointers to locals.
+        unsafe { ffi::sinew_two_bone_ik_create(&settings.into(), &mut handle) };
+        Self(handle)
+    }
+
+    /// One C ABI solve of a packed chain.
+    fn solve(&self, chain: &mut [SinewTransform; 3], goal: &SinewVec3, pole: &SinewVec3) {
+        let mut result = SinewIkResult::default();
+        // SAFETY: the chain holds three transforms; the other pointers reference live values.
+        unsafe {
+            ffi::sinew_two_bone_ik_solve(
+                self.0,
+                black_box(chain.as_mut_ptr()),
+                black_box(goal),
+                std::ptr::null(),
+                black_box(pole),
+                &mut result,
+            )
+        };
+        black_box(result);
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`.
+        unsafe { ffi::sinew_two_bone_ik_destroy(self.0) };
+    }
+}
+
+fn single(c: &mut Criterion) {
     let configs = [
         ("plain", TwoBoneIkSettings::default()),
         (
@@ -40,126 +81,127 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("two_bone_ik");
     for (config, settings) in configs {
         let solver = TwoBoneIk::new(settings).unwrap();
-        let mut handle: *mut SinewTwoBoneIk = std::ptr::null_mut();
-        let ffi_settings = settings.into();
-        // SAFETY: valid pointers to locals.
-        unsafe { ffi::sinew_two_bone_ik_create(&ffi_settings, &mut handle) };
+        let handle = Handle::new(settings);
         for (name, goal) in targets() {
-            let target = TwoBoneTarget::at(goal).with_pole(pole);
+            let target = TwoBoneTarget::at(goal).with_pole(POLE);
             let base = arm();
-            let base_c: [SinewTransform; 3] = base.map(Into::into);
             group.bench_function(format!("rust/{config}/{name}"), |b| {
-                b.iter(|| {
-                    let mut chain = base;
-                    black_box(
-                        solver
-                            .solve(black_box(&mut chain), black_box(&target))
-                            .unwrap(),
-                    );
-                    chain
-                })
+                b.iter_batched_ref(
+                    || base,
+                    |chain| black_box(solver.solve(black_box(chain), &target).unwrap()),
+                    BatchSize::SmallInput,
+                )
             });
-            let goal_c = SinewVec3::from(goal);
-            let pole_c = SinewVec3::from(pole);
+            let base_c: [SinewTransform; 3] = base.map(Into::into);
+            let (goal_c, pole_c) = (SinewVec3::from(goal), SinewVec3::from(POLE));
             group.bench_function(format!("c_abi/{config}/{name}"), |b| {
-                b.iter(|| {
-                    let mut chain = base_c;
-                    let mut result = SinewIkResult::default();
-                    // SAFETY: all pointers reference live locals; the handle is valid.
-                    unsafe {
-                        ffi::sinew_two_bone_ik_solve(
-                            handle,
-                            black_box(chain.as_mut_ptr()),
-                            black_box(&goal_c),
-                            std::ptr::null(),
-                            black_box(&pole_c),
-                            &mut result,
-                        )
-                    };
-                    (chain, result)
-                })
+                b.iter_batched_ref(
+                    || base_c,
+                    |chain| handle.solve(chain, &goal_c, &pole_c),
+                    BatchSize::SmallInput,
+                )
             });
         }
-        // SAFETY: created above.
-        unsafe { ffi::sinew_two_bone_ik_destroy(handle) };
     }
     group.finish();
-    batch(c, pole);
+}
+
+/// The same solve on the same packed (C layout) data, called through Rust and through the
+/// C ABI: the difference is the cost of the boundary (checks, panic guard, error slot).
+fn ffi_overhead(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ffi_overhead");
+    let settings = TwoBoneIkSettings::default();
+    let solver = TwoBoneIk::new(settings).unwrap();
+    let handle = Handle::new(settings);
+    let goal = targets()[0].1;
+    let target = TwoBoneTarget::at(goal).with_pole(POLE);
+    let base_c: [SinewTransform; 3] = arm().map(Into::into);
+    let (goal_c, pole_c) = (SinewVec3::from(goal), SinewVec3::from(POLE));
+    group.bench_function("rust", |b| {
+        b.iter_batched_ref(
+            || base_c,
+            |chain| black_box(solver.solve(black_box(chain), &target).unwrap()),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("c_abi", |b| {
+        b.iter_batched_ref(
+            || base_c,
+            |chain| handle.solve(chain, &goal_c, &pole_c),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
 }
 
 /// Chains in a batch: enough for the SIMD groups to dominate, few enough to stay in L1/L2.
 const BATCH: usize = 256;
 
-/// Batches of `BATCH` chains, alternating reachable and unreachable targets; Criterion's
-/// throughput makes the reported time per solve.
-fn batch(c: &mut Criterion, pole: Vec3) {
+/// Batches of `BATCH` chains, alternating reachable and unreachable targets; the throughput
+/// setting makes Criterion report time per solve.
+fn batch(c: &mut Criterion) {
     let mut group = c.benchmark_group("two_bone_ik_batch");
     group.throughput(Throughput::Elements(BATCH as u64));
-    let solver = TwoBoneIk::new(TwoBoneIkSettings::default()).unwrap();
+    let settings = TwoBoneIkSettings::default();
+    let solver = TwoBoneIk::new(settings).unwrap();
+    let handle = Handle::new(settings);
     let goals: Vec<Vec3> = (0..BATCH).map(|i| targets()[i % 2].1).collect();
     let targets: Vec<TwoBoneTarget> = goals
         .iter()
-        .map(|&g| TwoBoneTarget::at(g).with_pole(pole))
+        .map(|&g| TwoBoneTarget::at(g).with_pole(POLE))
         .collect();
     let input = vec![arm(); BATCH];
-    let mut chains = input.clone();
-    let mut results = vec![sinew::IkResult::default(); BATCH];
+    let mut results = vec![IkResult::default(); BATCH];
     group.bench_function("rust", |b| {
-        b.iter(|| {
-            chains.copy_from_slice(&input);
-            solver
-                .solve_batch(black_box(&mut chains), black_box(&targets), &mut results)
-                .unwrap();
-        })
+        b.iter_batched_ref(
+            || input.clone(),
+            |chains| {
+                solver
+                    .solve_batch(black_box(chains), &targets, &mut results)
+                    .unwrap()
+            },
+            BatchSize::SmallInput,
+        )
     });
     let input_c: Vec<SinewTransform> = input.iter().flatten().map(|&t| t.into()).collect();
-    let mut chains_c = input_c.clone();
     let goals_c: Vec<SinewVec3> = goals.iter().map(|&g| g.into()).collect();
-    let poles_c = vec![SinewVec3::from(pole); BATCH];
+    let poles_c = vec![SinewVec3::from(POLE); BATCH];
     let mut results_c = vec![SinewIkResult::default(); BATCH];
-    let mut handle: *mut SinewTwoBoneIk = std::ptr::null_mut();
-    // SAFETY: valid pointers to locals.
-    unsafe { ffi::sinew_two_bone_ik_create(&TwoBoneIkSettings::default().into(), &mut handle) };
     group.bench_function("c_abi", |b| {
-        b.iter(|| {
-            chains_c.copy_from_slice(&input_c);
-            // SAFETY: every array holds BATCH items (chains 3 * BATCH).
-            unsafe {
-                ffi::sinew_two_bone_ik_solve_batch(
-                    handle,
-                    black_box(chains_c.as_mut_ptr()),
-                    BATCH as u32,
-                    goals_c.as_ptr(),
-                    std::ptr::null(),
-                    poles_c.as_ptr(),
-                    results_c.as_mut_ptr(),
-                )
-            }
-        })
-    });
-    // The same chains one call at a time, as the baseline for the batch.
-    group.bench_function("c_abi_single_calls", |b| {
-        b.iter(|| {
-            chains_c.copy_from_slice(&input_c);
-            for (i, chain) in chains_c.chunks_exact_mut(3).enumerate() {
-                // SAFETY: three transforms per chain; other pointers reference live locals.
+        b.iter_batched_ref(
+            || input_c.clone(),
+            |chains| {
+                // SAFETY: every array holds BATCH items (chains 3 * BATCH).
                 unsafe {
-                    ffi::sinew_two_bone_ik_solve(
-                        handle,
-                        black_box(chain.as_mut_ptr()),
-                        &goals_c[i],
+                    ffi::sinew_two_bone_ik_solve_batch(
+                        handle.0,
+                        black_box(chains.as_mut_ptr()),
+                        BATCH as u32,
+                        goals_c.as_ptr(),
                         std::ptr::null(),
-                        &poles_c[i],
-                        &mut results_c[i],
+                        poles_c.as_ptr(),
+                        results_c.as_mut_ptr(),
                     )
-                };
-            }
-        })
+                }
+            },
+            BatchSize::SmallInput,
+        )
     });
-    // SAFETY: created above.
-    unsafe { ffi::sinew_two_bone_ik_destroy(handle) };
+    // The same chains one C call each: the baseline the batch entry point is measured against.
+    group.bench_function("c_abi_single_calls", |b| {
+        b.iter_batched_ref(
+            || input_c.clone(),
+            |chains| {
+                for (i, chain) in chains.chunks_exact_mut(3).enumerate() {
+                    let chain: &mut [SinewTransform; 3] = chain.try_into().unwrap();
+                    handle.solve(chain, &goals_c[i], &poles_c[i]);
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, single, ffi_overhead, batch);
 criterion_main!(benches);
