@@ -232,9 +232,10 @@ impl V3<Vec4> {
             z: Vec4::new(v[0].z, v[1].z, v[2].z, v[3].z),
         }
     }
-    /// Lane `i` as a vector.
-    pub fn lane(&self, i: usize) -> Vec3A {
-        Vec3A::new(self.x[i], self.y[i], self.z[i])
+    /// The four lanes as vectors.
+    pub fn scatter(&self) -> [Vec3A; 4] {
+        let [x, y, z] = [self.x, self.y, self.z].map(|v| v.to_array());
+        [0, 1, 2, 3].map(|i| Vec3A::new(x[i], y[i], z[i]))
     }
 }
 
@@ -248,8 +249,9 @@ impl Q<Vec4> {
             w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
         }
     }
-    /// Lane `i` as a quaternion.
-    pub fn lane(&self, i: usize) -> Quat {
-        Quat::from_xyzw(self.x[i], self.y[i], self.z[i], self.w[i])
+    /// The four lanes as quaternions.
+    pub fn scatter(&self) -> [Quat; 4] {
+        let [x, y, z, w] = [self.x, self.y, self.z, self.w].map(|v| v.to_array());
+        [0, 1, 2, 3].map(|i| Quat::from_xyzw(x[i], y[i], z[i], w[i]))
     }
 }

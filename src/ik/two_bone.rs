@@ -346,11 +346,11 @@ impl TwoBoneIk {
             let has_pole = group[0].1.pole.is_some();
             let uniform = group.iter().all(|(_, t)| t.pole.is_some() == has_pole);
             let wide = (lanes == 4 && uniform && self.uses_kernel(has_pole))
-                .then(|| kernel::place(&self.settings, &gather(&group)));
+                .then(|| Placement::lanes(&kernel::place(&self.settings, &gather(&group))));
             for (j, (input, target)) in group.iter().take(lanes).enumerate() {
                 let solved = std::mem::replace(&mut read_ok[j], Ok(())).and_then(|()| {
                     let placed = match &wide {
-                        Some(p) if p.ok.test(j) => Placement::lane(p, j),
+                        Some((placed, ok)) if ok[j] => placed[j],
                         Some(_) => self.place_general(input, target),
                         None => self.place(input, target),
                     };
@@ -628,6 +628,7 @@ impl TwoBoneIk {
 
 /// Where a solve put the joint and end, the new root and joint rotations, and the input
 /// chain length (for the reach tolerance).
+#[derive(Clone, Copy)]
 struct Placement {
     b: Vec3A,
     c: Vec3A,
@@ -637,15 +638,24 @@ struct Placement {
 }
 
 impl Placement {
-    /// Lane `j` of a four-chain kernel placement.
-    fn lane(placed: &Placed<Vec4>, j: usize) -> Self {
-        Placement {
-            b: placed.b.lane(j),
-            c: placed.c.lane(j),
-            root: placed.root.lane(j),
-            mid: placed.mid.lane(j),
-            length: placed.length[j],
-        }
+    /// The four lanes of a kernel placement, with the lanes it placed.
+    #[inline(always)]
+    fn lanes(placed: &Placed<Vec4>) -> ([Self; 4], [bool; 4]) {
+        let (b, c) = (placed.b.scatter(), placed.c.scatter());
+        let (root, mid) = (placed.root.scatter(), placed.mid.scatter());
+        let length = placed.length.to_array();
+        let ok = placed.ok.bitmask();
+        let lane = |j: usize| Placement {
+            b: b[j],
+            c: c[j],
+            root: root[j],
+            mid: mid[j],
+            length: length[j],
+        };
+        (
+            [lane(0), lane(1), lane(2), lane(3)],
+            [0, 1, 2, 3].map(|j| ok & (1 << j) != 0),
+        )
     }
 }
 
@@ -867,8 +877,9 @@ mod tests {
                     pole: target.pole.map(Into::into),
                 };
                 let scalar = kernel::place(&settings, &one);
-                let lane = Placement::lane(&wide, j);
-                prop_assert_eq!(scalar.ok, wide.ok.test(j));
+                let (lanes, ok) = Placement::lanes(&wide);
+                let lane = lanes[j];
+                prop_assert_eq!(scalar.ok, ok[j]);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 prop_assert_eq!(bits(&Vec3::from(scalar.b).to_array()), bits(&lane.b.to_array()));
                 prop_assert_eq!(bits(&Vec3::from(scalar.c).to_array()), bits(&lane.c.to_array()));
