@@ -5,7 +5,7 @@
 //! Constraints win over weights and `fix_root`: the input is first projected onto them, so a
 //! joint whose input violates its constraint turns onto it even at weight 0 or as a fixed root.
 
-use glam::Quat;
+use glam::{Quat, Vec3A};
 
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
@@ -190,14 +190,15 @@ impl Ccd {
             && self.joints[..n].iter().all(CcdJoint::is_default);
         let w = &mut self.work;
         let mut iterations = 0;
-        if (w.positions[n - 1] - goal).length() > tol
+        let goal_a = Vec3A::from(goal);
+        if (w.positions[n - 1] - goal_a).length() > tol
             && free
-            && (goal - w.positions[0]).length() >= length
+            && (goal_a - w.positions[0]).length() >= length
         {
             // What unlimited CCD converges to for an unreachable target, in one pass.
-            w.lay_straight(n, goal);
+            w.lay_straight(n, goal_a);
             w.orient(n, root_parent, s.end_rotation, target);
-            let error = (w.positions[n - 1] - goal).length();
+            let error = (w.positions[n - 1] - goal_a).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
         // Start from the input projected onto the constraints; near full reach an unlimited
@@ -206,14 +207,20 @@ impl Ccd {
         let w = &mut self.work;
         let mut error = (w.output[n - 1].translation - goal).length();
         let mut best = error;
-        w.save_best(n);
-        if free && error > tol {
-            w.seed_near_reach(n, goal, length);
+        // Whether the current iterate is the best so far: it is set aside only when about to be
+        // overwritten, and restored at the end only when something worse followed.
+        let mut at_best = true;
+        let seed = (free && error > tol)
+            .then(|| w.near_reach_weight(n, goal_a, length))
+            .flatten();
+        if let Some(weight) = seed {
+            w.save_best_output(n);
+            w.seed_near_reach(n, goal_a, length, weight);
             w.orient(n, root_parent, s.end_rotation, target);
             error = (w.output[n - 1].translation - goal).length();
-            if error < best {
+            at_best = error < best;
+            if at_best {
                 best = error;
-                w.save_best(n);
             }
         }
         let mut parent = root_parent;
@@ -224,6 +231,9 @@ impl Ccd {
         let first = usize::from(s.fix_root);
         while error > tol && iterations < s.max_iterations {
             iterations += 1;
+            if at_best {
+                self.work.save_best_output(n);
+            }
             for k in 0..n - 1 - first {
                 let i = if s.start_from_tail {
                     n - 2 - k
@@ -232,19 +242,20 @@ impl Ccd {
                 };
                 self.step(i, n, root_parent, goal);
             }
-            let w = &mut self.work;
-            let new_error = (w.output[n - 1].translation - goal).length();
+            let new_error = (self.work.output[n - 1].translation - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;
-            if error < best {
+            at_best = error < best;
+            if at_best {
                 best = error;
-                w.save_best(n);
             }
             if stalled {
                 break;
             }
         }
-        self.work.restore_best(n);
+        if !at_best {
+            self.work.restore_best_output(n);
+        }
         let w = &mut self.work;
         w.finish_tip(n, s.end_rotation, target);
         let error = (w.output[n - 1].translation - goal).length();
