@@ -234,14 +234,15 @@ impl Ccd {
             if at_best {
                 self.work.save_best_output(n);
             }
-            for k in 0..n - 1 - first {
-                let i = if s.start_from_tail {
-                    n - 2 - k
-                } else {
-                    first + k
-                };
-                self.step(i, n, root_parent, goal);
-            }
+            let (joints, input_local) = (&self.joints, &self.input_local);
+            let tuning = |i: usize| {
+                let t = joints[i];
+                let limit = (t.rotation_limit_degrees < 180.0)
+                    .then(|| (input_local[i], t.rotation_limit_degrees.to_radians()));
+                (t.weight, limit)
+            };
+            self.work
+                .ccd_sweep(n, first, s.start_from_tail, root_parent, goal_a, tuning);
             let new_error = (self.work.output[n - 1].translation - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;
@@ -270,19 +271,6 @@ impl Ccd {
         if self.settings.fix_root {
             w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
         }
-    }
-
-    /// One CCD step at joint `i` with its tuning.
-    fn step(&mut self, i: usize, n: usize, root_parent: Quat, goal: glam::Vec3) {
-        let tuning = self.joints[i];
-        let limit = (tuning.rotation_limit_degrees < 180.0).then(|| {
-            (
-                self.input_local[i],
-                tuning.rotation_limit_degrees.to_radians(),
-            )
-        });
-        self.work
-            .ccd_step(i, n, root_parent, goal, tuning.weight, limit);
     }
 
     /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a

@@ -91,6 +91,8 @@ pub(crate) struct ChainWork {
     best_positions: Vec<Vec3A>,
     /// Output of the best iterate so far.
     best_output: Vec<Transform>,
+    /// Each joint's turn in the current tail-first CCD sweep.
+    deltas: Vec<Quat>,
 }
 
 /// Smallest chain a solver accepts.
@@ -121,6 +123,7 @@ impl ChainWork {
             pose_chain: vec![Transform::IDENTITY; max_joints],
             best_positions: vec![Vec3A::ZERO; max_joints],
             best_output: vec![Transform::IDENTITY; max_joints],
+            deltas: vec![Quat::IDENTITY; max_joints],
         })
     }
 
@@ -234,43 +237,90 @@ impl ChainWork {
         self.sync_positions(n);
     }
 
-    /// One CCD step at joint `i` on the output chain: turn so the tip points at `goal`, scaled
-    /// by `weight`, limited by `limit` (reference local rotation, max angle) and the joint's
-    /// constraint; descendants follow, positions by forward kinematics (lengths never drift).
-    pub fn ccd_step(
+    /// One CCD sweep on the output chain over joints `first..n - 1`, tip side first or root
+    /// first: each joint turns so the tip points at `goal`, by the fraction and within the limit
+    /// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then
+    /// its constraint; descendants follow rigidly, positions by forward kinematics (lengths
+    /// never drift).
+    ///
+    /// Only the tip is carried along joint by joint; the other descendants are brought up to
+    /// date once, at the end, which keeps a sweep linear in the chain length.
+    pub fn ccd_sweep(
         &mut self,
-        i: usize,
         n: usize,
+        first: usize,
+        from_tail: bool,
         root_parent: Quat,
-        goal: Vec3,
-        weight: f32,
-        limit: Option<(Quat, f32)>,
+        goal: Vec3A,
+        tuning: impl Fn(usize) -> (f32, Option<(Quat, f32)>),
     ) {
-        let pivot = self.output[i].translation;
-        let tip = self.output[n - 1].translation;
-        let mut arc = shortest_arc(tip - pivot, goal - pivot);
-        if weight < 1.0 {
-            arc = Quat::from_scaled_axis(arc.to_scaled_axis() * weight);
-        }
-        let parent = if i == 0 {
-            root_parent
-        } else {
-            self.output[i - 1].rotation
+        let mut tip = Vec3A::from(self.output[n - 1].translation);
+        let turn = |w: &Self, i: usize, parent: Quat, current: Quat, pivot: Vec3A, tip: Vec3A| {
+            let (weight, limit) = tuning(i);
+            let mut arc = scaled_arc(tip - pivot, goal - pivot);
+            if weight < 1.0 {
+                arc = Quat::from_scaled_axis(arc.normalize().to_scaled_axis() * weight);
+            }
+            let mut local = parent.conjugate() * (arc * current).normalize();
+            if let Some((reference, max_angle)) = limit {
+                local = limit_deviation(reference, local, max_angle);
+            }
+            w.constrained(i, parent, (parent * local).normalize())
         };
-        let old = self.output[i].rotation;
-        let mut local = parent.conjugate() * (arc * old).normalize();
-        if let Some((reference, max_angle)) = limit {
-            local = limit_deviation(reference, local, max_angle);
-        }
-        let rotation = self.constrained(i, parent, (parent * local).normalize());
-        let delta = rotation * old.conjugate();
-        self.output[i].rotation = rotation;
-        for j in i + 1..n {
-            self.output[j].rotation = (delta * self.output[j].rotation).normalize();
-        }
-        for j in i..n - 1 {
-            self.output[j + 1].translation =
-                self.output[j].translation + Vec3::from(self.output[j].rotation * self.bones[j]);
+        if from_tail {
+            // Joints nearer the root are untouched until their own turn; joint j ends up turned
+            // by the turns of joints first..=j, the root side's applied last.
+            for i in (first..n - 1).rev() {
+                let parent = if i == 0 {
+                    root_parent
+                } else {
+                    self.output[i - 1].rotation
+                };
+                let current = self.output[i].rotation;
+                let pivot = Vec3A::from(self.output[i].translation);
+                let rotation = turn(self, i, parent, current, pivot, tip);
+                let delta = rotation * current.conjugate();
+                self.deltas[i] = delta;
+                self.output[i].rotation = rotation;
+                tip = pivot + delta * (tip - pivot);
+            }
+            let mut carried = Quat::IDENTITY;
+            let mut pos = Vec3A::from(self.output[first].translation);
+            for j in first..n {
+                let t = &mut self.output[j];
+                if j > first {
+                    t.rotation = (carried * t.rotation).normalize();
+                    t.translation = pos.into();
+                }
+                if j < n - 1 {
+                    pos += t.rotation * self.bones[j];
+                    carried *= self.deltas[j];
+                }
+            }
+        } else {
+            // Each joint is final once turned; `carried` is what the joints after it have
+            // turned by so far, and `pivot` where forward kinematics puts the next joint.
+            let mut carried = Quat::IDENTITY;
+            let mut pivot = Vec3A::from(self.output[first].translation);
+            let mut parent = if first == 0 {
+                root_parent
+            } else {
+                self.output[first - 1].rotation
+            };
+            for i in first..n - 1 {
+                let current = (carried * self.output[i].rotation).normalize();
+                let rotation = turn(self, i, parent, current, pivot, tip);
+                let delta = rotation * current.conjugate();
+                self.output[i].rotation = rotation;
+                self.output[i].translation = pivot.into();
+                tip = pivot + delta * (tip - pivot);
+                carried = delta * carried;
+                pivot += rotation * self.bones[i];
+                parent = rotation;
+            }
+            let t = &mut self.output[n - 1];
+            t.rotation = (carried * t.rotation).normalize();
+            t.translation = pivot.into();
         }
     }
 

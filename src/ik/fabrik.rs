@@ -160,9 +160,7 @@ impl Fabrik {
                     save_best(w, n, constrained);
                 }
                 if sweeping {
-                    for i in (0..n - 1).rev() {
-                        w.ccd_step(i, n, root_parent, goal.into(), 1.0, None);
-                    }
+                    w.ccd_sweep(n, 0, true, root_parent, goal, |_| (1.0, None));
                     w.sync_positions(n);
                 } else {
                     forward_backward(w, n, goal);
