@@ -407,26 +407,25 @@ impl ChainWork {
         }
     }
 
-    /// Turns desired positions into output transforms (desired positions must keep the bone
-    /// lengths): each bone turns by the minimal arc from its input direction toward its desired
-    /// child position (keeping twist), constraints are
-    /// applied root to tip relative to the (already solved) parent, and positions follow by
-    /// forward kinematics so bone lengths hold exactly. The tip's rotation follows `end`.
-    /// Positions are updated to the result.
+    /// Turns desired positions into output transforms: each bone turns by the minimal arc from
+    /// its input direction toward its desired child position (keeping twist); the tip's
+    /// rotation follows `end`. Unconstrained, the desired positions (which must keep the bone
+    /// lengths) become the output translations as they are. Constraints are applied root to tip
+    /// relative to the (already solved) parent; a constrained bone can leave its child off the
+    /// desired position, so then each bone aims from where its parent put it and positions
+    /// follow by forward kinematics, bone lengths holding exactly. Positions are updated to the
+    /// result.
     pub fn orient(&mut self, n: usize, root_parent: Quat, end: EndRotation, target: &ChainTarget) {
         let (input, output) = (&self.input[..n], &mut self.output[..n]);
         let (positions, spans, bones) =
             (&mut self.positions[..n], &self.spans[..n], &self.bones[..n]);
         let constraints = &self.constraints[..n];
-        // Unconstrained, the desired positions keep the bone lengths, so each bone aims along its
-        // own desired span and no bone waits for its parent's rotation. Constraints can leave a
-        // joint off its desired position; then each bone aims from where its parent put it.
+        // Unconstrained, no bone waits on its parent's rotation: the bones are independent.
         let free = constraints.iter().all(Option::is_none);
         let mut pos = positions[0];
         let mut parent = root_parent;
         for i in 0..n - 1 {
-            let want = positions[i + 1] - if free { positions[i] } else { pos };
-            let arc = scaled_arc(spans[i], want);
+            let arc = scaled_arc(spans[i], positions[i + 1] - pos);
             let model = (arc * input[i].rotation).normalize();
             let rotation = constrain(constraints[i].as_ref(), parent, model);
             output[i] = Transform {
@@ -435,7 +434,11 @@ impl ChainWork {
                 ..input[i]
             };
             positions[i] = pos;
-            pos += rotation * bones[i];
+            pos = if free {
+                positions[i + 1]
+            } else {
+                pos + rotation * bones[i]
+            };
             parent = rotation;
         }
         let tip = n - 1;
