@@ -361,7 +361,7 @@ impl ChainWork {
             .map_or_else(|| u.any_orthonormal_vector(), Vec3A::from);
         let theta = self.arc_bend(n, d);
         let (sum_cos, sum_sin) = self.arc_chord(n, theta);
-        let start = sum_sin.atan2(sum_cos);
+        let start = sum_sin.atan2(sum_cos) as f32;
         // Blend bone directions (not positions), so bone lengths hold along the way.
         let mut p = root;
         for j in 0..n - 1 {
@@ -375,21 +375,36 @@ impl ChainWork {
     }
 
     /// Chord of the arc whose bone `j` heads at angle `-j * theta`, as (along, across) sums.
-    fn arc_chord(&self, n: usize, theta: f32) -> (f32, f32) {
-        (0..n - 1).fold((0.0, 0.0), |(c, s), j| {
-            let (sin, cos) = (j as f32 * theta).sin_cos();
-            (c + self.lengths[j] * cos, s + self.lengths[j] * sin)
-        })
+    /// The headings' cosines and sines come from one `sin_cos` by angle addition, in f64 so
+    /// the recurrence does not drift over long chains.
+    fn arc_chord(&self, n: usize, theta: f32) -> (f64, f64) {
+        let (sin_step, cos_step) = f64::from(theta).sin_cos();
+        let (mut cos, mut sin) = (1.0f64, 0.0f64);
+        let (mut along, mut across) = (0.0, 0.0);
+        for &l in &self.lengths[..n - 1] {
+            along += f64::from(l) * cos;
+            across += f64::from(l) * sin;
+            (cos, sin) = (
+                cos * cos_step - sin * sin_step,
+                sin * cos_step + cos * sin_step,
+            );
+        }
+        (along, across)
     }
 
-    /// The even bend per joint whose arc's chord has length `d` (bisection; the chord shrinks
-    /// monotonically as the bend grows from 0 to pi / bones).
+    /// The even bend per joint whose arc's chord has length `d` (bisection, until f32 cannot
+    /// split the bracket; the chord shrinks monotonically as the bend grows from 0 to
+    /// pi / bones).
     fn arc_bend(&self, n: usize, d: f32) -> f32 {
         let (mut lo, mut hi) = (0.0f32, std::f32::consts::PI / (n - 1) as f32);
+        let d_sq = f64::from(d).powi(2);
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
             let (c, s) = self.arc_chord(n, mid);
-            if c.hypot(s) > d {
+            if c * c + s * s > d_sq {
                 lo = mid;
             } else {
                 hi = mid;
