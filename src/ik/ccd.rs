@@ -184,40 +184,39 @@ impl Ccd {
         let n = chain.len();
         let s = self.settings;
         let tol = tolerance(s.precision, s.relative_precision, length);
-        let goal = target.position;
+        let goal = Vec3A::from(target.position);
         let free = !s.fix_root
             && !self.work.has_constraints(n)
             && self.joints[..n].iter().all(CcdJoint::is_default);
         let w = &mut self.work;
         let mut iterations = 0;
-        let goal_a = Vec3A::from(goal);
-        if (w.positions[n - 1] - goal_a).length() > tol
+        if (w.positions[n - 1] - goal).length() > tol
             && free
-            && (goal_a - w.positions[0]).length() >= length
+            && (goal - w.positions[0]).length() >= length
         {
             // What unlimited CCD converges to for an unreachable target, in one pass.
-            w.lay_straight(n, goal_a);
+            w.lay_straight(n, goal);
             w.orient(n, root_parent, s.end_rotation, target);
-            let error = (w.positions[n - 1] - goal_a).length();
+            let error = (w.positions[n - 1] - goal).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
         // Start from the input projected onto the constraints; near full reach an unlimited
         // chain iterates from the arc seed instead, the input staying the fallback candidate.
         self.start(n, root_parent, target);
         let w = &mut self.work;
-        let mut error = (w.output[n - 1].translation - goal).length();
+        let mut error = (w.positions[n - 1] - goal).length();
         let mut best = error;
         // Whether the current iterate is the best so far: it is set aside only when about to be
         // overwritten, and restored at the end only when something worse followed.
         let mut at_best = true;
         let seed = (free && error > tol)
-            .then(|| w.near_reach_weight(n, goal_a, length))
+            .then(|| w.near_reach_weight(n, goal, length))
             .flatten();
         if let Some(weight) = seed {
             w.save_best_output(n);
-            w.seed_near_reach(n, goal_a, length, weight);
+            w.seed_near_reach(n, goal, length, weight);
             w.orient(n, root_parent, s.end_rotation, target);
-            error = (w.output[n - 1].translation - goal).length();
+            error = (w.positions[n - 1] - goal).length();
             at_best = error < best;
             if at_best {
                 best = error;
@@ -242,8 +241,8 @@ impl Ccd {
                 (t.weight, limit)
             };
             self.work
-                .ccd_sweep(n, first, s.start_from_tail, root_parent, goal_a, tuning);
-            let new_error = (self.work.output[n - 1].translation - goal).length();
+                .ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
+            let new_error = (self.work.positions[n - 1] - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;
             at_best = error < best;
@@ -259,7 +258,7 @@ impl Ccd {
         }
         let w = &mut self.work;
         w.finish_tip(n, s.end_rotation, target);
-        let error = (w.output[n - 1].translation - goal).length();
+        let error = (w.positions[n - 1] - goal).length();
         w.store(chain, chain_result(error, tol, iterations))
     }
 

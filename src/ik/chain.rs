@@ -234,14 +234,16 @@ impl ChainWork {
     /// Returns to the best output and its positions.
     pub fn restore_best_output(&mut self, n: usize) {
         self.output[..n].copy_from_slice(&self.best_output[..n]);
-        self.sync_positions(n);
+        for (p, t) in self.positions[..n].iter_mut().zip(&self.output[..n]) {
+            *p = t.translation.into();
+        }
     }
 
     /// One CCD sweep on the output chain over joints `first..n - 1`, tip side first or root
     /// first: each joint turns so the tip points at `goal`, by the fraction and within the limit
     /// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then
-    /// its constraint; descendants follow rigidly, positions by forward kinematics (lengths
-    /// never drift).
+    /// its constraint; descendants follow rigidly, positions (output and working) by forward
+    /// kinematics (lengths never drift).
     ///
     /// Only the tip is carried along joint by joint; the other descendants are brought up to
     /// date once, at the end, which keeps a sweep linear in the chain length.
@@ -291,6 +293,7 @@ impl ChainWork {
                 if j > first {
                     t.rotation = (carried * t.rotation).normalize();
                     t.translation = pos.into();
+                    self.positions[j] = pos;
                 }
                 if j < n - 1 {
                     pos += t.rotation * self.bones[j];
@@ -313,6 +316,7 @@ impl ChainWork {
                 let delta = rotation * current.conjugate();
                 self.output[i].rotation = rotation;
                 self.output[i].translation = pivot.into();
+                self.positions[i] = pivot;
                 tip = pivot + delta * (tip - pivot);
                 carried = delta * carried;
                 pivot += rotation * self.bones[i];
@@ -321,13 +325,7 @@ impl ChainWork {
             let t = &mut self.output[n - 1];
             t.rotation = (carried * t.rotation).normalize();
             t.translation = pivot.into();
-        }
-    }
-
-    /// Copies the output's joint positions into the working positions.
-    pub fn sync_positions(&mut self, n: usize) {
-        for (p, t) in self.positions[..n].iter_mut().zip(&self.output[..n]) {
-            *p = t.translation.into();
+            self.positions[n - 1] = pivot;
         }
     }
 

@@ -161,7 +161,6 @@ impl Fabrik {
                 }
                 if sweeping {
                     w.ccd_sweep(n, 0, true, root_parent, goal, |_| (1.0, None));
-                    w.sync_positions(n);
                 } else {
                     forward_backward(w, n, goal);
                     if constrained {
