@@ -205,6 +205,11 @@ fn closest_in_ellipse(y: f32, z: f32, a: f32, b: f32) -> (f32, f32) {
     if (y / a).powi(2) + (z / b).powi(2) <= 1.0 {
         return (y, z);
     }
+    if a == b {
+        // A circle: the nearest point is straight toward the centre.
+        let scale = a / y.hypot(z);
+        return (y * scale, z * scale);
+    }
     // Work in the first quadrant with the longer axis first, then restore signs and order.
     let (swap, e0, e1, p0, p1) = if a >= b {
         (false, a, b, y.abs(), z.abs())
@@ -216,6 +221,9 @@ fn closest_in_ellipse(y: f32, z: f32, a: f32, b: f32) -> (f32, f32) {
     let (cy, cz) = if swap { (x1, x0) } else { (x0, x1) };
     (cy.copysign(y), cz.copysign(z))
 }
+
+/// Relative width (2^-30) below which the ellipse bisection's bracket no longer matters in f32.
+const SETTLED: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// Nearest point on the ellipse with semi-axes `e0 >= e1 > 0` to `(p0, p1)`, both >= 0, outside
 /// it (Eberly, "Distance from a point to an ellipse"): bisection on the Lagrange parameter.
@@ -229,7 +237,9 @@ fn nearest_on_ellipse_quadrant(e0: f64, e1: f64, p0: f64, p1: f64) -> (f64, f64)
             let mut s = 0.0;
             for _ in 0..96 {
                 s = 0.5 * (s0 + s1);
-                if s == s0 || s == s1 {
+                // The point is p1 / (s + 1) and r0 p0 / (s + r0) with r0 >= 1, so a bracket
+                // narrower than SETTLED times s + 1 is as good as exhausting f64.
+                if s == s0 || s == s1 || s1 - s0 <= (s + 1.0) * SETTLED {
                     break;
                 }
                 let g = (n0 / (s + r0)).powi(2) + (z1 / (s + 1.0)).powi(2) - 1.0;

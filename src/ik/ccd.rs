@@ -5,7 +5,7 @@
 //! Constraints win over weights and `fix_root`: the input is first projected onto them, so a
 //! joint whose input violates its constraint turns onto it even at weight 0 or as a fixed root.
 
-use glam::Quat;
+use glam::{Quat, Vec3A};
 
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
@@ -184,7 +184,7 @@ impl Ccd {
         let n = chain.len();
         let s = self.settings;
         let tol = tolerance(s.precision, s.relative_precision, length);
-        let goal = target.position;
+        let goal = Vec3A::from(target.position);
         let free = !s.fix_root
             && !self.work.has_constraints(n)
             && self.joints[..n].iter().all(CcdJoint::is_default);
@@ -204,16 +204,22 @@ impl Ccd {
         // chain iterates from the arc seed instead, the input staying the fallback candidate.
         self.start(n, root_parent, target);
         let w = &mut self.work;
-        let mut error = (w.output[n - 1].translation - goal).length();
+        let mut error = (w.positions[n - 1] - goal).length();
         let mut best = error;
-        w.save_best(n);
-        if free && error > tol {
-            w.seed_near_reach(n, goal, length);
+        // Whether the current iterate is the best so far: it is set aside only when about to be
+        // overwritten, and restored at the end only when something worse followed.
+        let mut at_best = true;
+        let seed = (free && error > tol)
+            .then(|| w.near_reach_weight(n, goal, length))
+            .flatten();
+        if let Some(weight) = seed {
+            w.save_best_output(n);
+            w.seed_near_reach(n, goal, length, weight);
             w.orient(n, root_parent, s.end_rotation, target);
-            error = (w.output[n - 1].translation - goal).length();
-            if error < best {
+            error = (w.positions[n - 1] - goal).length();
+            at_best = error < best;
+            if at_best {
                 best = error;
-                w.save_best(n);
             }
         }
         let mut parent = root_parent;
@@ -224,30 +230,35 @@ impl Ccd {
         let first = usize::from(s.fix_root);
         while error > tol && iterations < s.max_iterations {
             iterations += 1;
-            for k in 0..n - 1 - first {
-                let i = if s.start_from_tail {
-                    n - 2 - k
-                } else {
-                    first + k
-                };
-                self.step(i, n, root_parent, goal);
+            if at_best {
+                self.work.save_best_output(n);
             }
-            let w = &mut self.work;
-            let new_error = (w.output[n - 1].translation - goal).length();
+            let (joints, input_local) = (&self.joints, &self.input_local);
+            let tuning = |i: usize| {
+                let t = joints[i];
+                let limit = (t.rotation_limit_degrees < 180.0)
+                    .then(|| (input_local[i], t.rotation_limit_degrees.to_radians()));
+                (t.weight, limit)
+            };
+            self.work
+                .ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
+            let new_error = (self.work.positions[n - 1] - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;
-            if error < best {
+            at_best = error < best;
+            if at_best {
                 best = error;
-                w.save_best(n);
             }
             if stalled {
                 break;
             }
         }
-        self.work.restore_best(n);
+        if !at_best {
+            self.work.restore_best_output(n);
+        }
         let w = &mut self.work;
         w.finish_tip(n, s.end_rotation, target);
-        let error = (w.output[n - 1].translation - goal).length();
+        let error = (w.positions[n - 1] - goal).length();
         w.store(chain, chain_result(error, tol, iterations))
     }
 
@@ -259,19 +270,6 @@ impl Ccd {
         if self.settings.fix_root {
             w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
         }
-    }
-
-    /// One CCD step at joint `i` with its tuning.
-    fn step(&mut self, i: usize, n: usize, root_parent: Quat, goal: glam::Vec3) {
-        let tuning = self.joints[i];
-        let limit = (tuning.rotation_limit_degrees < 180.0).then(|| {
-            (
-                self.input_local[i],
-                tuning.rotation_limit_degrees.to_radians(),
-            )
-        });
-        self.work
-            .ccd_step(i, n, root_parent, goal, tuning.weight, limit);
     }
 
     /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a

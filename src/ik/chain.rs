@@ -2,13 +2,13 @@
 //! once at creation, validation, straight lay-out for unreachable targets, and the pass that
 //! turns desired joint positions into rotations (minimal arcs, constraints applied root to tip).
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A};
 
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::{EndRotation, IkResult};
 use crate::pose::{finite, Pose};
-use crate::rotation::shortest_arc;
+use crate::rotation::{normalize_robust, shortest_arc};
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -76,20 +76,23 @@ pub(crate) struct ChainWork {
     pub input: Vec<Transform>,
     /// Solver output.
     pub output: Vec<Transform>,
-    /// Working joint positions.
-    pub positions: Vec<Vec3>,
+    /// Working joint positions (SIMD vectors: the FABRIK passes are long chains of vector math).
+    pub positions: Vec<Vec3A>,
     /// Each bone (joint i to i+1) in joint i's rotated frame: model vector = rotation * bone.
-    pub bones: Vec<Vec3>,
+    pub bones: Vec<Vec3A>,
     /// Bone lengths.
     pub lengths: Vec<f32>,
-    /// Unit model-space bone directions of the input (zero for zero-length bones).
-    pub directions: Vec<Vec3>,
+    /// Model-space bone vectors of the input (joint i to i+1): where orient turns each bone
+    /// from, and the fallback bone where the passes find coincident joints.
+    pub spans: Vec<Vec3A>,
     /// Model-space chain of a pose-level solve.
     pose_chain: Vec<Transform>,
     /// Positions of the best iterate so far.
-    best_positions: Vec<Vec3>,
+    best_positions: Vec<Vec3A>,
     /// Output of the best iterate so far.
     best_output: Vec<Transform>,
+    /// Each joint's turn in the current tail-first CCD sweep.
+    deltas: Vec<Quat>,
 }
 
 /// Smallest chain a solver accepts.
@@ -113,13 +116,14 @@ impl ChainWork {
             constraints: vec![None; max_joints],
             input: vec![Transform::IDENTITY; max_joints],
             output: vec![Transform::IDENTITY; max_joints],
-            positions: vec![Vec3::ZERO; max_joints],
-            bones: vec![Vec3::ZERO; max_joints],
+            positions: vec![Vec3A::ZERO; max_joints],
+            bones: vec![Vec3A::ZERO; max_joints],
             lengths: vec![0.0; max_joints],
-            directions: vec![Vec3::ZERO; max_joints],
+            spans: vec![Vec3A::ZERO; max_joints],
             pose_chain: vec![Transform::IDENTITY; max_joints],
-            best_positions: vec![Vec3::ZERO; max_joints],
+            best_positions: vec![Vec3A::ZERO; max_joints],
             best_output: vec![Transform::IDENTITY; max_joints],
+            deltas: vec![Quat::IDENTITY; max_joints],
         })
     }
 
@@ -156,22 +160,37 @@ impl ChainWork {
     ) -> Result<(f32, ChainTarget)> {
         let n = chain.len();
         self.check_count(n)?;
-        for (i, t) in chain.iter().enumerate() {
-            self.input[i] = validated_transform(t, || format!("chain transform {i}"))?;
+        let input = &mut self.input[..n];
+        for (i, (slot, t)) in input.iter_mut().zip(chain).enumerate() {
+            // `validated_transform` is the finiteness check plus `normalize_robust`; its common
+            // outcome, the transform as is, is taken inline: the call returns its result through
+            // memory in pieces, and reading them back stalls (a tenth of a short solve).
+            *slot = if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
+                *t
+            } else {
+                validated_transform(t, || format!("chain transform {i}"))?
+            };
         }
         let target = target.validated()?;
+        let positions = &mut self.positions[..n];
+        let (spans, lengths, bones) = (
+            &mut self.spans[..n],
+            &mut self.lengths[..n],
+            &mut self.bones[..n],
+        );
         let mut length = 0.0;
-        for i in 0..n {
-            let t = self.input[i];
-            self.positions[i] = t.translation;
-            if i + 1 < n {
-                let v = self.input[i + 1].translation - t.translation;
-                let l = v.length();
-                self.lengths[i] = l;
-                self.bones[i] = t.rotation.conjugate() * v;
-                self.directions[i] = if l > 0.0 { v / l } else { Vec3::ZERO };
-                length += l;
-            }
+        let mut joint = Vec3A::from(input[0].translation);
+        positions[0] = joint;
+        for i in 0..n - 1 {
+            let child = Vec3A::from(input[i + 1].translation);
+            let v = child - joint;
+            let l = v.length();
+            positions[i + 1] = child;
+            spans[i] = v;
+            lengths[i] = l;
+            bones[i] = input[i].rotation.conjugate() * v;
+            length += l;
+            joint = child;
         }
         Ok((length, target))
     }
@@ -195,117 +214,195 @@ impl ChainWork {
         Ok(())
     }
 
-    /// Remembers the current iterate as the best so far.
-    pub fn save_best(&mut self, n: usize) {
+    /// Remembers the working positions as the best iterate so far (for solvers that iterate on
+    /// positions and orient once at the end).
+    pub fn save_best_positions(&mut self, n: usize) {
         self.best_positions[..n].copy_from_slice(&self.positions[..n]);
+    }
+
+    /// Returns to the best positions, so more iterations never give a worse answer.
+    pub fn restore_best_positions(&mut self, n: usize) {
+        self.positions[..n].copy_from_slice(&self.best_positions[..n]);
+    }
+
+    /// Remembers the output as the best iterate so far (for solvers that iterate on rotations;
+    /// their positions are the output's translations).
+    pub fn save_best_output(&mut self, n: usize) {
         self.best_output[..n].copy_from_slice(&self.output[..n]);
     }
 
-    /// Returns to the best iterate, so more iterations never give a worse answer.
-    pub fn restore_best(&mut self, n: usize) {
-        self.positions[..n].copy_from_slice(&self.best_positions[..n]);
+    /// Returns to the best output and its positions.
+    pub fn restore_best_output(&mut self, n: usize) {
         self.output[..n].copy_from_slice(&self.best_output[..n]);
-    }
-
-    /// One CCD step at joint `i` on the output chain: turn so the tip points at `goal`, scaled
-    /// by `weight`, limited by `limit` (reference local rotation, max angle) and the joint's
-    /// constraint; descendants follow, positions by forward kinematics (lengths never drift).
-    pub fn ccd_step(
-        &mut self,
-        i: usize,
-        n: usize,
-        root_parent: Quat,
-        goal: Vec3,
-        weight: f32,
-        limit: Option<(Quat, f32)>,
-    ) {
-        let pivot = self.output[i].translation;
-        let tip = self.output[n - 1].translation;
-        let mut arc = shortest_arc(tip - pivot, goal - pivot);
-        if weight < 1.0 {
-            arc = Quat::from_scaled_axis(arc.to_scaled_axis() * weight);
-        }
-        let parent = if i == 0 {
-            root_parent
-        } else {
-            self.output[i - 1].rotation
-        };
-        let old = self.output[i].rotation;
-        let mut local = parent.conjugate() * (arc * old).normalize();
-        if let Some((reference, max_angle)) = limit {
-            local = limit_deviation(reference, local, max_angle);
-        }
-        let rotation = self.constrained(i, parent, (parent * local).normalize());
-        let delta = rotation * old.conjugate();
-        self.output[i].rotation = rotation;
-        for j in i + 1..n {
-            self.output[j].rotation = (delta * self.output[j].rotation).normalize();
-        }
-        for j in i..n - 1 {
-            self.output[j + 1].translation =
-                self.output[j].translation + self.output[j].rotation * self.bones[j];
-        }
-    }
-
-    /// Copies the output's joint positions into the working positions.
-    pub fn sync_positions(&mut self, n: usize) {
         for (p, t) in self.positions[..n].iter_mut().zip(&self.output[..n]) {
-            *p = t.translation;
+            *p = t.translation.into();
         }
+    }
+
+    /// One CCD sweep on the output chain over joints `first..n - 1`, tip side first or root
+    /// first: each joint turns so the tip points at `goal`, by the fraction and within the limit
+    /// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then
+    /// its constraint; descendants follow rigidly, positions (output and working) by forward
+    /// kinematics (lengths never drift).
+    ///
+    /// Only the tip is carried along joint by joint; the other descendants are brought up to
+    /// date once, at the end, which keeps a sweep linear in the chain length.
+    pub fn ccd_sweep(
+        &mut self,
+        n: usize,
+        first: usize,
+        from_tail: bool,
+        root_parent: Quat,
+        goal: Vec3A,
+        tuning: impl Fn(usize) -> (f32, Option<(Quat, f32)>),
+    ) {
+        let mut tip = Vec3A::from(self.output[n - 1].translation);
+        let turn = |w: &Self, i: usize, parent: Quat, current: Quat, pivot: Vec3A, tip: Vec3A| {
+            let (weight, limit) = tuning(i);
+            let mut arc = scaled_arc(tip - pivot, goal - pivot);
+            if weight < 1.0 {
+                arc = Quat::from_scaled_axis(arc.normalize().to_scaled_axis() * weight);
+            }
+            let mut local = parent.conjugate() * (arc * current).normalize();
+            if let Some((reference, max_angle)) = limit {
+                local = limit_deviation(reference, local, max_angle);
+            }
+            w.constrained(i, parent, (parent * local).normalize())
+        };
+        if from_tail {
+            // Joints nearer the root are untouched until their own turn; joint j ends up turned
+            // by the turns of joints first..=j, the root side's applied last.
+            for i in (first..n - 1).rev() {
+                let parent = if i == 0 {
+                    root_parent
+                } else {
+                    self.output[i - 1].rotation
+                };
+                let current = self.output[i].rotation;
+                let pivot = Vec3A::from(self.output[i].translation);
+                let rotation = turn(self, i, parent, current, pivot, tip);
+                let delta = rotation * current.conjugate();
+                self.deltas[i] = delta;
+                self.output[i].rotation = rotation;
+                tip = pivot + delta * (tip - pivot);
+            }
+            let mut carried = Quat::IDENTITY;
+            let mut pos = Vec3A::from(self.output[first].translation);
+            for j in first..n {
+                let t = &mut self.output[j];
+                if j > first {
+                    t.rotation = (carried * t.rotation).normalize();
+                    t.translation = pos.into();
+                    self.positions[j] = pos;
+                }
+                if j < n - 1 {
+                    pos += t.rotation * self.bones[j];
+                    carried *= self.deltas[j];
+                }
+            }
+        } else {
+            // Each joint is final once turned; `carried` is what the joints after it have
+            // turned by so far, and `pivot` where forward kinematics puts the next joint.
+            let mut carried = Quat::IDENTITY;
+            let mut pivot = Vec3A::from(self.output[first].translation);
+            let mut parent = if first == 0 {
+                root_parent
+            } else {
+                self.output[first - 1].rotation
+            };
+            for i in first..n - 1 {
+                let current = (carried * self.output[i].rotation).normalize();
+                let rotation = turn(self, i, parent, current, pivot, tip);
+                let delta = rotation * current.conjugate();
+                self.output[i].rotation = rotation;
+                self.output[i].translation = pivot.into();
+                self.positions[i] = pivot;
+                tip = pivot + delta * (tip - pivot);
+                carried = delta * carried;
+                pivot += rotation * self.bones[i];
+                parent = rotation;
+            }
+            let t = &mut self.output[n - 1];
+            t.rotation = (carried * t.rotation).normalize();
+            t.translation = pivot.into();
+            self.positions[n - 1] = pivot;
+        }
+    }
+
+    /// The weight of the near-reach seed for `target`, if it applies: rising smoothly from 0 at
+    /// 90 % of the chain length to 1 at full length; `None` below 90 % and from full length on.
+    pub fn near_reach_weight(&self, n: usize, target: Vec3A, length: f32) -> Option<f32> {
+        let d = (target - self.positions[0]).length();
+        let ratio = if length > 0.0 { d / length } else { 0.0 };
+        if !(ratio > NEAR_REACH && ratio < 1.0) || n < 3 {
+            return None;
+        }
+        let x = (ratio - NEAR_REACH) / (1.0 - NEAR_REACH);
+        Some(x * x * (3.0 - 2.0 * x))
     }
 
     /// Near full reach, turns the working bones toward an evenly bent arc whose tip is
-    /// exactly at `target` (bent in the input's plane), by a weight rising smoothly from 0 at
-    /// 90 % of the chain length to 1 at full length. At full length the arc is the straight
+    /// exactly at `target` (bent in the input's plane), by `weight` from
+    /// [`near_reach_weight`](Self::near_reach_weight). At full length the arc is the straight
     /// lay-out used for unreachable targets, so solutions do not jump across the edge of reach,
     /// and iterative solvers start next to a solution where they converge slowest. Callers keep
     /// the input as a candidate too, so a seed never makes a result worse.
-    pub fn seed_near_reach(&mut self, n: usize, target: Vec3, length: f32) {
+    pub fn seed_near_reach(&mut self, n: usize, target: Vec3A, length: f32, weight: f32) {
         let root = self.positions[0];
         let to_target = target - root;
         let d = to_target.length();
-        let ratio = if length > 0.0 { d / length } else { 0.0 };
-        if !(ratio > NEAR_REACH && ratio < 1.0) || n < 3 {
-            return;
-        }
-        let x = (ratio - NEAR_REACH) / (1.0 - NEAR_REACH);
-        let weight = x * x * (3.0 - 2.0 * x);
         let u = to_target / d;
         let sag = self.positions[1..n]
             .iter()
-            .fold(Vec3::ZERO, |acc, p| acc + (*p - root));
-        let v = crate::rotation::perpendicular_dir(sag, u, length * 1e-6)
-            .unwrap_or_else(|| u.any_orthonormal_vector());
+            .fold(Vec3A::ZERO, |acc, p| acc + (*p - root));
+        let v = crate::rotation::perpendicular_dir(sag.into(), u.into(), length * 1e-6)
+            .map_or_else(|| u.any_orthonormal_vector(), Vec3A::from);
         let theta = self.arc_bend(n, d);
         let (sum_cos, sum_sin) = self.arc_chord(n, theta);
-        let start = sum_sin.atan2(sum_cos);
+        let start = sum_sin.atan2(sum_cos) as f32;
         // Blend bone directions (not positions), so bone lengths hold along the way.
         let mut p = root;
         for j in 0..n - 1 {
             let heading = start - j as f32 * theta;
             let arc = u * heading.cos() + v * heading.sin();
-            let dir = self.directions[j].lerp(arc, weight).normalize_or(arc);
+            let input = self.spans[j].normalize_or_zero();
+            let dir = input.lerp(arc, weight).normalize_or(arc);
             p += dir * self.lengths[j];
             self.positions[j + 1] = p;
         }
     }
 
     /// Chord of the arc whose bone `j` heads at angle `-j * theta`, as (along, across) sums.
-    fn arc_chord(&self, n: usize, theta: f32) -> (f32, f32) {
-        (0..n - 1).fold((0.0, 0.0), |(c, s), j| {
-            let (sin, cos) = (j as f32 * theta).sin_cos();
-            (c + self.lengths[j] * cos, s + self.lengths[j] * sin)
-        })
+    /// The headings' cosines and sines come from one `sin_cos` by angle addition, in f64 so
+    /// the recurrence does not drift over long chains.
+    fn arc_chord(&self, n: usize, theta: f32) -> (f64, f64) {
+        let (sin_step, cos_step) = f64::from(theta).sin_cos();
+        let (mut cos, mut sin) = (1.0f64, 0.0f64);
+        let (mut along, mut across) = (0.0, 0.0);
+        for &l in &self.lengths[..n - 1] {
+            along += f64::from(l) * cos;
+            across += f64::from(l) * sin;
+            (cos, sin) = (
+                cos * cos_step - sin * sin_step,
+                sin * cos_step + cos * sin_step,
+            );
+        }
+        (along, across)
     }
 
-    /// The even bend per joint whose arc's chord has length `d` (bisection; the chord shrinks
-    /// monotonically as the bend grows from 0 to pi / bones).
+    /// The even bend per joint whose arc's chord has length `d` (bisection, until f32 cannot
+    /// split the bracket; the chord shrinks monotonically as the bend grows from 0 to
+    /// pi / bones).
     fn arc_bend(&self, n: usize, d: f32) -> f32 {
         let (mut lo, mut hi) = (0.0f32, std::f32::consts::PI / (n - 1) as f32);
+        let d_sq = f64::from(d).powi(2);
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
             let (c, s) = self.arc_chord(n, mid);
-            if c.hypot(s) > d {
+            if c * c + s * s > d_sq {
                 lo = mid;
             } else {
                 hi = mid;
@@ -315,44 +412,56 @@ impl ChainWork {
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).
-    pub fn lay_straight(&mut self, n: usize, target: Vec3) {
+    pub fn lay_straight(&mut self, n: usize, target: Vec3A) {
         let root = self.positions[0];
-        let dir = (target - root).normalize_or(self.directions[0]);
+        let dir = (target - root).normalize_or(self.spans[0].normalize_or_zero());
         for i in 0..n - 1 {
             self.positions[i + 1] = self.positions[i] + dir * self.lengths[i];
         }
     }
 
     /// Turns desired positions into output transforms: each bone turns by the minimal arc from
-    /// its input direction toward its desired child position (keeping twist), constraints are
-    /// applied root to tip relative to the (already solved) parent, and positions follow by
-    /// forward kinematics so bone lengths hold exactly. The tip's rotation follows `end`.
-    /// Positions are updated to the result.
+    /// its input direction toward its desired child position (keeping twist); the tip's
+    /// rotation follows `end`. Unconstrained, the desired positions (which must keep the bone
+    /// lengths) become the output translations as they are. Constraints are applied root to tip
+    /// relative to the (already solved) parent; a constrained bone can leave its child off the
+    /// desired position, so then each bone aims from where its parent put it and positions
+    /// follow by forward kinematics, bone lengths holding exactly. Positions are updated to the
+    /// result.
     pub fn orient(&mut self, n: usize, root_parent: Quat, end: EndRotation, target: &ChainTarget) {
-        let mut pos = self.positions[0];
+        let (input, output) = (&self.input[..n], &mut self.output[..n]);
+        let (positions, spans, bones) =
+            (&mut self.positions[..n], &self.spans[..n], &self.bones[..n]);
+        let constraints = &self.constraints[..n];
+        // Unconstrained, no bone waits on its parent's rotation: the bones are independent.
+        let free = constraints.iter().all(Option::is_none);
+        let mut pos = positions[0];
         let mut parent = root_parent;
         for i in 0..n - 1 {
-            let input = self.input[i];
-            let want = self.positions[i + 1] - pos;
-            let arc = shortest_arc(input.rotation * self.bones[i], want);
-            let rotation = self.constrained(i, parent, (arc * input.rotation).normalize());
-            self.output[i] = Transform {
-                translation: pos,
+            let arc = scaled_arc(spans[i], positions[i + 1] - pos);
+            let model = (arc * input[i].rotation).normalize();
+            let rotation = constrain(constraints[i].as_ref(), parent, model);
+            output[i] = Transform {
+                translation: pos.into(),
                 rotation,
-                ..input
+                ..input[i]
             };
-            self.positions[i] = pos;
-            pos += rotation * self.bones[i];
+            positions[i] = pos;
+            pos = if free {
+                positions[i + 1]
+            } else {
+                pos + rotation * bones[i]
+            };
             parent = rotation;
         }
         let tip = n - 1;
-        let rotation = end_rotation(end, target, &self.input[tip - 1..=tip], parent);
-        self.output[tip] = Transform {
-            translation: pos,
-            rotation: self.constrained(tip, parent, rotation),
-            ..self.input[tip]
+        let rotation = end_rotation(end, target, &input[tip - 1..=tip], parent);
+        output[tip] = Transform {
+            translation: pos.into(),
+            rotation: constrain(constraints[tip].as_ref(), parent, rotation),
+            ..input[tip]
         };
-        self.positions[tip] = pos;
+        positions[tip] = pos;
     }
 
     /// Sets the tip's rotation on the output from the end-rotation mode (then its constraint).
@@ -364,16 +473,7 @@ impl ChainWork {
 
     /// Applies joint `i`'s constraint to a model rotation given its parent's model rotation.
     pub fn constrained(&self, i: usize, parent: Quat, model: Quat) -> Quat {
-        let Some(c) = &self.constraints[i] else {
-            return model;
-        };
-        let local = parent.conjugate() * model;
-        let projected = c.project(local);
-        if projected == local {
-            model
-        } else {
-            (parent * projected).normalize()
-        }
+        constrain(self.constraints[i].as_ref(), parent, model)
     }
 
     /// Copies the output to the caller's chain after checking it is finite.
@@ -452,6 +552,37 @@ pub(crate) fn end_rotation(
         EndRotation::KeepModel => input_tip,
         EndRotation::CopyEffector => target.rotation.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
+    }
+}
+
+/// Applies a joint's constraint, if any, to a model rotation given its parent's model rotation.
+fn constrain(c: Option<&JointConstraint>, parent: Quat, model: Quat) -> Quat {
+    let Some(c) = c else {
+        return model;
+    };
+    let local = parent.conjugate() * model;
+    let projected = c.project(local);
+    if projected == local {
+        model
+    } else {
+        (parent * projected).normalize()
+    }
+}
+
+/// The shortest arc from `from` to `to` times some positive factor (callers normalize what
+/// they build from it). One square root instead of two normalizations and a renormalization;
+/// near-opposite, tiny or huge vectors take the robust [`shortest_arc`].
+fn scaled_arc(from: Vec3A, to: Vec3A) -> Quat {
+    // |from| |to|, and the arc's scalar part before normalization.
+    let norms = (from.length_squared() * to.length_squared()).sqrt();
+    let w = norms + from.dot(to);
+    // The bounds keep the squared norm of the result (2 norms w) normal; the dot bound is the
+    // one `shortest_arc` uses for unit vectors.
+    if norms > 1e-16 && norms < 1e16 && w > 0.01 * norms {
+        let c = from.cross(to);
+        Quat::from_xyzw(c.x, c.y, c.z, w)
+    } else {
+        shortest_arc(from.into(), to.into())
     }
 }
 

@@ -8,7 +8,7 @@
 //! constraints, positions become constrained rotations after every iteration, and once the
 //! passes stall the remaining iterations are constraint-aware CCD sweeps.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3A};
 
 use crate::constraint::JointConstraint;
 use crate::error::Result;
@@ -119,7 +119,7 @@ impl Fabrik {
         let n = chain.len();
         let s = self.settings;
         let tol = tolerance(s.precision, s.relative_precision, length);
-        let goal = target.position;
+        let goal = Vec3A::from(target.position);
         let constrained = self.work.has_constraints(n);
         let w = &mut self.work;
         // Constraints act on rotations: the input is first projected onto them, and after every
@@ -138,23 +138,29 @@ impl Fabrik {
             // rounding that must not push a reached chain back outside it.
             let inner = tol * (1.0 - INNER_TOLERANCE_MARGIN);
             let mut best = error;
+            // Whether the current iterate is the best so far: it is set aside only when about
+            // to be overwritten, and restored at the end only when something worse followed.
+            let mut at_best = true;
             let mut sweeping = false;
-            w.save_best(n);
-            if error > inner && !constrained {
-                w.seed_near_reach(n, goal, length);
+            let seed = (error > inner && !constrained)
+                .then(|| w.near_reach_weight(n, goal, length))
+                .flatten();
+            if let Some(weight) = seed {
+                save_best(w, n, constrained);
+                w.seed_near_reach(n, goal, length, weight);
                 error = (w.positions[n - 1] - goal).length();
-                if error < best {
+                at_best = error < best;
+                if at_best {
                     best = error;
-                    w.save_best(n);
                 }
             }
             while error > inner && iterations < s.max_iterations {
                 iterations += 1;
+                if at_best {
+                    save_best(w, n, constrained);
+                }
                 if sweeping {
-                    for i in (0..n - 1).rev() {
-                        w.ccd_step(i, n, root_parent, goal, 1.0, None);
-                    }
-                    w.sync_positions(n);
+                    w.ccd_sweep(n, 0, true, root_parent, goal, |_| (1.0, None));
                 } else {
                     forward_backward(w, n, goal);
                     if constrained {
@@ -164,9 +170,9 @@ impl Fabrik {
                 let new_error = (w.positions[n - 1] - goal).length();
                 let stalled = new_error > error * (1.0 - STALL_RATIO);
                 error = new_error;
-                if error < best {
+                at_best = error < best;
+                if at_best {
                     best = error;
-                    w.save_best(n);
                 }
                 if stalled && constrained && !sweeping {
                     // Pass-then-project reaches a fixed point short of targets the limits allow;
@@ -176,7 +182,13 @@ impl Fabrik {
                     break;
                 }
             }
-            w.restore_best(n);
+            if !at_best {
+                if constrained {
+                    w.restore_best_output(n);
+                } else {
+                    w.restore_best_positions(n);
+                }
+            }
         }
         if constrained {
             // CCD sweeps carry the tip along; give it its end rotation again.
@@ -215,18 +227,53 @@ impl ChainSolver for Fabrik {
     }
 }
 
-/// One FABRIK iteration: tip to the target and back, then root back to its place and out.
-/// Coincident joints fall back to the input bone direction, so nothing divides by zero.
-fn forward_backward(w: &mut ChainWork, n: usize, goal: Vec3) {
-    let root = w.positions[0];
-    w.positions[n - 1] = goal;
-    for i in (0..n - 1).rev() {
-        let dir = (w.positions[i] - w.positions[i + 1]).normalize_or(-w.directions[i]);
-        w.positions[i] = w.positions[i + 1] + dir * w.lengths[i];
+/// Remembers the best iterate: unconstrained, the passes work on positions alone (rotations
+/// come once, at the end); constrained, every iterate is oriented and lives in the output.
+fn save_best(w: &mut ChainWork, n: usize, constrained: bool) {
+    if constrained {
+        w.save_best_output(n);
+    } else {
+        w.save_best_positions(n);
     }
-    w.positions[0] = root;
+}
+
+/// One FABRIK iteration: tip to the target and in to joint 1 (the root would only be put back),
+/// then out from the root. Coincident joints fall back to the input bone, so nothing divides by
+/// zero.
+///
+/// The passes are one long dependency chain (each joint waits on the one placed before it), so
+/// the vector from the last placed joint is taken as (old position - the joint before that) -
+/// last bone: the first difference does not wait for the last placed joint to be summed up.
+fn forward_backward(w: &mut ChainWork, n: usize, goal: Vec3A) {
+    let (positions, lengths, spans) = (&mut w.positions[..n], &w.lengths[..n], &w.spans[..n]);
+    positions[n - 1] = goal;
+    let mut anchor = goal;
+    let mut bone = Vec3A::ZERO;
+    for i in (1..n - 1).rev() {
+        let d = (positions[i] - anchor) - bone;
+        anchor += bone;
+        bone = bone_toward(d, lengths[i], -spans[i]);
+        positions[i] = anchor + bone;
+    }
+    anchor = positions[0];
+    bone = Vec3A::ZERO;
     for i in 0..n - 1 {
-        let dir = (w.positions[i + 1] - w.positions[i]).normalize_or(w.directions[i]);
-        w.positions[i + 1] = w.positions[i] + dir * w.lengths[i];
+        let d = (positions[i + 1] - anchor) - bone;
+        anchor += bone;
+        bone = bone_toward(d, lengths[i], spans[i]);
+        positions[i + 1] = anchor + bone;
+    }
+}
+
+/// `d` scaled to `length`, or `fallback` where the scale is zero or not finite (`d` zero, tiny
+/// or huge, or a zero-length bone). One square root and one division, no normalized direction
+/// first: the passes are a chain of these, each waiting on the last.
+#[inline]
+fn bone_toward(d: Vec3A, length: f32, fallback: Vec3A) -> Vec3A {
+    let scale = length / d.length_squared().sqrt();
+    if scale > 0.0 && scale < f32::INFINITY {
+        d * scale
+    } else {
+        fallback
     }
 }
