@@ -40,6 +40,18 @@ impl ChainTarget {
     }
 }
 
+/// Chain transform `i` with its rotation normalized, or why it is unusable. The common outcome,
+/// the transform as it is, is taken inline: `validated_transform` returns its result through
+/// memory in pieces, and reading them back stalls (a tenth of a short solve).
+#[inline(always)]
+fn checked_transform(t: &Transform, i: usize) -> Result<Transform> {
+    if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
+        Ok(*t)
+    } else {
+        validated_transform(t, || format!("chain transform {i}"))
+    }
+}
+
 /// Reach tolerance: absolute, or a fraction of the chain length.
 pub(crate) fn tolerance(precision: f32, relative: bool, length: f32) -> f32 {
     let t = if relative {
@@ -162,14 +174,7 @@ impl ChainWork {
         self.check_count(n)?;
         let input = &mut self.input[..n];
         for (i, (slot, t)) in input.iter_mut().zip(chain).enumerate() {
-            // `validated_transform` is the finiteness check plus `normalize_robust`; its common
-            // outcome, the transform as is, is taken inline: the call returns its result through
-            // memory in pieces, and reading them back stalls (a tenth of a short solve).
-            *slot = if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
-                *t
-            } else {
-                validated_transform(t, || format!("chain transform {i}"))?
-            };
+            *slot = checked_transform(t, i)?;
         }
         let target = target.validated()?;
         let positions = &mut self.positions[..n];
@@ -193,6 +198,16 @@ impl ChainWork {
             joint = child;
         }
         Ok((length, target))
+    }
+
+    /// Checks a chain and its target without loading them: batches check every chain before
+    /// solving any.
+    pub fn check(&self, chain: &[Transform], target: &ChainTarget) -> Result<()> {
+        self.check_count(chain.len())?;
+        for (i, t) in chain.iter().enumerate() {
+            checked_transform(t, i)?;
+        }
+        target.validated().map(|_| ())
     }
 
     fn check_count(&self, n: usize) -> Result<()> {

@@ -48,7 +48,7 @@ pub(crate) fn solve_batch<S: ChainSolver>(
         let (target, parent) = batch.target(i);
         parent_rotation(parent).map_err(at(i))?;
         let chain = batch.chain(i);
-        solver.work_mut().load(chain, &target).map_err(at(i))?;
+        solver.work_mut().check(chain, &target).map_err(at(i))?;
     }
     let mut first_failure = None;
     for i in 0..batch.count() {
