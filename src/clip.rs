@@ -380,6 +380,7 @@ impl Clip {
         };
         let t = self.local_time(time, looping);
         let rest = out.skeleton.rest_pose();
+        let mut finite = true;
         for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
             let mut scratch = [0u32; 3];
             let [ct, cr, cs] = match keys.as_mut() {
@@ -398,14 +399,16 @@ impl Clip {
                     .map_or(r.rotation, |k| k.sample(t, cr)),
                 scale: joint.scale.as_ref().map_or(r.scale, |k| k.sample(t, cs)),
             };
+            finite &= staged.is_finite();
         }
-        if !out.model.iter().all(Transform::is_finite) {
+        if !finite {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the sampled pose is not representable in f32 (tangents too large)",
             ));
         }
-        out.local.copy_from_slice(&out.model);
+        // The model buffer is scratch: the staged pose becomes the local one by a swap.
+        std::mem::swap(&mut out.local, &mut out.model);
         Ok(())
     }
 }

@@ -131,14 +131,28 @@ impl Skeleton {
     /// Computes model-space transforms from local ones in one forward pass.
     /// `local` and `model` must both hold [`Self::joint_count`] transforms.
     pub fn local_to_model(&self, local: &[Transform], model: &mut [Transform]) {
+        self.local_to_model_finite(local, model);
+    }
+
+    /// [`Self::local_to_model`], also returning whether every model transform is finite
+    /// (checked in the same pass).
+    pub(crate) fn local_to_model_finite(
+        &self,
+        local: &[Transform],
+        model: &mut [Transform],
+    ) -> bool {
         assert!(local.len() == self.parents.len() && model.len() == self.parents.len());
+        let mut finite = true;
         for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
-            model[i] = if p < 0 {
+            let m = if p < 0 {
                 *l
             } else {
                 model[p as usize].mul_transform(l)
             };
+            finite &= m.is_finite();
+            model[i] = m;
         }
+        finite
     }
 
     /// Model-space transform of one joint by walking its ancestors: O(depth), no buffers.

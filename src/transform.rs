@@ -1,8 +1,8 @@
 //! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
-use crate::rotation::nlerp_shortest;
+use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
 
 /// A TRS transform. Composition `parent * child` rotates and scales the child's translation
 /// by the parent, multiplies rotations, and multiplies scales per axis (the usual game-engine
@@ -125,8 +125,70 @@ impl Transform {
     /// True when every component is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
+        // Three four-lane comparisons without branches instead of ten scalar ones: hot loops
+        // check every transform they write.
+        let (t, s) = (self.translation, self.scale);
+        (Vec4::new(t.x, t.y, t.z, s.x).is_finite_mask()
+            & Vec4::from(self.rotation).is_finite_mask()
+            & Vec4::new(s.y, s.z, s.z, s.z).is_finite_mask())
+        .all()
     }
+}
+
+/// Normalizes the rotation of every transform as [`normalize_robust`] does, four at a time
+/// with the same results (see [`normalize_robust4`]); where that fails the rotation becomes
+/// `fallback(index, rotation)`. Returns whether every transform is then finite. Blends stage
+/// unnormalized rotations and finish them here, in a pass of their own.
+pub(crate) fn normalize_rotations(
+    transforms: &mut [Transform],
+    fallback: impl Fn(usize, Quat) -> Quat,
+) -> bool {
+    let mut finite = true;
+    let full = transforms.len() / 4 * 4;
+    let mut chunks = transforms.chunks_exact_mut(4);
+    for (c, chunk) in chunks.by_ref().enumerate() {
+        let q = [
+            chunk[0].rotation,
+            chunk[1].rotation,
+            chunk[2].rotation,
+            chunk[3].rotation,
+        ];
+        finite &= finish_chunk(chunk, 4 * c, q, &fallback);
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        // The last few, padded with identities.
+        let mut q = [Quat::IDENTITY; 4];
+        for (q, t) in q.iter_mut().zip(rest.iter()) {
+            *q = t.rotation;
+        }
+        finite &= finish_chunk(rest, full, q, &fallback);
+    }
+    finite
+}
+
+/// Sets the rotations of up to four transforms (joints `first..`) from `q` normalized together;
+/// returns whether all are then finite.
+#[inline(always)]
+fn finish_chunk(
+    chunk: &mut [Transform],
+    first: usize,
+    q: [Quat; 4],
+    fallback: &impl Fn(usize, Quat) -> Quat,
+) -> bool {
+    match normalize_robust4(q) {
+        Some(n) => {
+            for (t, n) in chunk.iter_mut().zip(n) {
+                t.rotation = n;
+            }
+        }
+        None => {
+            for (k, t) in chunk.iter_mut().enumerate() {
+                t.rotation = normalize_robust(q[k]).unwrap_or_else(|| fallback(first + k, q[k]));
+            }
+        }
+    }
+    chunk.iter().fold(true, |finite, t| finite & t.is_finite())
 }
 
 #[cfg(test)]
