@@ -6,9 +6,9 @@ use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::pose::Pose;
-use crate::rotation::normalize_robust;
+use crate::rotation::{normalize_robust, same_hemisphere};
 use crate::skeleton::Skeleton;
-use crate::transform::Transform;
+use crate::transform::{normalize_rotations, Transform};
 
 /// How a track interpolates between its keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,7 +135,33 @@ impl<T: Keyframe> Track<T> {
     /// Value at `time`, using and updating `cursor` (the key index found last time): forward
     /// playback moves it by at most a key or two, anything else falls back to binary search.
     fn sample(&self, time: f32, cursor: &mut u32) -> T {
+        self.sample_with(time, cursor, T::interpolate)
+    }
+
+    /// [`Self::sample`] with `interpolate` between keys. Always inlined: a call returns the
+    /// value through memory in narrower stores than the caller's wider load, which stalls.
+    #[inline(always)]
+    fn sample_with(
+        &self,
+        time: f32,
+        cursor: &mut u32,
+        interpolate: impl Fn(&Self, usize, f32, f32) -> T,
+    ) -> T {
+        let between = |i: usize, [t0, t1]: [f32; 2]| {
+            let dt = t1 - t0;
+            interpolate(self, i, (time - t0) / dt, dt)
+        };
         let times = &self.times;
+        // Forward playback: `time` is usually strictly inside the cursor's segment or the next.
+        let c = *cursor as usize;
+        for i in c..c + 2 {
+            if let Some(&[t0, t1]) = times.get(i..i + 2) {
+                if t0 < time && time < t1 {
+                    *cursor = i as u32;
+                    return between(i, [t0, t1]);
+                }
+            }
+        }
         let last = times.len() - 1;
         if time <= times[0] {
             *cursor = 0;
@@ -154,9 +180,18 @@ impl<T: Keyframe> Track<T> {
             }
         }
         *cursor = i as u32;
-        let dt = times[i + 1] - times[i];
-        let s = (time - times[i]) / dt;
-        T::interpolate(self, i, s, dt)
+        between(i, [times[i], times[i + 1]])
+    }
+}
+
+/// [`Keyframe::interpolate`] for rotations, except that linear keys are left unnormalized:
+/// sampling normalizes every joint's rotation four at a time afterwards.
+fn rotation_between(k: &Track<Quat>, i: usize, s: f32, dt: f32) -> Quat {
+    if k.interpolation == Interpolation::Linear {
+        let a = k.values[i];
+        a + (same_hemisphere(k.values[i + 1], a) - a) * s
+    } else {
+        Quat::interpolate(k, i, s, dt)
     }
 }
 
@@ -180,6 +215,7 @@ impl Keyframe for Vec3 {
         Ok(self)
     }
 
+    #[inline]
     fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
         let (a, b) = (k.values[i], k.values[i + 1]);
         match k.interpolation {
@@ -209,16 +245,19 @@ impl Keyframe for Quat {
 
     fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
         let a = k.values[i];
-        let (b, sign) = if a.dot(k.values[i + 1]) < 0.0 {
-            (-k.values[i + 1], -1.0)
-        } else {
-            (k.values[i + 1], 1.0)
-        };
+        // The next key on the shortest arc from this one (branch-free: keys of a fast rotation
+        // alternate sides unpredictably).
+        let b = same_hemisphere(k.values[i + 1], a);
         match k.interpolation {
             Interpolation::Step => a,
-            Interpolation::Linear => crate::rotation::nlerp_shortest(a, b, s),
+            Interpolation::Linear => (a + (b - a) * s).normalize(),
             Interpolation::Slerp => a.slerp(b, s),
             Interpolation::Cubic => {
+                let sign = if a.dot(k.values[i + 1]) < 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                };
                 let [h0, h1, h2, h3] = hermite(s);
                 let v = Vec4::from(a) * h0
                     + Vec4::from(k.out_tangents[i]) * (h1 * dt)
@@ -380,7 +419,6 @@ impl Clip {
         };
         let t = self.local_time(time, looping);
         let rest = out.skeleton.rest_pose();
-        let mut finite = true;
         for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
             let mut scratch = [0u32; 3];
             let [ct, cr, cs] = match keys.as_mut() {
@@ -396,12 +434,12 @@ impl Clip {
                 rotation: joint
                     .rotation
                     .as_ref()
-                    .map_or(r.rotation, |k| k.sample(t, cr)),
+                    .map_or(r.rotation, |k| k.sample_with(t, cr, rotation_between)),
                 scale: joint.scale.as_ref().map_or(r.scale, |k| k.sample(t, cs)),
             };
-            finite &= staged.is_finite();
         }
-        if !finite {
+        // Lerped rotations are normalized here; every other one is unit and passes through.
+        if !normalize_rotations(&mut out.model, |_, q| q) {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the sampled pose is not representable in f32 (tangents too large)",
