@@ -256,15 +256,20 @@ impl Pose {
         I: Iterator<Item = Layer<'a>> + Clone,
     {
         let weights = Weights::new(layers.clone().map(|l| l.weight), threshold);
-        let inputs = layers
+        let mut inputs = layers
             .map(|l| (&l.pose.local[..], weights.of(l.weight)))
-            .chain(std::iter::once((self.skeleton.rest_pose(), weights.rest)));
-        self.model.fill(EMPTY_SUM);
-        // The first input with a positive weight sets every joint's hemisphere.
-        let mut hemispheres = None;
-        for (input, w) in inputs.filter(|&(_, w)| w > 0.0) {
-            let hemispheres = *hemispheres.get_or_insert(input);
-            for ((sum, t), h) in self.model.iter_mut().zip(input).zip(hemispheres) {
+            .chain(std::iter::once((self.skeleton.rest_pose(), weights.rest)))
+            .filter(|&(_, w)| w > 0.0);
+        // The first input starts the sums and sets every joint's hemisphere.
+        let Some((first, w)) = inputs.next() else {
+            self.model.fill(EMPTY_SUM);
+            return;
+        };
+        for (sum, t) in self.model.iter_mut().zip(first) {
+            *sum = start_sum(t, w);
+        }
+        for (input, w) in inputs {
+            for ((sum, t), h) in self.model.iter_mut().zip(input).zip(first) {
                 accumulate(sum, t, w, h.rotation);
             }
         }
@@ -434,6 +439,17 @@ const EMPTY_SUM: Transform = Transform {
     rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
     scale: Vec3::ZERO,
 };
+
+/// [`EMPTY_SUM`] with its first input added: [`accumulate`] with `t`'s own rotation as the
+/// hemisphere, which leaves the rotation as it is.
+#[inline]
+fn start_sum(t: &Transform, w: f32) -> Transform {
+    Transform {
+        translation: EMPTY_SUM.translation + t.translation * w,
+        rotation: EMPTY_SUM.rotation + t.rotation * w,
+        scale: EMPTY_SUM.scale + t.scale * w,
+    }
+}
 
 /// Adds `t` with (normalized) weight `w` to a weighted sum, its rotation aligned to
 /// `hemisphere`, the rotation of the sum's first input (the neighbourhood check).

@@ -155,7 +155,10 @@ pub(crate) fn normalize_rotations(
     transforms: &mut [Transform],
     fallback: impl Fn(usize, Quat) -> Quat,
 ) -> bool {
-    let mut finite = true;
+    // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every translation and scale
+    // it checks them all with one comparison at the end.
+    let mut probe = Vec4::ZERO;
+    let mut rotations_finite = true;
     let full = transforms.len() / 4 * 4;
     let mut chunks = transforms.chunks_exact_mut(4);
     for (c, chunk) in chunks.by_ref().enumerate() {
@@ -165,7 +168,7 @@ pub(crate) fn normalize_rotations(
             chunk[2].rotation,
             chunk[3].rotation,
         ];
-        finite &= finish_chunk(chunk, 4 * c, q, &fallback);
+        rotations_finite &= finish_chunk(chunk, 4 * c, q, &fallback, &mut probe);
     }
     let rest = chunks.into_remainder();
     if !rest.is_empty() {
@@ -174,33 +177,42 @@ pub(crate) fn normalize_rotations(
         for (q, t) in q.iter_mut().zip(rest.iter()) {
             *q = t.rotation;
         }
-        finite &= finish_chunk(rest, full, q, &fallback);
+        rotations_finite &= finish_chunk(rest, full, q, &fallback, &mut probe);
     }
-    finite
+    rotations_finite && probe == Vec4::ZERO
 }
 
-/// Sets the rotations of up to four transforms (joints `first..`) from `q` normalized together;
-/// returns whether all are then finite.
+/// Sets the rotations of up to four transforms (joints `first..`) from `q` normalized together
+/// and adds their translations' and scales' `x * 0` to `probe`; returns whether the rotations
+/// are finite (always, unless a fallback is not).
 #[inline(always)]
 fn finish_chunk(
     chunk: &mut [Transform],
     first: usize,
     q: [Quat; 4],
     fallback: &impl Fn(usize, Quat) -> Quat,
+    probe: &mut Vec4,
 ) -> bool {
-    match normalize_robust4(q) {
+    let rotations_finite = match normalize_robust4(q) {
         Some(n) => {
             for (t, n) in chunk.iter_mut().zip(n) {
                 t.rotation = n;
             }
+            true
         }
         None => {
             for (k, t) in chunk.iter_mut().enumerate() {
                 t.rotation = normalize_robust(q[k]).unwrap_or_else(|| fallback(first + k, q[k]));
             }
+            chunk.iter().all(|t| t.rotation.is_finite())
         }
+    };
+    for t in chunk.iter() {
+        let (v, s) = (t.translation, t.scale);
+        let (a, b) = (Vec4::new(v.x, v.y, v.z, s.x), Vec4::new(s.y, s.z, s.z, s.z));
+        *probe += a * 0.0 + b * 0.0;
     }
-    chunk.iter().fold(true, |finite, t| finite & t.is_finite())
+    rotations_finite
 }
 
 #[cfg(test)]
