@@ -134,6 +134,16 @@ impl Transform {
         }
     }
 
+    /// Zero (±0 in each lane) when every component is finite, NaN lanes otherwise: sums of
+    /// these check a whole pass over many transforms with one comparison at the end.
+    #[inline]
+    pub(crate) fn zero_probe(&self) -> Vec4 {
+        let (t, s) = (self.translation, self.scale);
+        Vec4::new(t.x, t.y, t.z, s.x) * 0.0
+            + Vec4::from(self.rotation) * 0.0
+            + Vec4::new(s.y, s.z, s.z, s.z) * 0.0
+    }
+
     /// True when every component is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
