@@ -3,7 +3,7 @@
 //! and additive layers. Every operation works in place on the output pose and allocates
 //! nothing; rotations blend on the shortest arc and stay normalized.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
@@ -384,7 +384,9 @@ fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
     if w == 0.0 {
         return *base;
     }
-    let toward = same_hemisphere(delta.rotation, Quat::IDENTITY);
+    // The delta on the identity's side: its dot product with the identity is its w.
+    let d = Vec4::from(delta.rotation);
+    let toward = Quat::from_vec4(Vec4::select(Vec4::splat(d.w).cmplt(Vec4::ZERO), -d, d));
     let partial = |w: f32| {
         (
             Quat::IDENTITY + (toward - Quat::IDENTITY) * w,
