@@ -135,7 +135,13 @@ impl<T: Keyframe> Track<T> {
     /// Value at `time`, using and updating `cursor` (the key index found last time): forward
     /// playback moves it by at most a key or two, anything else falls back to binary search.
     fn sample(&self, time: f32, cursor: &mut u32) -> T {
-        self.sample_with(time, cursor, T::interpolate)
+        self.sample_with(
+            time,
+            cursor,
+            // Inlined, with `interpolate` itself: otherwise both stay out of line.
+            #[inline(always)]
+            |k, i, s, dt| T::interpolate(k, i, s, dt),
+        )
     }
 
     /// [`Self::sample`] with `interpolate` between keys. Always inlined: a call returns the
@@ -215,7 +221,9 @@ impl Keyframe for Vec3 {
         Ok(self)
     }
 
-    #[inline]
+    // Inlined into sampling: as a call shared by the translation and scale tracks it would stay
+    // out of line.
+    #[inline(always)]
     fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
         let (a, b) = (k.values[i], k.values[i + 1]);
         match k.interpolation {
