@@ -2,6 +2,8 @@
 //! spherical-linear or cubic Hermite interpolation, sampled into a pose (looping or clamped),
 //! with a cursor that makes forward playback O(1) per track per frame.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
@@ -28,7 +30,8 @@ pub enum Interpolation {
 /// Keys of one animated property.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track<T> {
-    times: Vec<f32>,
+    /// Shared with the joint's other tracks keyed at the same times, once in a clip.
+    times: Arc<[f32]>,
     values: Vec<T>,
     in_tangents: Vec<T>,
     out_tangents: Vec<T>,
@@ -109,7 +112,7 @@ impl<T: Keyframe> Track<T> {
             (_, None) => (Vec::new(), Vec::new()),
         };
         Ok(Self {
-            times: times.to_vec(),
+            times: times.into(),
             values: prepare(values)?,
             in_tangents,
             out_tangents,
@@ -132,32 +135,16 @@ impl<T: Keyframe> Track<T> {
         self.interpolation
     }
 
-    /// Value at `time`, using and updating `cursor` (the key index found last time): forward
-    /// playback moves it by at most a key or two, anything else falls back to binary search.
-    fn sample(&self, time: f32, cursor: &mut u32) -> T {
-        self.sample_with(
-            time,
-            cursor,
-            // Inlined, with `interpolate` itself: otherwise both stay out of line.
-            #[inline(always)]
-            |k, i, s, dt| T::interpolate(k, i, s, dt),
-        )
-    }
-
-    /// [`Self::sample`] with `interpolate` between keys. Always inlined: a call returns the
-    /// value through memory in narrower stores than the caller's wider load, which stalls.
+    /// Where `time` falls on the keys, using and updating `cursor` (the key index found last
+    /// time): forward playback moves it by at most a key or two, anything else falls back to
+    /// binary search. Always inlined, as is [`Self::value_at`]: called per track and frame.
     #[inline(always)]
-    fn sample_with(
-        &self,
-        time: f32,
-        cursor: &mut u32,
-        interpolate: impl Fn(&Self, usize, f32, f32) -> T,
-    ) -> T {
+    fn locate(&self, time: f32, cursor: &mut u32) -> KeyPosition {
+        let times = &self.times;
         let between = |i: usize, [t0, t1]: [f32; 2]| {
             let dt = t1 - t0;
-            interpolate(self, i, (time - t0) / dt, dt)
+            KeyPosition::Between(i, (time - t0) / dt, dt)
         };
-        let times = &self.times;
         // Forward playback: `time` is usually strictly inside the cursor's segment or the next.
         let c = *cursor as usize;
         for i in c..c + 2 {
@@ -171,11 +158,11 @@ impl<T: Keyframe> Track<T> {
         let last = times.len() - 1;
         if time <= times[0] {
             *cursor = 0;
-            return self.values[0];
+            return KeyPosition::Key(0);
         }
         if time >= times[last] {
             *cursor = last as u32;
-            return self.values[last];
+            return KeyPosition::Key(last);
         }
         let mut i = (*cursor as usize).min(last - 1);
         if times[i] > time {
@@ -187,6 +174,55 @@ impl<T: Keyframe> Track<T> {
         }
         *cursor = i as u32;
         between(i, [times[i], times[i + 1]])
+    }
+
+    /// The value at `at`, with `interpolate` between keys.
+    #[inline(always)]
+    fn value_at(&self, at: KeyPosition, interpolate: impl Fn(&Self, usize, f32, f32) -> T) -> T {
+        match at {
+            KeyPosition::Key(k) => self.values[k],
+            KeyPosition::Between(i, s, dt) => interpolate(self, i, s, dt),
+        }
+    }
+
+    /// [`Self::locate`], or `previous` (found on another track of the same joint) when the two
+    /// tracks share their key times.
+    #[inline(always)]
+    fn locate_after<'a>(
+        &'a self,
+        time: f32,
+        cursor: &mut u32,
+        previous: &mut Option<(&'a Arc<[f32]>, KeyPosition)>,
+    ) -> KeyPosition {
+        match *previous {
+            Some((times, at)) if Arc::ptr_eq(times, &self.times) => {
+                *cursor = at.key() as u32;
+                at
+            }
+            _ => {
+                let at = self.locate(time, cursor);
+                *previous = Some((&self.times, at));
+                at
+            }
+        }
+    }
+}
+
+/// Where a sample time falls on a track's keys.
+#[derive(Clone, Copy, Debug)]
+enum KeyPosition {
+    /// On key `k` (at or before the first key, at or after the last).
+    Key(usize),
+    /// Between key `i` and the next, a fraction `s` of the way over their `dt` seconds.
+    Between(usize, f32, f32),
+}
+
+impl KeyPosition {
+    /// The key at or before the sample time (what a cursor remembers).
+    fn key(self) -> usize {
+        match self {
+            Self::Key(k) | Self::Between(k, ..) => k,
+        }
     }
 }
 
@@ -285,6 +321,23 @@ struct JointTracks {
     scale: Option<Track<Vec3>>,
 }
 
+impl JointTracks {
+    /// Makes `track` share its key times with one of this joint's tracks keyed at the same
+    /// times, if any: sampling then locates the time once for both.
+    fn share_times<T>(&self, track: &mut Track<T>) {
+        let mut times = [
+            self.translation.as_ref().map(|k| &k.times),
+            self.rotation.as_ref().map(|k| &k.times),
+            self.scale.as_ref().map(|k| &k.times),
+        ]
+        .into_iter()
+        .flatten();
+        if let Some(same) = times.find(|t| **t == track.times) {
+            track.times = same.clone();
+        }
+    }
+}
+
 /// Which property of a joint a track animates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Property {
@@ -356,23 +409,29 @@ impl Clip {
     }
 
     /// Sets (replaces) a joint's translation track.
-    pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+    pub fn set_translation_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.translation = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.translation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's rotation track.
-    pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
+    pub fn set_rotation_track(&mut self, joint: usize, mut track: Track<Quat>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.rotation = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.rotation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's scale track.
-    pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+    pub fn set_scale_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.scale = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.scale = Some(track);
         Ok(())
     }
 
@@ -434,16 +493,29 @@ impl Clip {
                 None => &mut scratch,
             };
             let r = &rest[i];
+            // Tracks that share key times are located once.
+            let mut located = None;
+            // A closure marked for inlining: passed as a function item, the interpolation
+            // stays an out-of-line call per track.
+            #[allow(clippy::redundant_closure)]
+            let vector = |k: &Track<Vec3>, at| {
+                k.value_at(
+                    at,
+                    #[inline(always)]
+                    |k, i, s, dt| Vec3::interpolate(k, i, s, dt),
+                )
+            };
             *staged = Transform {
-                translation: joint
-                    .translation
+                translation: joint.translation.as_ref().map_or(r.translation, |k| {
+                    vector(k, k.locate_after(t, ct, &mut located))
+                }),
+                rotation: joint.rotation.as_ref().map_or(r.rotation, |k| {
+                    k.value_at(k.locate_after(t, cr, &mut located), rotation_between)
+                }),
+                scale: joint
+                    .scale
                     .as_ref()
-                    .map_or(r.translation, |k| k.sample(t, ct)),
-                rotation: joint
-                    .rotation
-                    .as_ref()
-                    .map_or(r.rotation, |k| k.sample_with(t, cr, rotation_between)),
-                scale: joint.scale.as_ref().map_or(r.scale, |k| k.sample(t, cs)),
+                    .map_or(r.scale, |k| vector(k, k.locate_after(t, cs, &mut located))),
             };
         }
         // Lerped rotations are normalized here; every other one is unit and passes through.
