@@ -234,11 +234,17 @@ impl Pose {
             let joint_weight = |l: &Layer<'_>| l.mask.map_or(l.weight, |m| l.weight * m.weight(i));
             let weights = Weights::new(layers.clone().map(|l| joint_weight(&l)), threshold);
             *sum = EMPTY_SUM;
-            // The first input with a positive weight sets the hemisphere.
+            // The first input with a positive weight starts the sum and sets the hemisphere.
             let mut hemisphere = None;
             let mut add = |t: &Transform, w: f32| {
                 if w > 0.0 {
-                    accumulate(sum, t, w, *hemisphere.get_or_insert(t.rotation));
+                    match hemisphere {
+                        Some(h) => accumulate(sum, t, w, h),
+                        None => {
+                            *sum = start_sum(t, w);
+                            hemisphere = Some(t.rotation);
+                        }
+                    }
                 }
             };
             for l in layers.clone() {
