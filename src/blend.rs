@@ -3,13 +3,13 @@
 //! and additive layers. Every operation works in place on the output pose and allocates
 //! nothing; rotations blend on the shortest arc and stay normalized.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
 use crate::pose::Pose;
-use crate::rotation::{nlerp_shortest, normalize_robust};
-use crate::transform::{safe_recip, Transform};
+use crate::rotation::{nlerp_shortest, same_hemisphere};
+use crate::transform::{normalize_rotations, safe_recip, Transform};
 
 /// Where the rotations of masked joints are blended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,8 +53,18 @@ impl Pose {
     ) -> Result<()> {
         self.check_blend(a, t, mask)?;
         self.check_blend(b, t, mask)?;
-        self.local.copy_from_slice(&a.local);
-        self.blend_in_place(b, t, mask, space, Holds::A);
+        match space {
+            BlendSpace::Local => {
+                let inputs = a.local.iter().zip(&b.local);
+                for (i, (out, (a, b))) in self.local.iter_mut().zip(inputs).enumerate() {
+                    *out = mix_exact(a, b, mask.map_or(t, |m| t * m.weight(i)));
+                }
+            }
+            BlendSpace::ModelRotation => {
+                self.local.copy_from_slice(&a.local);
+                self.blend_in_place(b, t, mask, space, Holds::A);
+            }
+        }
         Ok(())
     }
 
@@ -203,22 +213,72 @@ impl Pose {
                 check_count(m.joint_count(), self.joint_count(), "a layer's mask")?;
             }
         }
-        let rest = self.skeleton.rest_pose();
-        for (i, out) in self.model.iter_mut().enumerate() {
-            let joint_weight =
-                |l: &Layer<'_>| f64::from(l.mask.map_or(l.weight, |m| l.weight * m.weight(i)));
-            // Weights sum in f64, so huge finite weights still normalize.
-            let sum: f64 = layers.clone().map(|l| joint_weight(&l)).sum();
-            let rest_weight = (f64::from(threshold) - sum).max(0.0);
-            let total = sum + rest_weight;
-            let mut acc = Accumulator::new(rest[i].rotation);
-            for l in layers.clone() {
-                acc.add(&l.pose.local[i], (joint_weight(&l) / total) as f32);
-            }
-            acc.add(&rest[i], (rest_weight / total) as f32);
-            *out = acc.finish();
+        if layers.clone().all(|l| l.mask.is_none()) {
+            self.stage_uniform_layers(layers, threshold);
+        } else {
+            self.stage_masked_layers(layers, threshold);
         }
-        self.commit_staged()
+        let rest = self.skeleton.rest_pose();
+        let finite = normalize_rotations(&mut self.model, |i, _| rest[i].rotation);
+        self.commit_staged(finite)
+    }
+
+    /// Stages the weighted sums of `layers` (some masked) and the rest pose in the model
+    /// buffer, one joint at a time, their rotations unnormalized.
+    fn stage_masked_layers<'a, I>(&mut self, layers: I, threshold: f32)
+    where
+        I: Iterator<Item = Layer<'a>> + Clone,
+    {
+        let rest = self.skeleton.rest_pose();
+        for (i, (sum, rest)) in self.model.iter_mut().zip(rest).enumerate() {
+            let joint_weight = |l: &Layer<'_>| l.mask.map_or(l.weight, |m| l.weight * m.weight(i));
+            let weights = Weights::new(layers.clone().map(|l| joint_weight(&l)), threshold);
+            *sum = EMPTY_SUM;
+            // The first input with a positive weight starts the sum and sets the hemisphere.
+            let mut hemisphere = None;
+            let mut add = |t: &Transform, w: f32| {
+                if w > 0.0 {
+                    match hemisphere {
+                        Some(h) => accumulate(sum, t, w, h),
+                        None => {
+                            *sum = start_sum(t, w);
+                            hemisphere = Some(t.rotation);
+                        }
+                    }
+                }
+            };
+            for l in layers.clone() {
+                add(&l.pose.local[i], weights.of(joint_weight(&l)));
+            }
+            add(rest, weights.rest);
+        }
+    }
+
+    /// [`Self::stage_masked_layers`] without masks: every joint has the same weights, so they
+    /// are normalized once and each input is added in a pass of its own over the joints. The
+    /// same operations in the same order per joint, so the same results.
+    fn stage_uniform_layers<'a, I>(&mut self, layers: I, threshold: f32)
+    where
+        I: Iterator<Item = Layer<'a>> + Clone,
+    {
+        let weights = Weights::new(layers.clone().map(|l| l.weight), threshold);
+        let mut inputs = layers
+            .map(|l| (&l.pose.local[..], weights.of(l.weight)))
+            .chain(std::iter::once((self.skeleton.rest_pose(), weights.rest)))
+            .filter(|&(_, w)| w > 0.0);
+        // The first input starts the sums and sets every joint's hemisphere.
+        let Some((first, w)) = inputs.next() else {
+            self.model.fill(EMPTY_SUM);
+            return;
+        };
+        for (sum, t) in self.model.iter_mut().zip(first) {
+            *sum = start_sum(t, w);
+        }
+        for (input, w) in inputs {
+            for ((sum, t), h) in self.model.iter_mut().zip(input).zip(first) {
+                accumulate(sum, t, w, h.rotation);
+            }
+        }
     }
 
     /// Copies another pose's local transforms (same joint count).
@@ -237,11 +297,13 @@ impl Pose {
         for ((slot, p), r) in self.model.iter_mut().zip(&pose.local).zip(&reference.local) {
             *slot = Transform {
                 translation: p.translation - r.translation,
-                rotation: (r.rotation.conjugate() * p.rotation).normalize(),
+                rotation: r.rotation.conjugate() * p.rotation,
                 scale: p.scale * safe_recip(r.scale),
             };
         }
-        self.commit_staged()
+        // A degenerate product normalizes to NaN, reported as overflow.
+        let finite = normalize_rotations(&mut self.model, |_, q| q.normalize());
+        self.commit_staged(finite)
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
@@ -249,8 +311,8 @@ impl Pose {
     /// `q * delta^w`, translation `t + w delta.t`, scale `s * lerp(1, delta.s, w)` (divided for
     /// negative weights). Unchanged on error.
     pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
-        self.stage_additive(None, delta, weight, mask)?;
-        self.commit_staged()
+        let finite = self.stage_additive(None, delta, weight, mask)?;
+        self.commit_staged(finite)
     }
 
     /// Sets this pose to `base` with an additive `delta` applied, as [`Pose::add`].
@@ -262,18 +324,19 @@ impl Pose {
         mask: Option<&JointMask>,
     ) -> Result<()> {
         check_count(base.joint_count(), self.joint_count(), "the base")?;
-        self.stage_additive(Some(base), delta, weight, mask)?;
-        self.commit_staged()
+        let finite = self.stage_additive(Some(base), delta, weight, mask)?;
+        self.commit_staged(finite)
     }
 
-    /// Computes `base ⊕ delta^w` (base defaulting to this pose) into the model buffer.
+    /// Computes `base ⊕ delta^w` (base defaulting to this pose) into the model buffer; returns
+    /// whether it is all finite.
     fn stage_additive(
         &mut self,
         base: Option<&Pose>,
         delta: &Pose,
         weight: f32,
         mask: Option<&JointMask>,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         ensure_finite(weight.is_finite(), "additive weight")?;
         check_count(delta.joint_count(), self.joint_count(), "the delta")?;
         if let Some(m) = mask {
@@ -289,18 +352,20 @@ impl Pose {
             let w = mask.map_or(weight, |m| weight * m.weight(i));
             *slot = apply_delta(b, d, w);
         }
-        Ok(())
+        // A degenerate product normalizes to NaN, reported as overflow.
+        Ok(normalize_rotations(&mut self.model, |_, q| q.normalize()))
     }
 
-    /// Copies transforms staged in the model buffer into the local ones if they are all finite.
-    fn commit_staged(&mut self) -> Result<()> {
-        if !self.model.iter().all(Transform::is_finite) {
+    /// Makes the transforms staged in the model buffer the local ones if they are all
+    /// `finite`, by swapping the buffers (the model buffer is scratch between `model()` calls).
+    fn commit_staged(&mut self, finite: bool) -> Result<()> {
+        if !finite {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the blended pose is not representable in f32 (inputs too large)",
             ));
         }
-        self.local.copy_from_slice(&self.model);
+        std::mem::swap(&mut self.local, &mut self.model);
         Ok(())
     }
 }
@@ -316,75 +381,89 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
     }
 }
 
-/// `base ⊕ delta^w` for one joint (exactly `base` at weight 0).
+/// `base ⊕ delta^w` for one joint (exactly `base` at weight 0), its rotation left for
+/// [`normalize_rotations`]. `delta^w` is the shortest-arc lerp from the identity toward the
+/// delta's rotation, also unnormalized: normalizing only the product gives the same rotation
+/// (up to rounding) with one square root less.
+#[inline]
 fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
     if w == 0.0 {
         return *base;
     }
-    let partial = |w: f32| Transform {
-        translation: delta.translation * w,
-        rotation: nlerp_shortest(Quat::IDENTITY, delta.rotation, w),
-        scale: Vec3::ONE * (1.0 - w) + delta.scale * w,
+    // The delta on the identity's side: its dot product with the identity is its w.
+    let d = Vec4::from(delta.rotation);
+    let toward = Quat::from_vec4(Vec4::select(Vec4::splat(d.w).cmplt(Vec4::ZERO), -d, d));
+    let partial = |w: f32| {
+        (
+            Quat::IDENTITY + (toward - Quat::IDENTITY) * w,
+            Vec3::ONE * (1.0 - w) + delta.scale * w,
+        )
     };
     let (rotation, scale) = if w >= 0.0 {
-        let d = partial(w);
-        (base.rotation * d.rotation, base.scale * d.scale)
+        let (r, s) = partial(w);
+        (base.rotation * r, base.scale * s)
     } else {
-        let d = partial(-w);
-        (
-            base.rotation * d.rotation.conjugate(),
-            base.scale * safe_recip(d.scale),
-        )
+        let (r, s) = partial(-w);
+        (base.rotation * r.conjugate(), base.scale * safe_recip(s))
     };
     Transform {
         translation: base.translation + delta.translation * w,
-        rotation: rotation.normalize(),
+        rotation,
         scale,
     }
 }
 
-/// Weighted average of transforms with normalized weights; each rotation is aligned to the
-/// hemisphere of the first one added (the neighbourhood check) before summing.
-struct Accumulator {
-    translation: Vec3,
-    rotation: Quat,
-    scale: Vec3,
-    hemisphere: Option<Quat>,
-    fallback: Quat,
+/// One joint's weight normalization: the layers' weights sum in f64 (so huge finite weights
+/// still normalize), the rest pose makes up any shortfall below the threshold, and each weight
+/// is divided by the total (multiplied by its reciprocal, computed once).
+#[derive(Clone, Copy)]
+struct Weights {
+    inv_total: f64,
+    /// The rest pose's normalized weight.
+    rest: f32,
 }
 
-impl Accumulator {
-    /// An empty sum; `fallback` is the rotation if nothing (or nothing usable) is added.
-    fn new(fallback: Quat) -> Self {
+impl Weights {
+    fn new(layer_weights: impl Iterator<Item = f32>, threshold: f32) -> Self {
+        let sum: f64 = layer_weights.map(f64::from).sum();
+        let rest = (f64::from(threshold) - sum).max(0.0);
+        // At least the (positive) threshold, so the reciprocal is finite.
+        let inv_total = 1.0 / (sum + rest);
         Self {
-            translation: Vec3::ZERO,
-            rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-            scale: Vec3::ZERO,
-            hemisphere: None,
-            fallback,
+            inv_total,
+            rest: (rest * inv_total) as f32,
         }
     }
 
-    fn add(&mut self, t: &Transform, w: f32) {
-        if w <= 0.0 {
-            return;
-        }
-        let hemisphere = *self.hemisphere.get_or_insert(t.rotation);
-        let r = if hemisphere.dot(t.rotation) < 0.0 {
-            -t.rotation
-        } else {
-            t.rotation
-        };
-        self.translation += t.translation * w;
-        self.rotation += r * w;
-        self.scale += t.scale * w;
+    /// A layer's normalized weight.
+    fn of(&self, weight: f32) -> f32 {
+        (f64::from(weight) * self.inv_total) as f32
     }
+}
 
-    fn finish(self) -> Transform {
-        Transform {
-            translation: self.translation,
-            rotation: normalize_robust(self.rotation).unwrap_or(self.fallback),
-            scale: self.scale,
-        }
+/// The empty weighted sum that [`accumulate`] adds to.
+const EMPTY_SUM: Transform = Transform {
+    translation: Vec3::ZERO,
+    rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+    scale: Vec3::ZERO,
+};
+
+/// [`EMPTY_SUM`] with its first input added: [`accumulate`] with `t`'s own rotation as the
+/// hemisphere, which leaves the rotation as it is.
+#[inline]
+fn start_sum(t: &Transform, w: f32) -> Transform {
+    Transform {
+        translation: EMPTY_SUM.translation + t.translation * w,
+        rotation: EMPTY_SUM.rotation + t.rotation * w,
+        scale: EMPTY_SUM.scale + t.scale * w,
     }
+}
+
+/// Adds `t` with (normalized) weight `w` to a weighted sum, its rotation aligned to
+/// `hemisphere`, the rotation of the sum's first input (the neighbourhood check).
+#[inline]
+fn accumulate(sum: &mut Transform, t: &Transform, w: f32, hemisphere: Quat) {
+    sum.translation += t.translation * w;
+    sum.rotation += same_hemisphere(t.rotation, hemisphere) * w;
+    sum.scale += t.scale * w;
 }

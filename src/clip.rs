@@ -2,13 +2,15 @@
 //! spherical-linear or cubic Hermite interpolation, sampled into a pose (looping or clamped),
 //! with a cursor that makes forward playback O(1) per track per frame.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::pose::Pose;
-use crate::rotation::normalize_robust;
+use crate::rotation::{normalize_robust, same_hemisphere};
 use crate::skeleton::Skeleton;
-use crate::transform::Transform;
+use crate::transform::{normalize_rotations, Transform};
 
 /// How a track interpolates between its keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,7 +30,8 @@ pub enum Interpolation {
 /// Keys of one animated property.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track<T> {
-    times: Vec<f32>,
+    /// Shared with the joint's other tracks keyed at the same times, once in a clip.
+    times: Arc<[f32]>,
     values: Vec<T>,
     in_tangents: Vec<T>,
     out_tangents: Vec<T>,
@@ -109,7 +112,7 @@ impl<T: Keyframe> Track<T> {
             (_, None) => (Vec::new(), Vec::new()),
         };
         Ok(Self {
-            times: times.to_vec(),
+            times: times.into(),
             values: prepare(values)?,
             in_tangents,
             out_tangents,
@@ -132,18 +135,34 @@ impl<T: Keyframe> Track<T> {
         self.interpolation
     }
 
-    /// Value at `time`, using and updating `cursor` (the key index found last time): forward
-    /// playback moves it by at most a key or two, anything else falls back to binary search.
-    fn sample(&self, time: f32, cursor: &mut u32) -> T {
+    /// Where `time` falls on the keys, using and updating `cursor` (the key index found last
+    /// time): forward playback moves it by at most a key or two, anything else falls back to
+    /// binary search. Always inlined, as is [`Self::value_at`]: called per track and frame.
+    #[inline(always)]
+    fn locate(&self, time: f32, cursor: &mut u32) -> KeyPosition {
         let times = &self.times;
+        let between = |i: usize, [t0, t1]: [f32; 2]| {
+            let dt = t1 - t0;
+            KeyPosition::Between(i, (time - t0) / dt, dt)
+        };
+        // Forward playback: `time` is usually strictly inside the cursor's segment or the next.
+        let c = *cursor as usize;
+        for i in c..c + 2 {
+            if let Some(&[t0, t1]) = times.get(i..i + 2) {
+                if t0 < time && time < t1 {
+                    *cursor = i as u32;
+                    return between(i, [t0, t1]);
+                }
+            }
+        }
         let last = times.len() - 1;
         if time <= times[0] {
             *cursor = 0;
-            return self.values[0];
+            return KeyPosition::Key(0);
         }
         if time >= times[last] {
             *cursor = last as u32;
-            return self.values[last];
+            return KeyPosition::Key(last);
         }
         let mut i = (*cursor as usize).min(last - 1);
         if times[i] > time {
@@ -154,9 +173,67 @@ impl<T: Keyframe> Track<T> {
             }
         }
         *cursor = i as u32;
-        let dt = times[i + 1] - times[i];
-        let s = (time - times[i]) / dt;
-        T::interpolate(self, i, s, dt)
+        between(i, [times[i], times[i + 1]])
+    }
+
+    /// The value at `at`, with `interpolate` between keys.
+    #[inline(always)]
+    fn value_at(&self, at: KeyPosition, interpolate: impl Fn(&Self, usize, f32, f32) -> T) -> T {
+        match at {
+            KeyPosition::Key(k) => self.values[k],
+            KeyPosition::Between(i, s, dt) => interpolate(self, i, s, dt),
+        }
+    }
+
+    /// [`Self::locate`], or `previous` (found on another track of the same joint) when the two
+    /// tracks share their key times.
+    #[inline(always)]
+    fn locate_after<'a>(
+        &'a self,
+        time: f32,
+        cursor: &mut u32,
+        previous: &mut Option<(&'a Arc<[f32]>, KeyPosition)>,
+    ) -> KeyPosition {
+        match *previous {
+            Some((times, at)) if Arc::ptr_eq(times, &self.times) => {
+                *cursor = at.key() as u32;
+                at
+            }
+            _ => {
+                let at = self.locate(time, cursor);
+                *previous = Some((&self.times, at));
+                at
+            }
+        }
+    }
+}
+
+/// Where a sample time falls on a track's keys.
+#[derive(Clone, Copy, Debug)]
+enum KeyPosition {
+    /// On key `k` (at or before the first key, at or after the last).
+    Key(usize),
+    /// Between key `i` and the next, a fraction `s` of the way over their `dt` seconds.
+    Between(usize, f32, f32),
+}
+
+impl KeyPosition {
+    /// The key at or before the sample time (what a cursor remembers).
+    fn key(self) -> usize {
+        match self {
+            Self::Key(k) | Self::Between(k, ..) => k,
+        }
+    }
+}
+
+/// [`Keyframe::interpolate`] for rotations, except that linear keys are left unnormalized:
+/// sampling normalizes every joint's rotation four at a time afterwards.
+fn rotation_between(k: &Track<Quat>, i: usize, s: f32, dt: f32) -> Quat {
+    if k.interpolation == Interpolation::Linear {
+        let a = k.values[i];
+        a + (same_hemisphere(k.values[i + 1], a) - a) * s
+    } else {
+        Quat::interpolate(k, i, s, dt)
     }
 }
 
@@ -180,6 +257,9 @@ impl Keyframe for Vec3 {
         Ok(self)
     }
 
+    // Inlined into sampling: as a call shared by the translation and scale tracks it would stay
+    // out of line.
+    #[inline(always)]
     fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
         let (a, b) = (k.values[i], k.values[i + 1]);
         match k.interpolation {
@@ -209,16 +289,19 @@ impl Keyframe for Quat {
 
     fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
         let a = k.values[i];
-        let (b, sign) = if a.dot(k.values[i + 1]) < 0.0 {
-            (-k.values[i + 1], -1.0)
-        } else {
-            (k.values[i + 1], 1.0)
-        };
+        // The next key on the shortest arc from this one (branch-free: keys of a fast rotation
+        // alternate sides unpredictably).
+        let b = same_hemisphere(k.values[i + 1], a);
         match k.interpolation {
             Interpolation::Step => a,
-            Interpolation::Linear => crate::rotation::nlerp_shortest(a, b, s),
+            Interpolation::Linear => (a + (b - a) * s).normalize(),
             Interpolation::Slerp => a.slerp(b, s),
             Interpolation::Cubic => {
+                let sign = if a.dot(k.values[i + 1]) < 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                };
                 let [h0, h1, h2, h3] = hermite(s);
                 let v = Vec4::from(a) * h0
                     + Vec4::from(k.out_tangents[i]) * (h1 * dt)
@@ -236,6 +319,23 @@ struct JointTracks {
     translation: Option<Track<Vec3>>,
     rotation: Option<Track<Quat>>,
     scale: Option<Track<Vec3>>,
+}
+
+impl JointTracks {
+    /// Makes `track` share its key times with one of this joint's tracks keyed at the same
+    /// times, if any: sampling then locates the time once for both.
+    fn share_times<T>(&self, track: &mut Track<T>) {
+        let mut times = [
+            self.translation.as_ref().map(|k| &k.times),
+            self.rotation.as_ref().map(|k| &k.times),
+            self.scale.as_ref().map(|k| &k.times),
+        ]
+        .into_iter()
+        .flatten();
+        if let Some(same) = times.find(|t| **t == track.times) {
+            track.times = same.clone();
+        }
+    }
 }
 
 /// Which property of a joint a track animates.
@@ -309,23 +409,29 @@ impl Clip {
     }
 
     /// Sets (replaces) a joint's translation track.
-    pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+    pub fn set_translation_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.translation = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.translation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's rotation track.
-    pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
+    pub fn set_rotation_track(&mut self, joint: usize, mut track: Track<Quat>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.rotation = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.rotation = Some(track);
         Ok(())
     }
 
     /// Sets (replaces) a joint's scale track.
-    pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+    pub fn set_scale_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
         self.check_fits(&track)?;
-        self.slot(joint)?.scale = Some(track);
+        let slot = self.slot(joint)?;
+        slot.share_times(&mut track);
+        slot.scale = Some(track);
         Ok(())
     }
 
@@ -387,25 +493,40 @@ impl Clip {
                 None => &mut scratch,
             };
             let r = &rest[i];
+            // Tracks that share key times are located once.
+            let mut located = None;
+            // A closure marked for inlining: passed as a function item, the interpolation
+            // stays an out-of-line call per track.
+            #[allow(clippy::redundant_closure)]
+            let vector = |k: &Track<Vec3>, at| {
+                k.value_at(
+                    at,
+                    #[inline(always)]
+                    |k, i, s, dt| Vec3::interpolate(k, i, s, dt),
+                )
+            };
             *staged = Transform {
-                translation: joint
-                    .translation
+                translation: joint.translation.as_ref().map_or(r.translation, |k| {
+                    vector(k, k.locate_after(t, ct, &mut located))
+                }),
+                rotation: joint.rotation.as_ref().map_or(r.rotation, |k| {
+                    k.value_at(k.locate_after(t, cr, &mut located), rotation_between)
+                }),
+                scale: joint
+                    .scale
                     .as_ref()
-                    .map_or(r.translation, |k| k.sample(t, ct)),
-                rotation: joint
-                    .rotation
-                    .as_ref()
-                    .map_or(r.rotation, |k| k.sample(t, cr)),
-                scale: joint.scale.as_ref().map_or(r.scale, |k| k.sample(t, cs)),
+                    .map_or(r.scale, |k| vector(k, k.locate_after(t, cs, &mut located))),
             };
         }
-        if !out.model.iter().all(Transform::is_finite) {
+        // Lerped rotations are normalized here; every other one is unit and passes through.
+        if !normalize_rotations(&mut out.model, |_, q| q) {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the sampled pose is not representable in f32 (tangents too large)",
             ));
         }
-        out.local.copy_from_slice(&out.model);
+        // The model buffer is scratch: the staged pose becomes the local one by a swap.
+        std::mem::swap(&mut out.local, &mut out.model);
         Ok(())
     }
 }

@@ -183,14 +183,15 @@ pub struct Crossfade {
     /// Cursors for `current` then each fade, kept in step as fades finish.
     cursors: Vec<ClipCursor>,
     scratch: Pose,
-    /// The frame being computed, swapped with `output` once it succeeds.
+    /// The frame being computed; it becomes `output` once it succeeds.
     staged: Pose,
     /// The new clip one frame ahead, for its velocity at an inertialized switch.
     ahead: Pose,
     output: Pose,
     inertial: Inertial,
-    /// The last two outputs and the time between them, for the inertialization velocity.
-    history: [Vec<Transform>; 2],
+    /// The output before `output` and the time between them, for the inertialization
+    /// velocity. The three poses rotate at each update, so keeping history copies nothing.
+    previous: Pose,
     history_dt: f32,
     frames: u32,
 }
@@ -205,7 +206,6 @@ impl Crossfade {
             ));
         }
         let n = skeleton.joint_count();
-        let rest = skeleton.rest_pose().to_vec();
         Ok(Self {
             current: None,
             fades: Vec::with_capacity(max_fades),
@@ -214,14 +214,14 @@ impl Crossfade {
             scratch: Pose::new(skeleton.clone()),
             staged: Pose::new(skeleton.clone()),
             ahead: Pose::new(skeleton.clone()),
-            output: Pose::new(skeleton),
+            output: Pose::new(skeleton.clone()),
             inertial: Inertial {
                 elapsed: 0.0,
                 duration: 0.0,
                 joints: vec![JointDecay::default(); n],
                 active: false,
             },
-            history: [rest.clone(), rest],
+            previous: Pose::new(skeleton),
             history_dt: 0.0,
             frames: 0,
         })
@@ -352,7 +352,7 @@ impl Crossfade {
         p.clip.sample(p.time, p.looping, None, &mut self.scratch)?;
         p.clip
             .sample(p.time + h, p.looping, None, &mut self.ahead)?;
-        let [prev, older] = &self.history;
+        let (prev, older) = (&self.output.local, &self.previous.local);
         let targets = self.scratch.local.iter().zip(&self.ahead.local);
         for (i, (slot, (target, ahead))) in self.inertial.joints.iter_mut().zip(targets).enumerate()
         {
@@ -406,6 +406,9 @@ impl Crossfade {
                 "the crossfade output is not representable in f32 (poses too far apart)",
             ));
         }
+        // The new frame becomes the output and the last one the previous; the one before that
+        // is scratch for the next frame.
+        std::mem::swap(&mut self.previous, &mut self.output);
         std::mem::swap(&mut self.output, &mut self.staged);
         if let Some(current) = &mut self.current {
             current.time += dt;
@@ -424,9 +427,6 @@ impl Crossfade {
             self.inertial.elapsed = inertial_time;
             self.inertial.active = inertial_time < self.inertial.duration;
         }
-        let [prev, older] = &mut self.history;
-        std::mem::swap(prev, older);
-        prev.copy_from_slice(&self.output.local);
         self.history_dt = dt;
         self.frames = self.frames.saturating_add(1);
         Ok(())

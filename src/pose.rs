@@ -84,8 +84,10 @@ impl Pose {
     /// Model-space transforms of every joint, recomputed in one forward pass. Fails with
     /// [`ErrorKind::NumericOverflow`] when finite local transforms compose beyond f32's range.
     pub fn model(&mut self) -> Result<&[Transform]> {
-        self.skeleton.local_to_model(&self.local, &mut self.model);
-        if !self.model.iter().all(Transform::is_finite) {
+        if !self
+            .skeleton
+            .local_to_model_finite(&self.local, &mut self.model)
+        {
             return Err(overflow());
         }
         Ok(&self.model)

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::normalize_robust;
 use crate::transform::Transform;
-use glam::Quat;
+use glam::{Quat, Vec4};
 
 /// Most joints a skeleton may have; indices fit in `u16` with room to spare for sentinels.
 pub const MAX_JOINTS: usize = 1 << 16;
@@ -131,14 +131,30 @@ impl Skeleton {
     /// Computes model-space transforms from local ones in one forward pass.
     /// `local` and `model` must both hold [`Self::joint_count`] transforms.
     pub fn local_to_model(&self, local: &[Transform], model: &mut [Transform]) {
+        self.local_to_model_finite(local, model);
+    }
+
+    /// [`Self::local_to_model`], also returning whether every model transform is finite
+    /// (checked in the same pass).
+    pub(crate) fn local_to_model_finite(
+        &self,
+        local: &[Transform],
+        model: &mut [Transform],
+    ) -> bool {
         assert!(local.len() == self.parents.len() && model.len() == self.parents.len());
+        // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
+        // them all with one comparison at the end.
+        let mut probe = Vec4::ZERO;
         for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
-            model[i] = if p < 0 {
+            let m = if p < 0 {
                 *l
             } else {
                 model[p as usize].mul_transform(l)
             };
+            probe += m.zero_probe();
+            model[i] = m;
         }
+        probe == Vec4::ZERO
     }
 
     /// Model-space transform of one joint by walking its ancestors: O(depth), no buffers.

@@ -1,8 +1,8 @@
 //! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A, Vec4};
 
-use crate::rotation::nlerp_shortest;
+use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
 
 /// A TRS transform. Composition `parent * child` rotates and scales the child's translation
 /// by the parent, multiplies rotations, and multiplies scales per axis (the usual game-engine
@@ -102,13 +102,25 @@ impl Transform {
     /// Applies scale, rotation and translation to a point.
     #[inline]
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
-        self.translation + self.rotation * (self.scale * p)
+        (Vec3A::from(self.translation) + self.rotate_scaled(p)).into()
     }
 
     /// Applies scale and rotation to a direction.
     #[inline]
     pub fn transform_vector(&self, v: Vec3) -> Vec3 {
-        self.rotation * (self.scale * v)
+        self.rotate_scaled(v).into()
+    }
+
+    /// `v` scaled, then rotated as `v + w t + u × t` with `t = 2 u × v` (`u` the rotation's
+    /// vector part, `w` its scalar part): two cross products in SIMD lanes, fewer operations
+    /// than the general quaternion-vector product, which local-to-model does once per joint.
+    #[inline]
+    fn rotate_scaled(&self, v: Vec3) -> Vec3A {
+        let v = Vec3A::from(self.scale * v);
+        let q = Vec4::from(self.rotation);
+        let u = Vec3A::from_vec4(q);
+        let t = u.cross(v) * 2.0;
+        v + t * q.w + u.cross(t)
     }
 
     /// Blends towards `other` by `t`: linear translation and scale, shortest-arc nlerp rotation.
@@ -122,11 +134,95 @@ impl Transform {
         }
     }
 
+    /// Zero (±0 in each lane) when every component is finite, NaN lanes otherwise: sums of
+    /// these check a whole pass over many transforms with one comparison at the end.
+    #[inline]
+    pub(crate) fn zero_probe(&self) -> Vec4 {
+        let (t, s) = (self.translation, self.scale);
+        Vec4::new(t.x, t.y, t.z, s.x) * 0.0
+            + Vec4::from(self.rotation) * 0.0
+            + Vec4::new(s.y, s.z, s.z, s.z) * 0.0
+    }
+
     /// True when every component is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
+        // Three four-lane comparisons without branches instead of ten scalar ones: hot loops
+        // check every transform they write.
+        let (t, s) = (self.translation, self.scale);
+        (Vec4::new(t.x, t.y, t.z, s.x).is_finite_mask()
+            & Vec4::from(self.rotation).is_finite_mask()
+            & Vec4::new(s.y, s.z, s.z, s.z).is_finite_mask())
+        .all()
     }
+}
+
+/// Normalizes the rotation of every transform as [`normalize_robust`] does, four at a time
+/// with the same results (see [`normalize_robust4`]); where that fails the rotation becomes
+/// `fallback(index, rotation)`. Returns whether every transform is then finite. Blends stage
+/// unnormalized rotations and finish them here, in a pass of their own.
+pub(crate) fn normalize_rotations(
+    transforms: &mut [Transform],
+    fallback: impl Fn(usize, Quat) -> Quat,
+) -> bool {
+    // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every translation and scale
+    // it checks them all with one comparison at the end.
+    let mut probe = Vec4::ZERO;
+    let mut rotations_finite = true;
+    let full = transforms.len() / 4 * 4;
+    let mut chunks = transforms.chunks_exact_mut(4);
+    for (c, chunk) in chunks.by_ref().enumerate() {
+        let q = [
+            chunk[0].rotation,
+            chunk[1].rotation,
+            chunk[2].rotation,
+            chunk[3].rotation,
+        ];
+        rotations_finite &= finish_chunk(chunk, 4 * c, q, &fallback, &mut probe);
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        // The last few, padded with identities.
+        let mut q = [Quat::IDENTITY; 4];
+        for (q, t) in q.iter_mut().zip(rest.iter()) {
+            *q = t.rotation;
+        }
+        rotations_finite &= finish_chunk(rest, full, q, &fallback, &mut probe);
+    }
+    rotations_finite && probe == Vec4::ZERO
+}
+
+/// Sets the rotations of up to four transforms (joints `first..`) from `q` normalized together
+/// and adds their translations' and scales' `x * 0` to `probe`; returns whether the rotations
+/// are finite (always, unless a fallback is not).
+#[inline(always)]
+fn finish_chunk(
+    chunk: &mut [Transform],
+    first: usize,
+    q: [Quat; 4],
+    fallback: &impl Fn(usize, Quat) -> Quat,
+    probe: &mut Vec4,
+) -> bool {
+    let rotations_finite = match normalize_robust4(q) {
+        Some(n) => {
+            for (t, n) in chunk.iter_mut().zip(n) {
+                t.rotation = n;
+            }
+            true
+        }
+        None => {
+            for (k, t) in chunk.iter_mut().enumerate() {
+                t.rotation = normalize_robust(q[k]).unwrap_or_else(|| fallback(first + k, q[k]));
+            }
+            chunk.iter().all(|t| t.rotation.is_finite())
+        }
+    };
+    for t in chunk.iter() {
+        let (v, s) = (t.translation, t.scale);
+        let (a, b) = (Vec4::new(v.x, v.y, v.z, s.x), Vec4::new(s.y, s.z, s.z, s.z));
+        *probe += a * 0.0 + b * 0.0;
+    }
+    rotations_finite
 }
 
 #[cfg(test)]

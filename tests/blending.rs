@@ -684,6 +684,27 @@ proptest! {
         }
     }
 
+    /// Unmasked layers (weights normalized once for all joints) give the same bits as the same
+    /// layers under masks of all ones (weights normalized per joint), weights below the
+    /// threshold and of zero included.
+    #[test]
+    fn unmasked_layers_match_masks_of_one_bit_for_bit(
+        la in locals(),
+        lb in locals(),
+        lc in locals(),
+        w in prop::collection::vec(prop_oneof![Just(0.0f32), 0.0f32..0.1, 0.0f32..3.0], 1..=3),
+    ) {
+        let s = body();
+        let poses = [pose_of(&s, &la), pose_of(&s, &lb), pose_of(&s, &lc)];
+        let ones = JointMask::uniform(&s, 1.0).unwrap();
+        let plain: Vec<_> = w.iter().zip(&poses).map(|(&w, p)| layer(p, w, None)).collect();
+        let masked: Vec<_> = w.iter().zip(&poses).map(|(&w, p)| layer(p, w, Some(&ones))).collect();
+        let (mut fast, mut general) = (Pose::new(s.clone()), Pose::new(s.clone()));
+        fast.blend_layers(&plain, 0.1).unwrap();
+        general.blend_layers(&masked, 0.1).unwrap();
+        prop_assert_eq!(bits(&fast), bits(&general));
+    }
+
     /// Per-layer masks weight each joint: where a layer's mask is 0 the joint ignores it.
     #[test]
     fn layer_masks_apply_per_joint(

@@ -581,6 +581,11 @@ fn joints_without_tracks_keep_the_rest_pose() {
 
 /// A clip whose three properties have different key counts, so cursor slots differ.
 fn dense_clip(s: &Skeleton, seed: u32, keys: [usize; 3]) -> Clip {
+    dense_clip_of(s, seed, keys, [true; 3])
+}
+
+/// [`dense_clip`] with only the translation, rotation and scale tracks selected by `tracks`.
+fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -> Clip {
     let d = 3.0;
     let times = |n: usize| -> Vec<f32> {
         (0..n)
@@ -598,20 +603,26 @@ fn dense_clip(s: &Skeleton, seed: u32, keys: [usize; 3]) -> Clip {
             .map(|i| Vec3::new((i as f32 + f).sin(), (j as f32 + 0.3 * i as f32).cos(), f))
             .collect();
         let t = Track::new(Interpolation::Linear, &tt, &v, None, d).unwrap();
-        clip.set_translation_track(j, t).unwrap();
+        if tracks[0] {
+            clip.set_translation_track(j, t).unwrap();
+        }
         let tr = times(keys[1]);
         let q: Vec<Quat> = (0..tr.len())
             .map(|i| Quat::from_euler(glam::EulerRot::XYZ, 0.4 * i as f32, f, -0.3 * j as f32))
             .collect();
         let t = Track::new(Interpolation::Slerp, &tr, &q, None, d).unwrap();
-        clip.set_rotation_track(j, t).unwrap();
+        if tracks[1] {
+            clip.set_rotation_track(j, t).unwrap();
+        }
         let ts = times(keys[2]);
         let sc: Vec<Vec3> = (0..ts.len())
             .map(|i| Vec3::splat(1.0 + 0.1 * i as f32))
             .collect();
         let tan = vec![Vec3::new(0.1, -0.2, 0.3); ts.len()];
         let t = Track::new(Interpolation::Cubic, &ts, &sc, Some((&tan, &tan)), d).unwrap();
-        clip.set_scale_track(j, t).unwrap();
+        if tracks[2] {
+            clip.set_scale_track(j, t).unwrap();
+        }
     }
     clip
 }
@@ -653,6 +664,51 @@ proptest! {
                 clip.sample(t, looping, None, &mut without).unwrap();
                 prop_assert_eq!(bits(&with), bits(&without), "t={} (same clip again)", t);
             }
+        }
+    }
+}
+
+/// Tracks of a joint keyed at the same times are located once per sample; each property still
+/// comes out as the same track alone in a clip gives it, bit for bit.
+#[test]
+fn tracks_sharing_key_times_sample_like_each_alone() {
+    let s = skeleton();
+    let shared = dense_clip(&s, 5, [12, 12, 12]);
+    let alone = [0, 1, 2].map(|k| dense_clip_of(&s, 5, [12, 12, 12], [k == 0, k == 1, k == 2]));
+    let mut cursors = [0; 4].map(|_| ClipCursor::for_joints(N));
+    let mut poses = [0; 4].map(|_| Pose::new(s.clone()));
+    let times = (0..300)
+        .map(|f| f as f32 / 60.0)
+        .chain([2.5, 0.1, 3.0, 0.0, -1.0]);
+    for t in times {
+        let clips = [&shared, &alone[0], &alone[1], &alone[2]];
+        for ((clip, cursor), pose) in clips.iter().zip(&mut cursors).zip(&mut poses) {
+            clip.sample(t, false, Some(cursor), pose).unwrap();
+        }
+        let [both, t_only, r_only, s_only] = &poses;
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for j in 0..N {
+            let (b, tj, rj, sj) = (
+                both.local()[j],
+                t_only.local()[j],
+                r_only.local()[j],
+                s_only.local()[j],
+            );
+            assert_eq!(
+                bits(&b.translation.to_array()),
+                bits(&tj.translation.to_array()),
+                "t={t}"
+            );
+            assert_eq!(
+                bits(&b.rotation.to_array()),
+                bits(&rj.rotation.to_array()),
+                "t={t}"
+            );
+            assert_eq!(
+                bits(&b.scale.to_array()),
+                bits(&sj.scale.to_array()),
+                "t={t}"
+            );
         }
     }
 }

@@ -364,7 +364,8 @@ fn c_abi_chain_paths_allocate_nothing() {
     }
 }
 
-/// Two clips on the arm skeleton: a cubic rotation track and a linear translation track.
+/// Two clips on the arm skeleton: a cubic rotation track; linear translation and scale tracks
+/// keyed at the same times on one joint (located once per sample) and a slerp rotation track.
 fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
     use sinew::{Clip, Interpolation, Track};
     let times = [0.0, 0.4, 1.0];
@@ -389,6 +390,12 @@ fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
     b.set_translation_track(
         3,
         Track::new(Interpolation::Linear, &times, &lift, None, 1.0).unwrap(),
+    )
+    .unwrap();
+    let grow = [Vec3::ONE, Vec3::splat(1.2), Vec3::ONE];
+    b.set_scale_track(
+        3,
+        Track::new(Interpolation::Linear, &times, &grow, None, 1.0).unwrap(),
     )
     .unwrap();
     b.set_rotation_track(
