@@ -62,6 +62,12 @@ pub(crate) fn solve_batch<S: ChainSolver>(
             }
         }
     }
+    batch_outcome(first_failure)
+}
+
+/// What a batch returns after solving every chain it could: the first chain that failed (and
+/// was left untouched), if any.
+pub(crate) fn batch_outcome(first_failure: Option<(usize, Error)>) -> Result<()> {
     match first_failure {
         None => Ok(()),
         Some((i, e)) => Err(Error::new(

@@ -6,6 +6,7 @@ use glam::{Quat, Vec3, Vec3A, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::access::TransformAccess;
+use crate::ik::chain_batch::batch_outcome;
 use crate::ik::lanes::{Q, V3};
 use crate::ik::two_bone_kernel::{self as kernel, KernelChain, Placed};
 use crate::ik::IkResult;
@@ -370,16 +371,7 @@ impl TwoBoneIk {
             }
             start += lanes;
         }
-        match failure {
-            None => Ok(()),
-            Some((i, e)) => Err(Error::new(
-                e.kind(),
-                format!(
-                    "chain {i} (and any later chain with the same problem) left untouched: {}",
-                    e.message()
-                ),
-            )),
-        }
+        batch_outcome(failure)
     }
 
     /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
@@ -428,16 +420,7 @@ impl TwoBoneIk {
     #[inline(always)]
     fn place(&self, input: &[Transform; 3], target: &TwoBoneTarget) -> Placement {
         if self.uses_kernel(target.pole.is_some()) {
-            let chain = KernelChain {
-                a: input[0].translation.into(),
-                b: input[1].translation.into(),
-                c: input[2].translation.into(),
-                root: input[0].rotation.into(),
-                mid: input[1].rotation.into(),
-                goal: target.position.into(),
-                pole: target.pole.map(Into::into),
-            };
-            let placed = kernel::place(&self.settings, &chain);
+            let placed = kernel::place(&self.settings, &one_lane(input, target));
             if placed.ok {
                 return Placement {
                     b: Vec3::from(placed.b).into(),
@@ -659,6 +642,20 @@ impl Placement {
     }
 }
 
+/// One validated chain and target for the kernel's scalar form.
+#[inline(always)]
+fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
+    KernelChain {
+        a: input[0].translation.into(),
+        b: input[1].translation.into(),
+        c: input[2].translation.into(),
+        root: input[0].rotation.into(),
+        mid: input[1].rotation.into(),
+        goal: target.position.into(),
+        pole: target.pole.map(Into::into),
+    }
+}
+
 /// Four validated chains and targets side by side for the kernel (all with a pole or none).
 #[inline(always)]
 fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
@@ -867,16 +864,7 @@ mod tests {
             });
             let wide = kernel::place(&settings, &gather(&group));
             for (j, (input, target)) in group.iter().enumerate() {
-                let one = KernelChain {
-                    a: input[0].translation.into(),
-                    b: input[1].translation.into(),
-                    c: input[2].translation.into(),
-                    root: input[0].rotation.into(),
-                    mid: input[1].rotation.into(),
-                    goal: target.position.into(),
-                    pole: target.pole.map(Into::into),
-                };
-                let scalar = kernel::place(&settings, &one);
+                let scalar = kernel::place(&settings, &one_lane(input, target));
                 let (lanes, ok) = Placement::lanes(&wide);
                 let lane = lanes[j];
                 prop_assert_eq!(scalar.ok, ok[j]);
