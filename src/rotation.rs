@@ -149,7 +149,7 @@ pub fn perpendicular_dir(v: Vec3, axis: Vec3, min_len: f32) -> Option<Vec3> {
 }
 
 /// [`perpendicular_dir`] on SIMD vectors. The second orthogonalization only runs when `v` is
-/// within 60 degrees of `axis`: otherwise one pass is already perpendicular to 2 ulp.
+/// within 30 degrees of `axis`: otherwise one pass is already perpendicular to 2 ulp.
 pub(crate) fn perpendicular_unit(v: Vec3A, axis: Vec3A, min_len: f32) -> Option<Vec3A> {
     let w = v - axis * v.dot(axis);
     let len_sq = w.length_squared();

@@ -55,7 +55,7 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
 
     // Bend direction: the pole (or the input's bend plane) made perpendicular to the aim line,
     // projected with the squared goal distance so it need not wait for `dir`. One pass is
-    // exact enough unless the reference is within 60 degrees of the aim line.
+    // exact enough unless the reference is within 30 degrees of the aim line.
     let (v, min_len) = match k.pole {
         Some(p) => (p - k.a, tiny),
         None => (upper, (l1 * L::splat(1e-5)).max(tiny)),
