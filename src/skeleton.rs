@@ -172,7 +172,19 @@ impl Skeleton {
 /// Checks a transform's components are finite and its rotation usable, returning it with the
 /// rotation renormalized. `what` names it in the error and is only called on failure, so the
 /// success path allocates nothing.
+#[inline]
 pub(crate) fn validated_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
+    // The common outcome, the transform as it is, is decided inline: as a call, the result
+    // came back through memory in pieces and reading it back stalled hot solve loops.
+    if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
+        return Ok(*t);
+    }
+    renormalized_transform(t, what)
+}
+
+/// [`validated_transform`] for transforms that are not finite or not unit.
+#[cold]
+fn renormalized_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
     if !t.is_finite() {
         return Err(Error::new(
             ErrorKind::NonFinite,

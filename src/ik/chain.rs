@@ -8,7 +8,7 @@ use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::{EndRotation, IkResult};
 use crate::pose::{finite, Pose};
-use crate::rotation::{normalize_robust, shortest_arc};
+use crate::rotation::shortest_arc;
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -37,18 +37,6 @@ impl ChainTarget {
             rotation: validated_rotation(self.rotation)?,
             ..*self
         })
-    }
-}
-
-/// Chain transform `i` with its rotation normalized, or why it is unusable. The common outcome,
-/// the transform as it is, is taken inline: `validated_transform` returns its result through
-/// memory in pieces, and reading them back stalls (a tenth of a short solve).
-#[inline(always)]
-fn checked_transform(t: &Transform, i: usize) -> Result<Transform> {
-    if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
-        Ok(*t)
-    } else {
-        validated_transform(t, || format!("chain transform {i}"))
     }
 }
 
@@ -174,7 +162,7 @@ impl ChainWork {
         self.check_count(n)?;
         let input = &mut self.input[..n];
         for (i, (slot, t)) in input.iter_mut().zip(chain).enumerate() {
-            *slot = checked_transform(t, i)?;
+            *slot = validated_transform(t, || format!("chain transform {i}"))?;
         }
         let target = target.validated()?;
         let positions = &mut self.positions[..n];
@@ -205,7 +193,7 @@ impl ChainWork {
     pub fn check(&self, chain: &[Transform], target: &ChainTarget) -> Result<()> {
         self.check_count(chain.len())?;
         for (i, t) in chain.iter().enumerate() {
-            checked_transform(t, i)?;
+            validated_transform(t, || format!("chain transform {i}"))?;
         }
         target.validated().map(|_| ())
     }

@@ -690,14 +690,8 @@ fn turn(old: Vec3A, old_len: f32, new_dir: Option<Vec3A>, rotation: Quat) -> Qua
     (arc * rotation).normalize()
 }
 
-/// The chain with its rotations normalized, or why it is unusable. Unit, finite chains (the
-/// common case) pass through after one cheap check.
-#[inline(always)]
+/// The chain with its rotations normalized, or why it is unusable.
 fn validated_chain(chain: &[Transform; 3]) -> Result<[Transform; 3]> {
-    let unit = |t: &Transform| (t.rotation.length_squared() - 1.0).abs() <= 1e-6;
-    if all_finite(chain) && chain.iter().all(unit) {
-        return Ok(*chain);
-    }
     Ok([
         validated_transform(&chain[0], || "root transform".into())?,
         validated_transform(&chain[1], || "joint transform".into())?,
@@ -882,8 +876,13 @@ mod tests {
                     let joint_tol = 1e-5 * scale + 6e-4 * l1;
                     prop_assert!((general.b - lane.b).length() <= joint_tol);
                     prop_assert!((general.c - lane.c).length() <= 1e-5 * scale);
-                    prop_assert!(general.root.dot(lane.root).abs() >= 1.0 - 1e-6);
-                    prop_assert!(general.mid.dot(lane.mid).abs() >= 1.0 - 1e-6);
+                    // Each rotation turns its bone onto the new direction, so it inherits the
+                    // joint's spread over the bone's length (and 1e-6 in the quaternion dot,
+                    // about 2.8e-3 rad, where the joint is well placed).
+                    let l2 = (input[2].translation - input[1].translation).length();
+                    let apart = |a: Quat, b: Quat| 2.0 * a.dot(b).abs().min(1.0).acos();
+                    prop_assert!(apart(general.root, lane.root) <= 2.9e-3 + 2.0 * joint_tol / l1);
+                    prop_assert!(apart(general.mid, lane.mid) <= 2.9e-3 + 2.0 * joint_tol / l2);
                 }
             }
         }
