@@ -164,6 +164,22 @@ pub(crate) fn perpendicular_unit(v: Vec3A, axis: Vec3A, min_len: f32) -> Option<
     (u - axis * u.dot(axis)).try_normalize()
 }
 
+/// A bend direction that moves with a joint: its local axis most perpendicular to the bone it
+/// starts (`local_bone`, in the joint's frame; a per-rig constant), taken to model space by
+/// `rotation` and made perpendicular to the unit `dir`. What straight chains bend toward.
+pub(crate) fn frame_perpendicular(rotation: Quat, local_bone: Vec3A, dir: Vec3A) -> Vec3A {
+    let mut axes = [Vec3A::X, Vec3A::Y, Vec3A::Z];
+    axes.sort_by(|p, q| {
+        local_bone
+            .dot(*p)
+            .abs()
+            .total_cmp(&local_bone.dot(*q).abs())
+    });
+    axes.iter()
+        .find_map(|&e| perpendicular_unit(rotation * e, dir, 1e-3))
+        .unwrap_or_else(|| dir.any_orthonormal_vector())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

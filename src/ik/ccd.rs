@@ -200,8 +200,7 @@ impl Ccd {
             let error = (w.positions[n - 1] - goal).length();
             return w.store(chain, chain_result(error, tol, 1));
         }
-        // Start from the input projected onto the constraints; near full reach an unlimited
-        // chain iterates from the arc seed instead, the input staying the fallback candidate.
+        // Start from the input projected onto the constraints.
         self.start(n, root_parent, target);
         let w = &mut self.work;
         let mut error = (w.positions[n - 1] - goal).length();
@@ -209,19 +208,6 @@ impl Ccd {
         // Whether the current iterate is the best so far: it is set aside only when about to be
         // overwritten, and restored at the end only when something worse followed.
         let mut at_best = true;
-        let seed = (free && error > tol)
-            .then(|| w.near_reach_weight(n, goal, length))
-            .flatten();
-        if let Some(weight) = seed {
-            w.save_best_output(n);
-            w.seed_near_reach(n, goal, length, weight);
-            w.orient(n, root_parent, s.end_rotation, target);
-            error = (w.positions[n - 1] - goal).length();
-            at_best = error < best;
-            if at_best {
-                best = error;
-            }
-        }
         let mut parent = root_parent;
         for i in 0..n {
             self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
@@ -240,8 +226,11 @@ impl Ccd {
                     .then(|| (input_local[i], t.rotation_limit_degrees.to_radians()));
                 (t.weight, limit)
             };
-            self.work
-                .ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
+            let w = &mut self.work;
+            w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
+            if free && (w.positions[n - 1] - goal).length() > tol && w.close(n, goal, tol) {
+                w.orient(n, root_parent, s.end_rotation, target);
+            }
             let new_error = (self.work.positions[n - 1] - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
             error = new_error;

@@ -6,9 +6,10 @@ use glam::{Quat, Vec3, Vec3A};
 
 use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::ik::reach;
 use crate::ik::{EndRotation, IkResult};
 use crate::pose::{finite, Pose};
-use crate::rotation::shortest_arc;
+use crate::rotation::{frame_perpendicular, shortest_arc};
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -93,13 +94,13 @@ pub(crate) struct ChainWork {
     best_output: Vec<Transform>,
     /// Each joint's turn in the current tail-first CCD sweep.
     deltas: Vec<Quat>,
+    /// Scratch for the closing step's bends and the positions it proposes.
+    bends: Vec<Vec3A>,
+    closed: Vec<Vec3A>,
 }
 
 /// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
-
-/// Reach ratio above which unconstrained solvers start from a blend toward the arc seed.
-const NEAR_REACH: f32 = 0.9;
 
 impl ChainWork {
     pub fn new(max_joints: usize) -> Result<Self> {
@@ -124,6 +125,8 @@ impl ChainWork {
             best_positions: vec![Vec3A::ZERO; max_joints],
             best_output: vec![Transform::IDENTITY; max_joints],
             deltas: vec![Quat::IDENTITY; max_joints],
+            bends: vec![Vec3A::ZERO; max_joints],
+            closed: vec![Vec3A::ZERO; max_joints],
         })
     }
 
@@ -332,86 +335,23 @@ impl ChainWork {
         }
     }
 
-    /// The weight of the near-reach seed for `target`, if it applies: rising smoothly from 0 at
-    /// 90 % of the chain length to 1 at full length; `None` below 90 % and from full length on.
-    pub fn near_reach_weight(&self, n: usize, target: Vec3A, length: f32) -> Option<f32> {
-        let d = (target - self.positions[0]).length();
-        let ratio = if length > 0.0 { d / length } else { 0.0 };
-        if !(ratio > NEAR_REACH && ratio < 1.0) || n < 3 {
-            return None;
-        }
-        let x = (ratio - NEAR_REACH) / (1.0 - NEAR_REACH);
-        Some(x * x * (3.0 - 2.0 * x))
-    }
-
-    /// Near full reach, turns the working bones toward an evenly bent arc whose tip is
-    /// exactly at `target` (bent in the input's plane), by `weight` from
-    /// [`near_reach_weight`](Self::near_reach_weight). At full length the arc is the straight
-    /// lay-out used for unreachable targets, so solutions do not jump across the edge of reach,
-    /// and iterative solvers start next to a solution where they converge slowest. Callers keep
-    /// the input as a candidate too, so a seed never makes a result worse.
-    pub fn seed_near_reach(&mut self, n: usize, target: Vec3A, length: f32, weight: f32) {
-        let root = self.positions[0];
-        let to_target = target - root;
-        let d = to_target.length();
-        let u = to_target / d;
-        let sag = self.positions[1..n]
-            .iter()
-            .fold(Vec3A::ZERO, |acc, p| acc + (*p - root));
-        let v = crate::rotation::perpendicular_dir(sag.into(), u.into(), length * 1e-6)
-            .map_or_else(|| u.any_orthonormal_vector(), Vec3A::from);
-        let theta = self.arc_bend(n, d);
-        let (sum_cos, sum_sin) = self.arc_chord(n, theta);
-        let start = sum_sin.atan2(sum_cos) as f32;
-        // Blend bone directions (not positions), so bone lengths hold along the way.
-        let mut p = root;
-        for j in 0..n - 1 {
-            let heading = start - j as f32 * theta;
-            let arc = u * heading.cos() + v * heading.sin();
-            let input = self.spans[j].normalize_or_zero();
-            let dir = input.lerp(arc, weight).normalize_or(arc);
-            p += dir * self.lengths[j];
-            self.positions[j + 1] = p;
-        }
-    }
-
-    /// Chord of the arc whose bone `j` heads at angle `-j * theta`, as (along, across) sums.
-    /// The headings' cosines and sines come from one `sin_cos` by angle addition, in f64 so
-    /// the recurrence does not drift over long chains.
-    fn arc_chord(&self, n: usize, theta: f32) -> (f64, f64) {
-        let (sin_step, cos_step) = f64::from(theta).sin_cos();
-        let (mut cos, mut sin) = (1.0f64, 0.0f64);
-        let (mut along, mut across) = (0.0, 0.0);
-        for &l in &self.lengths[..n - 1] {
-            along += f64::from(l) * cos;
-            across += f64::from(l) * sin;
-            (cos, sin) = (
-                cos * cos_step - sin * sin_step,
-                sin * cos_step + cos * sin_step,
-            );
-        }
-        (along, across)
-    }
-
-    /// The even bend per joint whose arc's chord has length `d` (bisection, until f32 cannot
-    /// split the bracket; the chord shrinks monotonically as the bend grows from 0 to
-    /// pi / bones).
-    fn arc_bend(&self, n: usize, d: f32) -> f32 {
-        let (mut lo, mut hi) = (0.0f32, std::f32::consts::PI / (n - 1) as f32);
-        let d_sq = f64::from(d).powi(2);
-        for _ in 0..40 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            let (c, s) = self.arc_chord(n, mid);
-            if c * c + s * s > d_sq {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        0.5 * (lo + hi)
+    /// The closing step ([`reach::close`]) on the working positions: the chain's halves solved
+    /// as a two-bone chain onto `goal`. A straight chain bends toward the root joint's local
+    /// axis most perpendicular to its bone (fixed in the root bone's frame), as two-bone IK
+    /// does. Returns whether the positions moved.
+    pub fn close(&mut self, n: usize, goal: Vec3A, tol: f32) -> bool {
+        let (rotation, bone) = (self.input[0].rotation, self.bones[0]);
+        reach::close(
+            &mut self.positions[..n],
+            &self.lengths[..n - 1],
+            reach::Scratch {
+                bends: &mut self.bends[..n - 1],
+                candidate: &mut self.closed[..n],
+            },
+            goal,
+            tol,
+            |dir| frame_perpendicular(rotation, bone, dir),
+        )
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

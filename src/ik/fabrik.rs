@@ -2,9 +2,11 @@
 //! max iterations, effector rotation source, straight lay-out for unreachable targets; plus a
 //! relative tolerance, early exit when an iteration stops improving, and joint constraints.
 //!
-//! Beyond the paper: near full reach (above 90 % of the chain length) the passes start from a
-//! blend toward an evenly bent arc that touches the target, which removes FABRIK's slow
-//! convergence there and the jump to the straight lay-out at the edge of reach. With
+//! Beyond the paper: unconstrained, every iteration that leaves the tip off the target ends
+//! with the closing step (`ik::reach`): the chain's bends scaled by one factor until the tip is
+//! as far from the root as the target, then the chain swung onto it. That removes FABRIK's slow
+//! convergence near full reach and makes straight chains bend toward targets on their own line,
+//! while staying continuous in the input (a chain solved last frame moves a little). With
 //! constraints, positions become constrained rotations after every iteration, and once the
 //! passes stall the remaining iterations are constraint-aware CCD sweeps.
 
@@ -142,18 +144,6 @@ impl Fabrik {
             // to be overwritten, and restored at the end only when something worse followed.
             let mut at_best = true;
             let mut sweeping = false;
-            let seed = (error > inner && !constrained)
-                .then(|| w.near_reach_weight(n, goal, length))
-                .flatten();
-            if let Some(weight) = seed {
-                save_best(w, n, constrained);
-                w.seed_near_reach(n, goal, length, weight);
-                error = (w.positions[n - 1] - goal).length();
-                at_best = error < best;
-                if at_best {
-                    best = error;
-                }
-            }
             while error > inner && iterations < s.max_iterations {
                 iterations += 1;
                 if at_best {
@@ -165,6 +155,8 @@ impl Fabrik {
                     forward_backward(w, n, goal);
                     if constrained {
                         w.orient(n, root_parent, s.end_rotation, target);
+                    } else if (w.positions[n - 1] - goal).length() > inner {
+                        w.close(n, goal, inner);
                     }
                 }
                 let new_error = (w.positions[n - 1] - goal).length();

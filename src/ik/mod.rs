@@ -8,6 +8,7 @@ pub(crate) mod chain_batch;
 pub mod fabrik;
 pub mod hand_retarget;
 mod lanes;
+mod reach;
 pub mod two_bone;
 mod two_bone_kernel;
 
