@@ -228,7 +228,7 @@ impl Ccd {
             };
             let w = &mut self.work;
             w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
-            if free && (w.positions[n - 1] - goal).length() > tol && w.close(n, goal, tol) {
+            if free && (w.positions[n - 1] - goal).length() > tol && w.close(n, goal, tol, length) {
                 w.orient(n, root_parent, s.end_rotation, target);
             }
             let new_error = (self.work.positions[n - 1] - goal).length();

@@ -99,6 +99,10 @@ pub(crate) struct ChainWork {
     closed: Vec<Vec3A>,
 }
 
+/// Damped least-squares steps the closing step takes at most where the two-bone split is
+/// refused (each is Newton's step where the chain is far from singular).
+const NEWTON_STEPS: usize = 8;
+
 /// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
 
@@ -335,13 +339,15 @@ impl ChainWork {
         }
     }
 
-    /// The closing step ([`reach::close`]) on the working positions: the chain's halves solved
-    /// as a two-bone chain onto `goal`. A straight chain bends toward the root joint's local
-    /// axis most perpendicular to its bone (fixed in the root bone's frame), as two-bone IK
-    /// does. Returns whether the positions moved.
-    pub fn close(&mut self, n: usize, goal: Vec3A, tol: f32) -> bool {
+    /// The closing step on the working positions, after an iteration of the solver left the
+    /// tip more than `tol` off `goal`: the chain's halves solved as a two-bone chain onto `goal`
+    /// ([`reach::close`]; a straight chain bends toward the root joint's local axis most
+    /// perpendicular to its bone, fixed in the root bone's frame, as two-bone IK does), or where
+    /// that is refused, up to [`NEWTON_STEPS`] damped least-squares steps while they bring the
+    /// tip closer. Returns whether the positions moved.
+    pub fn close(&mut self, n: usize, goal: Vec3A, tol: f32, length: f32) -> bool {
         let (rotation, bone) = (self.input[0].rotation, self.bones[0]);
-        reach::close(
+        let closed = reach::close(
             &mut self.positions[..n],
             &self.lengths[..n - 1],
             reach::Scratch {
@@ -351,7 +357,28 @@ impl ChainWork {
             goal,
             tol,
             |dir| frame_perpendicular(rotation, bone, dir),
-        )
+        );
+        if closed {
+            return true;
+        }
+        let mut error = (self.positions[n - 1] - goal).length();
+        let mut moved = false;
+        let mut scale = 1.0;
+        for _ in 0..NEWTON_STEPS {
+            let (positions, candidate) = (&self.positions[..n], &mut self.closed[..n]);
+            let next = reach::newton_step(positions, goal, length, scale, candidate);
+            if next >= error || next.is_nan() {
+                // Too far for the linear model: halve the step and try again.
+                scale *= 0.5;
+                continue;
+            }
+            self.positions[..n].copy_from_slice(&self.closed[..n]);
+            (error, moved, scale) = (next, true, 1.0);
+            if error <= tol {
+                break;
+            }
+        }
+        moved
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

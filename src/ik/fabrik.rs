@@ -156,7 +156,7 @@ impl Fabrik {
                     if constrained {
                         w.orient(n, root_parent, s.end_rotation, target);
                     } else if (w.positions[n - 1] - goal).length() > inner {
-                        w.close(n, goal, inner);
+                        w.close(n, goal, inner, length);
                     }
                 }
                 let new_error = (w.positions[n - 1] - goal).length();

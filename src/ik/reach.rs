@@ -296,3 +296,52 @@ fn bisect(
     }
     None
 }
+
+/// Damping of [`newton_step`], as a fraction of the chain length: where the chain is far from
+/// singular the step is Newton's; near full reach it shrinks instead of blowing up.
+const DAMPING: f32 = 0.05;
+
+/// One damped least-squares step (Levenberg–Marquardt on the tip position): every joint turns
+/// by the smallest rotations (in the least-squares sense) that would move the tip onto `goal`
+/// to first order. Bone lengths hold exactly; continuous in the chain and the goal. Converges
+/// quadratically where the closing step's split is ill-conditioned (far from full reach).
+/// `scale` shortens the step (1 is the full step). Writes the result into `candidate` and
+/// returns the tip's new distance to `goal`.
+pub(crate) fn newton_step(
+    positions: &[Vec3A],
+    goal: Vec3A,
+    length: f32,
+    scale: f32,
+    candidate: &mut [Vec3A],
+) -> f32 {
+    let n = positions.len();
+    let tip = positions[n - 1];
+    let e = goal - tip;
+    // A = sum over joints of [r]x [r]x^T = |r|^2 I - r r^T, with r from the joint to the tip.
+    let (mut diag, mut xy, mut xz, mut yz) = (Vec3A::ZERO, 0.0, 0.0, 0.0);
+    for p in &positions[..n - 1] {
+        let r = tip - *p;
+        let sq = r * r;
+        let r2 = sq.x + sq.y + sq.z;
+        diag += Vec3A::splat(r2) - sq;
+        xy -= r.x * r.y;
+        xz -= r.x * r.z;
+        yz -= r.y * r.z;
+    }
+    diag += Vec3A::splat((DAMPING * length).powi(2));
+    let m = glam::Mat3A::from_cols(
+        Vec3A::new(diag.x, xy, xz),
+        Vec3A::new(xy, diag.y, yz),
+        Vec3A::new(xz, yz, diag.z),
+    );
+    let y = m.inverse() * e * scale;
+    // Joint j turns by r_j x y; bone j follows the turns of joints 0..=j, nearest applied first.
+    let mut carried = Quat::IDENTITY;
+    candidate[0] = positions[0];
+    for j in 0..n - 1 {
+        let turn = (tip - positions[j]).cross(y);
+        carried = (carried * Quat::from_scaled_axis(turn.into())).normalize();
+        candidate[j + 1] = candidate[j] + carried * (positions[j + 1] - positions[j]);
+    }
+    (candidate[n - 1] - goal).length()
+}
