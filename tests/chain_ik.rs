@@ -15,7 +15,7 @@ use sinew::{
 
 mod common;
 
-use common::chains::{bits, bone_axis, bone_lengths, build, locals_of};
+use common::chains::{bits, bone_axis, bone_lengths, build, locals_of, tip, total_length};
 use common::props::config;
 use common::rng::Rng;
 use common::rotations::rot_between;
@@ -41,14 +41,6 @@ fn random_chain(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Tran
         })
         .collect();
     build(root, &locals)
-}
-
-fn total_length(chain: &[Transform]) -> f32 {
-    bone_lengths(chain).iter().sum()
-}
-
-fn tip(chain: &[Transform]) -> Vec3 {
-    chain.last().unwrap().translation
 }
 
 /// Inner radius of the reachable shell of a chain (0 unless one bone outweighs the rest).

@@ -20,6 +20,16 @@ pub fn bone_lengths(chain: &[Transform]) -> Vec<f32> {
         .collect()
 }
 
+/// Sum of the bone lengths.
+pub fn total_length(chain: &[Transform]) -> f32 {
+    bone_lengths(chain).iter().sum()
+}
+
+/// Position of the chain's last joint.
+pub fn tip(chain: &[Transform]) -> Vec3 {
+    chain.last().unwrap().translation
+}
+
 /// Local rotations (root relative to `root_parent`).
 pub fn locals_of(chain: &[Transform], root_parent: Quat) -> Vec<Quat> {
     let mut parent = root_parent;

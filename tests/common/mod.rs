@@ -6,6 +6,7 @@
 //! - [`rotations`]: rotation angles and comparisons;
 //! - [`chains`]: model-space chains of transforms (forward kinematics, bone lengths, bits);
 //! - [`solvers`]: FABRIK and CCD behind one interface;
+//! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
 //! - [`ffi`]: C ABI handles set up the same way by several tests.
 
 // No test uses every helper, and each test crate compiles all of them.
@@ -13,6 +14,7 @@
 
 pub mod chains;
 pub mod ffi;
+pub mod limits;
 pub mod props;
 pub mod rng;
 pub mod rotations;
