@@ -208,6 +208,13 @@ impl Ccd {
         // Whether the current iterate is the best so far: it is set aside only when about to be
         // overwritten, and restored at the end only when something worse followed.
         let mut at_best = true;
+        let start_error = error;
+        if free && error > tol && w.near_reach(goal, length) && w.close(n, goal, tol, length, error)
+        {
+            w.orient(n, root_parent, s.end_rotation, target);
+            error = (w.positions[n - 1] - goal).length();
+            best = best.min(error);
+        }
         let mut parent = root_parent;
         for i in 0..n {
             self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
@@ -228,7 +235,10 @@ impl Ccd {
             };
             let w = &mut self.work;
             w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
-            if free && (w.positions[n - 1] - goal).length() > tol && w.close(n, goal, tol, length) {
+            if free
+                && (w.positions[n - 1] - goal).length() > tol
+                && w.close(n, goal, tol, length, start_error)
+            {
                 w.orient(n, root_parent, s.end_rotation, target);
             }
             let new_error = (self.work.positions[n - 1] - goal).length();

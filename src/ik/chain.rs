@@ -103,6 +103,12 @@ pub(crate) struct ChainWork {
 /// refused (each is Newton's step where the chain is far from singular).
 const NEWTON_STEPS: usize = 8;
 
+/// Reach ratio from which unconstrained solvers try the closing step on the input before
+/// their own iterations: near full reach the iterations would bend the chain where the exact
+/// solutions are nearly straight, and straightening it back as the target leaves the reach
+/// would turn bones fast.
+const NEAR_REACH: f32 = 0.9;
+
 /// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
 
@@ -344,8 +350,18 @@ impl ChainWork {
     /// ([`reach::close`]; a straight chain bends toward the root joint's local axis most
     /// perpendicular to its bone, fixed in the root bone's frame, as two-bone IK does), or where
     /// that is refused, up to [`NEWTON_STEPS`] damped least-squares steps while they bring the
-    /// tip closer. Returns whether the positions moved.
-    pub fn close(&mut self, n: usize, goal: Vec3A, tol: f32, length: f32) -> bool {
+    /// tip closer; a chain stuck on the root–goal line (straight or folded along it) is laid
+    /// out as an even arc toward the goal instead ([`reach::lay_arc`]). `start_error` is the input tip's distance to the goal: the split may turn
+    /// bones as far as that distance calls for near full reach. Returns whether the positions
+    /// moved.
+    pub fn close(
+        &mut self,
+        n: usize,
+        goal: Vec3A,
+        tol: f32,
+        length: f32,
+        start_error: f32,
+    ) -> bool {
         let (rotation, bone) = (self.input[0].rotation, self.bones[0]);
         let closed = reach::close(
             &mut self.positions[..n],
@@ -356,9 +372,16 @@ impl ChainWork {
             },
             goal,
             tol,
+            start_error,
             |dir| frame_perpendicular(rotation, bone, dir),
         );
         if closed {
+            return true;
+        }
+        if reach::on_goal_line(&self.positions[..n], goal, length) {
+            let dir = (goal - self.positions[0]).normalize();
+            let side = frame_perpendicular(rotation, bone, dir);
+            reach::lay_arc(&mut self.positions[..n], &self.lengths[..n - 1], goal, side);
             return true;
         }
         let mut error = (self.positions[n - 1] - goal).length();
@@ -379,6 +402,11 @@ impl ChainWork {
             }
         }
         moved
+    }
+
+    /// Whether `goal` lies beyond [`NEAR_REACH`] of the chain length from the root.
+    pub fn near_reach(&self, goal: Vec3A, length: f32) -> bool {
+        (goal - self.positions[0]).length() >= NEAR_REACH * length
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

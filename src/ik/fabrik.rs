@@ -144,6 +144,12 @@ impl Fabrik {
             // to be overwritten, and restored at the end only when something worse followed.
             let mut at_best = true;
             let mut sweeping = false;
+            let start_error = error;
+            if !constrained && error > inner && w.near_reach(goal, length) {
+                w.close(n, goal, inner, length, start_error);
+                error = (w.positions[n - 1] - goal).length();
+                best = best.min(error);
+            }
             while error > inner && iterations < s.max_iterations {
                 iterations += 1;
                 if at_best {
@@ -156,7 +162,7 @@ impl Fabrik {
                     if constrained {
                         w.orient(n, root_parent, s.end_rotation, target);
                     } else if (w.positions[n - 1] - goal).length() > inner {
-                        w.close(n, goal, inner, length);
+                        w.close(n, goal, inner, length, start_error);
                     }
                 }
                 let new_error = (w.positions[n - 1] - goal).length();

@@ -17,8 +17,8 @@ use glam::{Quat, Vec3A};
 
 use crate::rotation::{perpendicular_unit, shortest_arc};
 
-/// The closing step turns no bone by more than this times the square root of the iterate's
-/// error over the chain length (radians). Near full reach exact solutions move as the square
+/// The closing step turns no bone by more than this times the square root of the error (the
+/// larger of the input's and the iterate's) over the chain length (radians). Near full reach exact solutions move as the square
 /// root of the target's motion (a bend of angle a shortens a bone pair by about a^2 / 8 of its
 /// length), which this admits; a larger turn means the split is ill-conditioned for this
 /// iterate (its middle joint nearly straight far from full reach), and the solver's own
@@ -39,7 +39,8 @@ pub(crate) struct Scratch<'a> {
 
 /// Moves `positions` (root first, bone `j` from joint `j` to `j + 1` with length
 /// `lengths[j]`) so that the tip lands on `goal` within `tol / 4`, keeping the root and every
-/// bone length. `straight_bend` gives, for the root–goal direction, a unit direction
+/// bone length. `start_error` is how far the solve's input was from `goal` (the step may turn
+/// bones as much as that calls for; see [`TURN_PER_SQRT_ERROR`]). `straight_bend` gives, for the root–goal direction, a unit direction
 /// perpendicular to it toward which a straight chain bends. Returns false, leaving `positions`
 /// untouched, when the halves cannot reach the goal (beyond reach, or nearer than they fold
 /// to) or when some bone would turn by more than [`TURN_PER_SQRT_ERROR`] allows.
@@ -49,6 +50,7 @@ pub(crate) fn close(
     scratch: Scratch,
     goal: Vec3A,
     tol: f32,
+    start_error: f32,
     straight_bend: impl FnOnce(Vec3A) -> Vec3A,
 ) -> bool {
     let n = positions.len();
@@ -96,7 +98,7 @@ pub(crate) fn close(
     let candidate = scratch.candidate;
     candidate[0] = root;
     halves.place(s, lengths, bends, joint, goal, candidate);
-    let error = (positions[n - 1] - goal).length();
+    let error = (positions[n - 1] - goal).length().max(start_error);
     let cos_max = (TURN_PER_SQRT_ERROR * (error / length).sqrt())
         .min(PI)
         .cos();
@@ -344,4 +346,64 @@ pub(crate) fn newton_step(
         candidate[j + 1] = candidate[j] + carried * (positions[j + 1] - positions[j]);
     }
     (candidate[n - 1] - goal).length()
+}
+
+/// Whether every joint lies on the line through the root toward `goal` (within 1e-5 of the
+/// chain length): a chain laid straight or folded back on itself along it, which no FABRIK
+/// pass, CCD sweep or Newton step can bend (every turn about the line moves nothing).
+pub(crate) fn on_goal_line(positions: &[Vec3A], goal: Vec3A, length: f32) -> bool {
+    let root = positions[0];
+    let Some(t) = (goal - root).try_normalize() else {
+        return false;
+    };
+    let eps = 1e-5 * length;
+    positions.iter().all(|p| {
+        let v = *p - root;
+        (v - t * v.dot(t)).length() <= eps
+    })
+}
+
+/// Lays the chain as an evenly bent arc from the root toward `goal`, bulging toward the unit
+/// `side` (perpendicular to the root–goal line), with the bend per joint whose chord is the
+/// goal's distance as far as bisection over [0, 2 pi / bones] finds it: the chain leaves the
+/// line it was stuck on, and the solver's iterations go on from there.
+pub(crate) fn lay_arc(positions: &mut [Vec3A], lengths: &[f32], goal: Vec3A, side: Vec3A) {
+    let root = positions[0];
+    let to_goal = goal - root;
+    let d = f64::from(to_goal.length());
+    let t = to_goal.normalize_or_zero();
+    // Chord of the arc whose bone j heads at angle -j * theta, as (along, across) sums; the
+    // headings come from one sin_cos by angle addition, in f64 so long chains do not drift.
+    let chord = |theta: f64| {
+        let (sin_step, cos_step) = theta.sin_cos();
+        let (mut cos, mut sin, mut along, mut across) = (1.0f64, 0.0f64, 0.0, 0.0);
+        for &l in lengths {
+            along += f64::from(l) * cos;
+            across += f64::from(l) * sin;
+            (cos, sin) = (
+                cos * cos_step - sin * sin_step,
+                sin * cos_step + cos * sin_step,
+            );
+        }
+        (along, across)
+    };
+    let (mut lo, mut hi) = (0.0f64, 2.0 * std::f64::consts::PI / lengths.len() as f64);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        let (c, s) = chord(mid);
+        if c.hypot(s) > d {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    let (c, s) = chord(theta);
+    let start = s.atan2(c);
+    let mut p = root;
+    for (j, l) in lengths.iter().enumerate() {
+        let (sin, cos) = (start - j as f64 * theta).sin_cos();
+        p += (t * cos as f32 + side * sin as f32) * *l;
+        positions[j + 1] = p;
+    }
 }
