@@ -375,7 +375,8 @@ fn plane_change(p: f32, q: f32) -> f32 {
 /// steps, down to 0.25. Every frame within reach is reached; after the first frame no bone turns
 /// more than 7 degrees in a frame and the bend plane turns at most 7 degrees a frame; a second
 /// run gives the same bits.
-fn bend_direction_is_stable_along_the_line(which: &str) {
+#[test]
+fn bend_direction_is_stable_along_the_line() {
     let mut failures = Vec::new();
     for s in straight_chains() {
         let length = total_length(&s.chain);
@@ -479,7 +480,7 @@ fn bend_direction_is_stable_along_the_line(which: &str) {
                 );
                 (frame_bits, problems, summary)
             };
-            for mut solver in default_solvers().into_iter().filter(|s| s.name() == which) {
+            for mut solver in default_solvers() {
                 let what = format!("{} {}, {path_name}", solver.name(), s.name);
                 let (first, problems, summary) = run(&mut solver);
                 let (second, _, _) = run(&mut fresh_default(&solver));
@@ -497,17 +498,6 @@ fn bend_direction_is_stable_along_the_line(which: &str) {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-}
-
-#[test]
-fn bend_direction_is_stable_along_the_line_fabrik() {
-    bend_direction_is_stable_along_the_line("FABRIK");
-}
-
-#[test]
-#[ignore = "issue 12 open: CCD turns a bone 13.8 deg in one frame on the 10-joint chain brought back to 0.8 L (goal 7)"]
-fn bend_direction_is_stable_along_the_line_ccd() {
-    bend_direction_is_stable_along_the_line("CCD");
 }
 
 // ----------------------------------------------------------- point 2: no pops near full reach
@@ -561,7 +551,8 @@ fn no_pops_near_full_reach() {
 /// 1.0 to 1.05 of the chain length, in steps of 0.25 % of it, on 4-, 10- and 25-joint chains of
 /// equal bones and a 10-joint chain of unequal bones, each frame solved from the previous output
 /// with default settings: no bone turns more than 7 degrees in a frame.
-fn smooth_paths_near_full_reach_do_not_pop(which: &str) {
+#[test]
+fn smooth_paths_near_full_reach_do_not_pop() {
     let mut failures = Vec::new();
     let chains = [
         ("4 joints", rest_chain(4, &[1.0])),
@@ -593,7 +584,7 @@ fn smooth_paths_near_full_reach_do_not_pop(which: &str) {
             STEP * length,
         );
         for (path_name, path) in [("circle", &circle), ("figure-eight", &eight)] {
-            for mut solver in default_solvers().into_iter().filter(|s| s.name() == which) {
+            for mut solver in default_solvers() {
                 let t = track(&mut solver, chain, Quat::IDENTITY, path);
                 let what = format!("{} {name}, {path_name}", solver.name());
                 eprintln!("{what}: {}", t.line());
@@ -607,17 +598,6 @@ fn smooth_paths_near_full_reach_do_not_pop(which: &str) {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-}
-
-#[test]
-fn smooth_paths_near_full_reach_do_not_pop_fabrik() {
-    smooth_paths_near_full_reach_do_not_pop("FABRIK");
-}
-
-#[test]
-#[ignore = "issue 12 open: CCD turns a bone up to 9.1 deg in one frame (25 joints, target leaving the reach; goal 7)"]
-fn smooth_paths_near_full_reach_do_not_pop_ccd() {
-    smooth_paths_near_full_reach_do_not_pop("CCD");
 }
 
 /// Point 2 (c): from a reached pose (from a random bend, solved until reached) with its target at

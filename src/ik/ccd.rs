@@ -209,11 +209,16 @@ impl Ccd {
         // overwritten, and restored at the end only when something worse followed.
         let mut at_best = true;
         let start_error = error;
-        if free && error > tol && w.near_reach(goal, length) && w.close(n, goal, tol, length, error)
+        if free
+            && error > tol
+            && w.close_first(n, goal, length)
+            && w.close(n, goal, tol, length, error)
         {
+            // The closing step on the input counts as the first iteration.
             w.orient(n, root_parent, s.end_rotation, target);
             error = (w.positions[n - 1] - goal).length();
             best = best.min(error);
+            iterations = 1;
         }
         let mut parent = root_parent;
         for i in 0..n {

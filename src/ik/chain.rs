@@ -104,10 +104,16 @@ pub(crate) struct ChainWork {
 const NEWTON_STEPS: usize = 8;
 
 /// Reach ratio from which unconstrained solvers try the closing step on the input before
-/// their own iterations: near full reach the iterations would bend the chain where the exact
-/// solutions are nearly straight, and straightening it back as the target leaves the reach
-/// would turn bones fast.
+/// their own iterations, and the closing step tries its exact kind before Newton steps: near
+/// full reach the iterations would bend the chain where the exact solutions are nearly
+/// straight (and straightening it back as the target leaves the reach would turn bones fast),
+/// and Newton steps slow down at the singularity.
 const NEAR_REACH: f32 = 0.9;
+
+/// Input error (a fraction of the chain length) up to which unconstrained solvers also try
+/// the closing step first: a target that moved this little since the last solve is tracked by
+/// the least motion, where CCD's sweeps would curl the chain's tip a little more every frame.
+const TRACKING: f32 = 0.05;
 
 /// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
@@ -346,14 +352,16 @@ impl ChainWork {
     }
 
     /// The closing step on the working positions, after an iteration of the solver left the
-    /// tip more than `tol` off `goal`: the chain's halves solved as a two-bone chain onto `goal`
-    /// ([`reach::close`]; a straight chain bends toward the root joint's local axis most
-    /// perpendicular to its bone, fixed in the root bone's frame, as two-bone IK does), or where
-    /// that is refused, up to [`NEWTON_STEPS`] damped least-squares steps while they bring the
-    /// tip closer; a chain stuck on the root–goal line (straight or folded along it) is laid
-    /// out as an even arc toward the goal instead ([`reach::lay_arc`]). `start_error` is the input tip's distance to the goal: the split may turn
-    /// bones as far as that distance calls for near full reach. Returns whether the positions
-    /// moved.
+    /// tip more than `tol` off `goal`, in two kinds: the exact one ([`reach::close`]: bends
+    /// scaled down or the chain's halves bent as a two-bone chain; a straight chain bends
+    /// toward the root joint's local axis most perpendicular to its bone, fixed in the root
+    /// bone's frame, as two-bone IK does), and up to [`NEWTON_STEPS`] damped least-squares
+    /// steps while they bring the tip closer (the least motion where the chain is far from
+    /// singular). Near full reach the exact kind goes first, elsewhere the Newton steps. A
+    /// chain stuck on the root–goal line (straight or folded along it), which neither can
+    /// bend, is laid out as an even arc toward the goal ([`reach::lay_arc`]). `start_error` is
+    /// the input tip's distance to the goal: the exact kind may turn bones as far as that
+    /// distance calls for. Returns whether the positions moved.
     pub fn close(
         &mut self,
         n: usize,
@@ -362,8 +370,30 @@ impl ChainWork {
         length: f32,
         start_error: f32,
     ) -> bool {
+        let near = self.near_reach(goal, length);
+        if near && self.close_exactly(n, goal, tol, start_error) {
+            return true;
+        }
+        let moved = self.newton(n, goal, tol, length);
+        if (self.positions[n - 1] - goal).length() <= tol {
+            return true;
+        }
+        if !near && self.close_exactly(n, goal, tol, start_error) {
+            return true;
+        }
+        if reach::on_goal_line(&self.positions[..n], goal, length) {
+            let dir = (goal - self.positions[0]).normalize();
+            let side = frame_perpendicular(self.input[0].rotation, self.bones[0], dir);
+            reach::lay_arc(&mut self.positions[..n], &self.lengths[..n - 1], goal, side);
+            return true;
+        }
+        moved
+    }
+
+    /// [`reach::close`] on the working positions.
+    fn close_exactly(&mut self, n: usize, goal: Vec3A, tol: f32, start_error: f32) -> bool {
         let (rotation, bone) = (self.input[0].rotation, self.bones[0]);
-        let closed = reach::close(
+        reach::close(
             &mut self.positions[..n],
             &self.lengths[..n - 1],
             reach::Scratch {
@@ -374,16 +404,12 @@ impl ChainWork {
             tol,
             start_error,
             |dir| frame_perpendicular(rotation, bone, dir),
-        );
-        if closed {
-            return true;
-        }
-        if reach::on_goal_line(&self.positions[..n], goal, length) {
-            let dir = (goal - self.positions[0]).normalize();
-            let side = frame_perpendicular(rotation, bone, dir);
-            reach::lay_arc(&mut self.positions[..n], &self.lengths[..n - 1], goal, side);
-            return true;
-        }
+        )
+    }
+
+    /// Up to [`NEWTON_STEPS`] damped least-squares steps ([`reach::newton_step`]) while they
+    /// bring the tip closer, halving a step that does not; whether the positions moved.
+    fn newton(&mut self, n: usize, goal: Vec3A, tol: f32, length: f32) -> bool {
         let mut error = (self.positions[n - 1] - goal).length();
         let mut moved = false;
         let mut scale = 1.0;
@@ -405,8 +431,15 @@ impl ChainWork {
     }
 
     /// Whether `goal` lies beyond [`NEAR_REACH`] of the chain length from the root.
-    pub fn near_reach(&self, goal: Vec3A, length: f32) -> bool {
+    fn near_reach(&self, goal: Vec3A, length: f32) -> bool {
         (goal - self.positions[0]).length() >= NEAR_REACH * length
+    }
+
+    /// Whether the closing step goes first: near full reach, or with the tip within
+    /// [`TRACKING`] of `goal`.
+    pub fn close_first(&self, n: usize, goal: Vec3A, length: f32) -> bool {
+        self.near_reach(goal, length)
+            || (goal - self.positions[n - 1]).length() <= TRACKING * length
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

@@ -145,10 +145,12 @@ impl Fabrik {
             let mut at_best = true;
             let mut sweeping = false;
             let start_error = error;
-            if !constrained && error > inner && w.near_reach(goal, length) {
+            if !constrained && error > inner && w.close_first(n, goal, length) {
+                // The closing step on the input counts as the first iteration.
                 w.close(n, goal, inner, length, start_error);
                 error = (w.positions[n - 1] - goal).length();
                 best = best.min(error);
+                iterations = 1;
             }
             while error > inner && iterations < s.max_iterations {
                 iterations += 1;

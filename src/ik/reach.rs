@@ -1,15 +1,18 @@
-//! The chain solvers' closing step: the chain is split at its middle joint (by length) into two
-//! halves that move rigidly, and solved exactly as a two-bone chain: the middle joint bends
-//! (law of cosines) in the plane of the root, the target and where it is now. When the halves
-//! are too short to reach even laid end to end, the bends inside both halves are first scaled
-//! down by one common factor until they are just long enough.
+//! The chain solvers' closing step: an exact, continuous correction of an iterate whose tip
+//! is off the target, which removes the slow convergence of FABRIK and CCD near full reach
+//! without restarting from a fixed shape (a chain solved last frame only bends or unbends a
+//! little and turns).
 //!
-//! It is exact (up to rounding) and continuous in the chain it starts from, which removes the
-//! slow convergence of FABRIK and CCD near full reach without restarting from a fixed shape: a
-//! chain solved last frame only bends or unbends a little and turns. A straight chain (its
-//! middle joint on the root–target line) bends toward a direction the caller fixes in the root
-//! bone's frame. Bending at one joint is the least a chain can turn its bones to change its
-//! reach (each half tilts by the same angle).
+//! - Tip nearer the root than the target: every bend of the chain (the turn between
+//!   consecutive bone directions, carried along the chain) is scaled down by one common factor
+//!   until the tip is as far from the root as the target, then the chain is swung about the
+//!   root onto it. The bends fade together, so as the target leaves the reach the chain
+//!   straightens evenly instead of all at once.
+//! - Tip farther: the chain is split at its middle joint (by length) into two rigid halves,
+//!   solved as a two-bone chain (law of cosines) in the plane of the root, the target and the
+//!   middle joint. Bending at one joint turns the bones least for a given change of reach. A
+//!   straight chain (middle joint on the root–target line) bends toward a direction the caller
+//!   fixes in the root bone's frame.
 
 use std::f32::consts::PI;
 
@@ -18,11 +21,11 @@ use glam::{Quat, Vec3A};
 use crate::rotation::{perpendicular_unit, shortest_arc};
 
 /// The closing step turns no bone by more than this times the square root of the error (the
-/// larger of the input's and the iterate's) over the chain length (radians). Near full reach exact solutions move as the square
-/// root of the target's motion (a bend of angle a shortens a bone pair by about a^2 / 8 of its
-/// length), which this admits; a larger turn means the split is ill-conditioned for this
-/// iterate (its middle joint nearly straight far from full reach), and the solver's own
-/// iterations go on instead.
+/// larger of the input's and the iterate's) over the chain length (radians). Near full reach
+/// exact solutions move as the square root of the target's motion (a bend of angle a shortens
+/// a bone pair by about a^2 / 8 of its length), which this admits; a larger turn means the
+/// step is ill-conditioned for this iterate (a middle joint nearly straight far from full
+/// reach), and the solver's own iterations go on instead.
 const TURN_PER_SQRT_ERROR: f32 = 3.0;
 
 /// Root-finding steps at most (the bracketed secant converges in about ten).
@@ -40,10 +43,11 @@ pub(crate) struct Scratch<'a> {
 /// Moves `positions` (root first, bone `j` from joint `j` to `j + 1` with length
 /// `lengths[j]`) so that the tip lands on `goal` within `tol / 4`, keeping the root and every
 /// bone length. `start_error` is how far the solve's input was from `goal` (the step may turn
-/// bones as much as that calls for; see [`TURN_PER_SQRT_ERROR`]). `straight_bend` gives, for the root–goal direction, a unit direction
-/// perpendicular to it toward which a straight chain bends. Returns false, leaving `positions`
-/// untouched, when the halves cannot reach the goal (beyond reach, or nearer than they fold
-/// to) or when some bone would turn by more than [`TURN_PER_SQRT_ERROR`] allows.
+/// bones as much as that calls for; see [`TURN_PER_SQRT_ERROR`]). `straight_bend` gives, for
+/// the root–goal direction, a unit direction perpendicular to it toward which a straight chain
+/// bends. Returns false, leaving `positions` untouched, when the goal is out of this step's
+/// reach (beyond the chain, or nearer than its halves fold to) or when some bone would turn
+/// by more than [`TURN_PER_SQRT_ERROR`] allows.
 pub(crate) fn close(
     positions: &mut [Vec3A],
     lengths: &[f32],
@@ -64,40 +68,24 @@ pub(crate) fn close(
     if !(d < length && d > length * 1e-6) {
         return false;
     }
-    let middle = middle_joint(lengths);
-    let Some(halves) = Halves::of(positions, lengths, middle, scratch.bends) else {
-        return false;
-    };
-    let bends = &*scratch.bends;
-    let reach = |s: f32| halves.chords(s, lengths, bends);
-    let (a1, b1) = reach(1.0);
-    // Laid end to end the halves must reach the goal; if they do not, unbend them.
-    let s = if a1 + b1 >= d {
-        1.0
-    } else {
-        let g = |s: f32| {
-            let (a, b) = reach(s);
-            a + b - d
-        };
-        match solve(&g, (1.0, a1 + b1 - d), 0.0, 0.25 * tol) {
-            Some(s) => s,
-            None => return false,
-        }
-    };
-    let (a, b) = reach(s);
-    if d < (a - b).abs() {
-        return false;
-    }
-    // Two-bone placement of the middle joint, on its side of the root–goal line.
-    let t = to_goal / d;
-    let side = perpendicular_unit(positions[middle] - root, t, length * 1e-6)
-        .unwrap_or_else(|| straight_bend(t));
-    let cos = ((a * a + d * d - b * b) / (2.0 * a * d)).clamp(-1.0, 1.0);
-    let sin = (1.0 - cos * cos).max(0.0).sqrt();
-    let joint = root + (t * cos + side * sin) * a;
     let candidate = scratch.candidate;
     candidate[0] = root;
-    halves.place(s, lengths, bends, joint, goal, candidate);
+    let reach = (positions[n - 1] - root).length();
+    let placed = if reach < d {
+        unbend(
+            positions,
+            lengths,
+            scratch.bends,
+            goal,
+            0.25 * tol,
+            candidate,
+        )
+    } else {
+        split(positions, lengths, goal, straight_bend, candidate)
+    };
+    if !placed {
+        return false;
+    }
     let error = (positions[n - 1] - goal).length().max(start_error);
     let cos_max = (TURN_PER_SQRT_ERROR * (error / length).sqrt())
         .min(PI)
@@ -115,6 +103,75 @@ pub(crate) fn close(
     small
 }
 
+/// The tip too near: bends scaled down by the factor nearest 1 that puts the tip at the goal's
+/// distance, the chain then swung onto the goal; written into `out` (root already set).
+fn unbend(
+    positions: &[Vec3A],
+    lengths: &[f32],
+    bends: &mut [Vec3A],
+    goal: Vec3A,
+    eps: f32,
+    out: &mut [Vec3A],
+) -> bool {
+    let root = positions[0];
+    let d = (goal - root).length();
+    let Some(frame) = read_bends(positions, lengths, bends) else {
+        return false;
+    };
+    let bends = &*bends;
+    let g = |s: f32| chord(frame, s, lengths, bends).length() - d;
+    let Some(s) = solve(&g, (1.0, g(1.0)), 0.0, eps) else {
+        return false;
+    };
+    let c = chord(frame, s, lengths, bends);
+    lay(
+        shortest_arc(c.into(), (goal - root).into()) * frame,
+        s,
+        lengths,
+        bends,
+        out,
+    );
+    true
+}
+
+/// The tip too far: two rigid halves split at the middle joint, bent there by the law of
+/// cosines on the middle joint's side of the root–goal line; written into `out`.
+fn split(
+    positions: &[Vec3A],
+    lengths: &[f32],
+    goal: Vec3A,
+    straight_bend: impl FnOnce(Vec3A) -> Vec3A,
+    out: &mut [Vec3A],
+) -> bool {
+    let n = positions.len();
+    let (root, tip) = (positions[0], positions[n - 1]);
+    let middle = middle_joint(lengths);
+    let joint = positions[middle];
+    let (a, b) = ((joint - root).length(), (tip - joint).length());
+    let to_goal = goal - root;
+    let d = to_goal.length();
+    if d < (a - b).abs() || a == 0.0 {
+        return false;
+    }
+    let t = to_goal / d;
+    let length: f32 = lengths.iter().sum();
+    let side =
+        perpendicular_unit(joint - root, t, length * 1e-6).unwrap_or_else(|| straight_bend(t));
+    let cos = ((a * a + d * d - b * b) / (2.0 * a * d)).clamp(-1.0, 1.0);
+    let sin = (1.0 - cos * cos).max(0.0).sqrt();
+    let new_joint = root + (t * cos + side * sin) * a;
+    let first = shortest_arc((joint - root).into(), (new_joint - root).into());
+    for j in 1..=middle {
+        out[j] = root + first * (positions[j] - root);
+    }
+    let start = out[middle];
+    let second = shortest_arc((tip - joint).into(), (goal - start).into());
+    for j in middle + 1..n {
+        out[j] = start + second * (positions[j] - joint);
+    }
+    true
+}
+
 /// The joint nearest the middle of the chain's length (never the root or the tip).
 fn middle_joint(lengths: &[f32]) -> usize {
     let half = 0.5 * lengths.iter().sum::<f32>();
@@ -130,97 +187,38 @@ fn middle_joint(lengths: &[f32]) -> usize {
     best.0
 }
 
-/// The two halves of a chain split at joint `middle`, with the bends inside each.
-struct Halves {
-    middle: usize,
-    /// Frames carrying +X to each half's first bone direction.
-    frames: [Quat; 2],
-}
-
-impl Halves {
-    /// Reads the bends inside each half into `bends` (bend `j` turns bone `j - 1`'s direction
-    /// into bone `j`'s; each half's first bend is zero). Zero-length bones take their
-    /// predecessor's direction. `None` when a half has no bone of positive length.
-    fn of(
-        positions: &[Vec3A],
-        lengths: &[f32],
-        middle: usize,
-        bends: &mut [Vec3A],
-    ) -> Option<Self> {
-        let dir = |j: usize| {
-            let v = positions[j + 1] - positions[j];
-            (lengths[j] > 0.0).then(|| v.try_normalize()).flatten()
+/// Reads the chain's bends into `bends` (bend `j` turns bone `j - 1`'s direction into bone
+/// `j`'s, as a rotation vector in bone `j - 1`'s carried frame; bend 0 is zero) and returns
+/// the frame carrying +X to the first bone of positive length. Zero-length bones take their
+/// predecessor's direction. `None` when no bone has positive length.
+fn read_bends(positions: &[Vec3A], lengths: &[f32], bends: &mut [Vec3A]) -> Option<Quat> {
+    let dir = |j: usize| {
+        let v = positions[j + 1] - positions[j];
+        (lengths[j] > 0.0).then(|| v.try_normalize()).flatten()
+    };
+    let first = (0..lengths.len()).find_map(dir)?;
+    let mut frame = shortest_arc(glam::Vec3::X, first.into());
+    let start = frame;
+    let mut previous = first;
+    for (j, bend) in bends.iter_mut().enumerate() {
+        let u = dir(j).unwrap_or(previous);
+        let cross = previous.cross(u);
+        let angle = cross.length().atan2(previous.dot(u));
+        let axis = if angle >= PI * 0.999 {
+            perpendicular_unit(frame * Vec3A::Y, previous, 1e-3)
+                .unwrap_or_else(|| previous.any_orthonormal_vector())
+        } else {
+            cross.normalize_or_zero()
         };
-        let mut frames = [Quat::IDENTITY; 2];
-        for (h, range) in [(0, 0..middle), (1, middle..lengths.len())] {
-            let first = range.clone().find_map(dir)?;
-            let mut frame = shortest_arc(glam::Vec3::X, first.into());
-            frames[h] = frame;
-            let mut previous = first;
-            for j in range {
-                let u = dir(j).unwrap_or(previous);
-                let cross = previous.cross(u);
-                let angle = cross.length().atan2(previous.dot(u));
-                let axis = if angle >= PI * 0.999 {
-                    perpendicular_unit(frame * Vec3A::Y, previous, 1e-3)
-                        .unwrap_or_else(|| previous.any_orthonormal_vector())
-                } else {
-                    cross.normalize_or_zero()
-                };
-                let turn = axis * angle;
-                bends[j] = frame.conjugate() * turn;
-                frame = (Quat::from_scaled_axis(turn.into()) * frame).normalize();
-                previous = u;
-            }
-        }
-        Some(Self { middle, frames })
+        let turn = axis * angle;
+        *bend = frame.conjugate() * turn;
+        frame = (Quat::from_scaled_axis(turn.into()) * frame).normalize();
+        previous = u;
     }
-
-    /// The bone ranges and start frames of the two halves.
-    fn parts(&self, lengths: &[f32]) -> [(std::ops::Range<usize>, Quat); 2] {
-        [
-            (0..self.middle, self.frames[0]),
-            (self.middle..lengths.len(), self.frames[1]),
-        ]
-    }
-
-    /// Each half's root-to-end distance with its bends scaled by `s`.
-    fn chords(&self, s: f32, lengths: &[f32], bends: &[Vec3A]) -> (f32, f32) {
-        let [a, b] = self
-            .parts(lengths)
-            .map(|(range, frame)| chord(frame, s, &lengths[range.clone()], &bends[range]));
-        (a.length(), b.length())
-    }
-
-    /// Writes the joints of both halves (bends scaled by `s`) into `out` (whose root is set),
-    /// each turned rigidly: the first from the root toward `joint`, the second from where the
-    /// first ends toward `goal` (so coincident joints stay coincident).
-    fn place(
-        &self,
-        s: f32,
-        lengths: &[f32],
-        bends: &[Vec3A],
-        joint: Vec3A,
-        goal: Vec3A,
-        out: &mut [Vec3A],
-    ) {
-        for (h, (range, frame)) in self.parts(lengths).into_iter().enumerate() {
-            let start = out[range.start];
-            let end = if h == 0 { joint } else { goal };
-            let c = chord(frame, s, &lengths[range.clone()], &bends[range.clone()]);
-            let turn = shortest_arc(c.into(), (end - start).into());
-            let mut frame = turn * frame;
-            let mut p = start;
-            for j in range {
-                frame *= Quat::from_scaled_axis((bends[j] * s).into());
-                p += frame * Vec3A::X * lengths[j];
-                out[j + 1] = p;
-            }
-        }
-    }
+    Some(start)
 }
 
-/// Start-to-end vector of a run of bones starting along `frame`'s +X, bends scaled by `s`.
+/// Root-to-tip vector of the chain starting along `frame`'s +X, bends scaled by `s`.
 fn chord(mut frame: Quat, s: f32, lengths: &[f32], bends: &[Vec3A]) -> Vec3A {
     let mut c = Vec3A::ZERO;
     for (l, bend) in lengths.iter().zip(bends) {
@@ -228,6 +226,15 @@ fn chord(mut frame: Quat, s: f32, lengths: &[f32], bends: &[Vec3A]) -> Vec3A {
         c += frame * Vec3A::X * *l;
     }
     c
+}
+
+/// Writes the joints after the root (`out[0]`) of the chain starting along `frame`'s +X,
+/// bends scaled by `s`.
+fn lay(mut frame: Quat, s: f32, lengths: &[f32], bends: &[Vec3A], out: &mut [Vec3A]) {
+    for (j, (l, bend)) in lengths.iter().zip(bends).enumerate() {
+        frame *= Quat::from_scaled_axis((*bend * s).into());
+        out[j + 1] = out[j] + frame * Vec3A::X * *l;
+    }
 }
 
 /// The root of `g` nearest `a` between `a` and `limit` (either side of `a`), as far as steps
@@ -348,7 +355,7 @@ pub(crate) fn newton_step(
     (candidate[n - 1] - goal).length()
 }
 
-/// Whether every joint lies on the line through the root toward `goal` (within 1e-5 of the
+/// Whether every joint lies on the line through the root toward `goal` (within 1e-3 of the
 /// chain length): a chain laid straight or folded back on itself along it, which no FABRIK
 /// pass, CCD sweep or Newton step can bend (every turn about the line moves nothing).
 pub(crate) fn on_goal_line(positions: &[Vec3A], goal: Vec3A, length: f32) -> bool {
@@ -356,7 +363,7 @@ pub(crate) fn on_goal_line(positions: &[Vec3A], goal: Vec3A, length: f32) -> boo
     let Some(t) = (goal - root).try_normalize() else {
         return false;
     };
-    let eps = 1e-5 * length;
+    let eps = 1e-3 * length;
     positions.iter().all(|p| {
         let v = *p - root;
         (v - t * v.dot(t)).length() <= eps
