@@ -962,11 +962,11 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
   /// holds 3 model-space transforms (root, joint, end) per chain, back to back, solved in place
   /// toward `effector_positions[i]`. `effector_rotations`, `joint_targets` (poles) and
   /// `out_results` are each empty (none, for every chain) or hold one item per chain. Each
-  /// chain's result equals `solve`'s within 1e-6 (four chains per SIMD pass). Every input is
-  /// checked before anything is written, so an error leaves every span untouched, except
-  /// `Status::numeric_overflow`: chains whose result is not representable (the message names
-  /// the first) keep their transforms and results, and the others are solved. Allocates
-  /// nothing on success. One solver per worker thread; there is no global lock.
+  /// chain's result equals `solve`'s bit for bit (four chains per SIMD pass through the kernel
+  /// that `solve` runs on one lane). Every input is checked before anything is written, so an
+  /// error leaves every span untouched, except `Status::numeric_overflow`: chains whose result
+  /// is not representable (the message names the first) keep their transforms and results,
+  /// and the others are solved. Allocates nothing on success. One solver per worker thread; there is no global lock.
   Result<void> solve_batch(Span<Transform> chains, Span<const Vec3> effector_positions,
                            Span<const Quat> effector_rotations = {},
                            Span<const Vec3> joint_targets = {},

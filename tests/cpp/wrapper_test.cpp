@@ -11,8 +11,8 @@
 //   leave the library's message alone.
 // - Handles: move construction and assignment, self-move, moved-from and destroyed handles,
 //   release/adopt, a skeleton (and clips) destroyed before what was made from them.
-// - Batches: solve_batch equals the C batch function bit for bit and single solves (two-bone
-//   within 1e-6 per component, FABRIK/CCD bit for bit); bad input and wrong sizes leave every
+// - Batches: solve_batch equals the C batch function and single solves bit for bit (two-bone,
+//   FABRIK and CCD alike); bad input and wrong sizes leave every
 //   array untouched; an overflowing chain is skipped while the others are solved.
 // - Allocation: the solve (batches too), blend, sample and crossfade paths allocate nothing in
 //   C++ (global operator new is counted).
@@ -1080,32 +1080,6 @@ static void test_ccd() {
 
 static constexpr std::size_t kBatch = 9;
 
-/// Per component within 1e-6 (relative above magnitude 1): a two-bone batch against single
-/// solves, which may differ in the last bits (the batch solves four chains per SIMD pass).
-static bool near_transforms(const sinew::Transform* a, const sinew::Transform* b,
-                            std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const float x[10] = {a[i].translation.x, a[i].translation.y, a[i].translation.z,
-                         a[i].rotation.x,    a[i].rotation.y,    a[i].rotation.z,
-                         a[i].rotation.w,    a[i].scale.x,       a[i].scale.y,
-                         a[i].scale.z};
-    const float y[10] = {b[i].translation.x, b[i].translation.y, b[i].translation.z,
-                         b[i].rotation.x,    b[i].rotation.y,    b[i].rotation.z,
-                         b[i].rotation.w,    b[i].scale.x,       b[i].scale.y,
-                         b[i].scale.z};
-    for (int k = 0; k < 10; ++k) {
-      const float limit = 1e-6f * std::max(1.0f, std::fabs(y[k]));
-      if (!(std::fabs(x[k] - y[k]) <= limit)) return false;
-    }
-  }
-  return true;
-}
-
-static bool near_result(const sinew::IkResult& a, const sinew::IkResult& b) {
-  return a.reached == b.reached && a.iterations == b.iterations &&
-         std::fabs(a.error - b.error) <= 1e-6f * std::max(1.0f, std::fabs(b.error));
-}
-
 /// Field by field (an IkResult has padding, so not memcmp), floats by bits.
 static bool same_result(const sinew::IkResult& a, const sinew::IkResult& b) {
   return a.reached == b.reached && same_bits(a.error, b.error) && a.iterations == b.iterations;
@@ -1202,9 +1176,9 @@ static void check_two_bone_batch(sinew::TwoBoneIk& ik, const ArmBatch& in, bool 
       p = in.poles[i];
     }
     const sinew::IkResult expected = MUST(ik.solve(single, in.effectors[i], r, p));
-    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
+    CHECK(std::memcmp(&chains[3 * i], single.data(), sizeof single) == 0);
     if (optional) {
-      CHECK(near_result(results[i], expected));
+      CHECK(same_result(results[i], expected));
     } else {
       CHECK(same_result(results[i], kSentinel));  // no results asked for: untouched
     }
@@ -1300,8 +1274,8 @@ static void test_two_bone_batch() {
     }
     const sinew::IkResult expected =
         MUST(ik.solve(single, at_origin[i], in.rotations[i], in.poles[i]));
-    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
-    CHECK(near_result(results[i], expected));
+    CHECK(std::memcmp(&chains[3 * i], single.data(), sizeof single) == 0);
+    CHECK(same_result(results[i], expected));
   }
 
   // Sizes the wrapper checks: a "sinew C++:" error, nothing written, the library's message kept.

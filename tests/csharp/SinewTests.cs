@@ -6,8 +6,8 @@
 // golden.txt holds values the Rust core computed for the scenarios below (mirrored literally in
 // tests/csharp.rs): one line per result, `NAME count hex-f32-bits...`. Every scenario is also run
 // through the raw NativeMethods in this process; the idiomatic layer must match it bit for bit
-// and the Rust core within 1e-6 (relative). Batch solves must equal the raw batch calls bit for
-// bit and single solves (two-bone within 1e-6, FABRIK/CCD bit for bit). Beyond parity: layouts,
+// and the Rust core within 1e-6 (relative). Batch solves must equal the raw batch calls and
+// single solves bit for bit (two-bone, FABRIK and CCD alike). Beyond parity: layouts,
 // errors, disposal and finalization, threads, allocations. Prints `LIBRARY <path of the libsinew mapped>` and, last,
 // `N passed, M failed`.
 
@@ -57,7 +57,7 @@ static unsafe class SinewTests
         Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
-        Run("two-bone batches equal single solves within 1e-6 and the raw calls bit for bit", TestTwoBoneBatchParity);
+        Run("two-bone batches equal single solves and the raw calls bit for bit", TestTwoBoneBatchParity);
         Run("FABRIK and CCD batches equal single solves bit for bit", TestChainBatchParity);
         Run("batch errors throw and leave every array untouched", TestBatchErrors);
         Run("skeleton names, lookups and copies", TestSkeletonQueries);
@@ -736,17 +736,6 @@ static unsafe class SinewTests
         return v;
     }
 
-    /// <summary>Per component within 1e-6 (relative above magnitude 1).</summary>
-    static bool Close(float[] a, float[] b)
-    {
-        if (a.Length != b.Length) return false;
-        for (int i = 0; i < a.Length; i++)
-        {
-            if (!(Math.Abs((double)a[i] - b[i]) <= 1e-6 * Math.Max(1.0, Math.Abs((double)b[i])))) return false;
-        }
-        return true;
-    }
-
     static void TestTwoBoneBatchParity()
     {
         Vec3[] targets, poles;
@@ -760,7 +749,6 @@ static unsafe class SinewTests
         TwoBoneIkSettings twist = TwoBoneIkSettings.Default;
         twist.Weight = 0.6f;
         twist.KeepTwist = true;
-        int differing = 0, compared = 0;
         foreach (TwoBoneIkSettings settings in new[] { TwoBoneIkSettings.Default, stretchy, twist })
         {
             using (TwoBoneIk ik = new TwoBoneIk(settings))
@@ -794,13 +782,10 @@ static unsafe class SinewTests
                     {
                         Transform[] single = Slice(arms, 3 * i, 3);
                         IkResult expected = ik.Solve(single, targets[i], all ? rotations[i] : (Quat?)null, all ? poles[i] : (Vec3?)null);
-                        float[] mine = F(Slice(batch, 3 * i, 3)), theirs = F(single);
-                        Check(Close(mine, theirs), what + ": chain " + i + " within 1e-6 of Solve");
-                        for (int k = 0; k < mine.Length; k++, compared++) if (Bits(mine[k]) != Bits(theirs[k])) differing++;
+                        Check(SameBits(F(Slice(batch, 3 * i, 3)), F(single)), what + ": chain " + i + " equals Solve's bit for bit");
                         if (all)
                         {
-                            Check(results[i].Reached == expected.Reached && results[i].Iterations == expected.Iterations
-                                && Close(new[] { results[i].Error }, new[] { expected.Error }), what + ": result " + i + " matches Solve's");
+                            Check(SameBits(F(results[i]), F(expected)), what + ": result " + i + " equals Solve's bit for bit");
                         }
                         else
                         {
@@ -840,7 +825,6 @@ static unsafe class SinewTests
                 }
             }
         }
-        Console.WriteLine("  " + differing + " of " + compared + " batch floats differ in bits from Solve's (all within 1e-6)");
     }
 
     static void TestChainBatchParity()
@@ -974,7 +958,7 @@ static unsafe class SinewTests
                 if (i == 2) continue;
                 Transform[] single = Slice(overflow, 3 * i, 3);
                 IkResult expected = ik.Solve(single, origin[i], rotations[i], poles[i]);
-                Check(Close(F(Slice(chains, 3 * i, 3)), F(single)) && results[i].Iterations == expected.Iterations, "chain " + i + " is solved around the overflow");
+                Check(SameBits(F(Slice(chains, 3 * i, 3)), F(single)) && SameBits(F(results[i]), F(expected)), "chain " + i + " is solved around the overflow, as Solve solves it");
             }
 
             // Empty batches are fine.
