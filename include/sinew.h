@@ -577,8 +577,10 @@ SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
                                     SinewPose *out);
 
 /**
- * Writes into `out_delta` the additive delta of `pose` over `reference`: rotation
- * conj(ref) * q, translation t - ref.t, scale s / ref.s. `out_delta` must be a third pose.
+ * Writes into `out_delta` the additive delta of `pose` over `reference`, per joint: rotation
+ * normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s) per component (a
+ * reciprocal that is not finite counting as 0). `out_delta` must be a third pose.
+ * Unchanged on error.
  *
  * # Safety
  * Pointers must be valid.
@@ -588,10 +590,19 @@ SinewStatus sinew_pose_make_additive(const SinewPose *pose,
                                      SinewPose *out_delta);
 
 /**
- * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, each
- * joint's weight multiplied by `mask` (may be NULL): rotation q * delta^w, translation
- * t + w * delta.t, scale s * lerp(1, delta.s, w). `out` may be `base` (in place) but not
- * `delta`. Applying the delta of (P, R) to R at weight 1 gives P. Unchanged on error.
+ * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, per
+ * joint at w = weight * mask[joint] (`mask` may be NULL: all 1), as ozz does:
+ * - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
+ *   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
+ *   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;
+ * - translation: t + w * delta.t;
+ * - scale: l = (1 - |w|) + |w| * delta.s per component; s * l for w >= 0, s * (1 / l) for
+ *   w < 0 (a reciprocal that is not finite counting as 0).
+ *
+ * w = 0 leaves a joint as it is; |w| > 1 extrapolates; w then -w gives the base back up to
+ * rounding (where no l is 0). Applying the delta of (P, R) to R at weight 1 gives P up to
+ * rounding (the rotation possibly as the negated quaternion) where R's scales have finite
+ * reciprocals. `out` may be `base` (in place) but not `delta`. Unchanged on error.
  *
  * # Safety
  * Non-null pointers must be valid.

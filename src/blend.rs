@@ -288,9 +288,12 @@ impl Pose {
         Ok(())
     }
 
-    /// Sets this pose to the additive delta of `pose` over `reference`: rotation
-    /// `conj(ref) * q`, translation `t - ref.t`, scale `s / ref.s` (a ratio: scales multiply).
-    /// Applying it to `reference` with weight 1 gives `pose` back. Unchanged on error.
+    /// Sets this pose to the additive delta of `pose` over `reference`, per joint: rotation
+    /// `normalize(conj(ref.q) * q)`, translation `t - ref.t`, scale `s * (1 / ref.s)` per
+    /// component (a ratio: scales multiply), a reciprocal that is not finite counting as 0.
+    /// Applying it to `reference` at weight 1 gives `pose` back up to rounding (the rotation
+    /// possibly as the negated quaternion) where `reference`'s scales have finite reciprocals.
+    /// Unchanged on error.
     pub fn make_additive(&mut self, pose: &Pose, reference: &Pose) -> Result<()> {
         check_count(pose.joint_count(), self.joint_count(), "the pose")?;
         check_count(reference.joint_count(), self.joint_count(), "the reference")?;
@@ -307,9 +310,17 @@ impl Pose {
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
-    /// (negative subtracts it), each joint scaled by `mask` when given: rotation
-    /// `q * delta^w`, translation `t + w delta.t`, scale `s * lerp(1, delta.s, w)` (divided for
-    /// negative weights). Unchanged on error.
+    /// (negative subtracts it), per joint at `w = weight * mask[joint]` (ozz's convention):
+    ///
+    /// - rotation: with `d` the delta's rotation on the identity's side (negated when its `w`
+    ///   component is negative) and `r = 1 + |w| (d - 1)` (the unnormalized lerp from the
+    ///   identity quaternion `1`), `normalize(q * r)` for `w >= 0`, `normalize(q * conj(r))`
+    ///   for `w < 0`;
+    /// - translation: `t + w delta.t`;
+    /// - scale: with `l = (1 - |w|) + |w| delta.s` per component, `s * l` for `w >= 0`,
+    ///   `s * (1 / l)` for `w < 0` (a reciprocal that is not finite counting as 0).
+    ///
+    /// `w = 0` leaves a joint as it is; `|w| > 1` extrapolates. Unchanged on error.
     pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
         let finite = self.stage_additive(None, delta, weight, mask)?;
         self.commit_staged(finite)
@@ -328,8 +339,8 @@ impl Pose {
         self.commit_staged(finite)
     }
 
-    /// Computes `base ⊕ delta^w` (base defaulting to this pose) into the model buffer; returns
-    /// whether it is all finite.
+    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the model buffer;
+    /// returns whether it is all finite.
     fn stage_additive(
         &mut self,
         base: Option<&Pose>,
@@ -381,10 +392,10 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
     }
 }
 
-/// `base ⊕ delta^w` for one joint (exactly `base` at weight 0), its rotation left for
-/// [`normalize_rotations`]. `delta^w` is the shortest-arc lerp from the identity toward the
-/// delta's rotation, also unnormalized: normalizing only the product gives the same rotation
-/// (up to rounding) with one square root less.
+/// `base ⊕ delta` at weight `w` for one joint, as [`Pose::add`] documents (exactly `base` at
+/// weight 0), its rotation left for [`normalize_rotations`]. The lerp from the identity toward
+/// the delta's rotation stays unnormalized: normalizing only the product gives the same
+/// rotation (up to rounding) with one square root less.
 #[inline]
 fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
     if w == 0.0 {

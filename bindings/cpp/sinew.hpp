@@ -1444,13 +1444,19 @@ inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold,
   return detail::check_status(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
 }
 
-/// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`.
+/// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`, per
+/// joint: rotation normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s)
+/// (a reciprocal that is not finite counting as 0). Unchanged on error.
 inline Result<void> make_additive(const Pose& pose, const Pose& reference, Pose& out_delta) {
   return detail::check_status(sinew_pose_make_additive(pose.get(), reference.get(), out_delta.get()));
 }
 
 /// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out` (which
-/// may be `base`, not `delta`), each joint's weight times `mask` (null: all 1).
+/// may be `base`, not `delta`), per joint at w = weight * mask[joint] (null mask: all 1), as
+/// ozz does: rotation normalize(q * r), or normalize(q * conj(r)) for w < 0, with
+/// r = 1 + |w| * (d - 1) and d = delta.q negated when d.w < 0; translation t + w * delta.t;
+/// scale s * l, or s * (1 / l) for w < 0, with l = (1 - |w|) + |w| * delta.s (a reciprocal
+/// that is not finite counting as 0). w = 0 leaves a joint as it is. Unchanged on error.
 inline Result<void> apply_additive(const Pose& base, const Pose& delta, float weight, Pose& out,
                                    const JointMask* mask = nullptr) {
   if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");

@@ -814,7 +814,9 @@ namespace Sinew
 
         /// <summary>
         /// Writes the additive delta of <paramref name="pose"/> over <paramref name="reference"/>
-        /// into <paramref name="outDelta"/> (a third pose).
+        /// into <paramref name="outDelta"/> (a third pose), per joint: rotation
+        /// normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s) (a
+        /// reciprocal that is not finite counting as 0).
         /// </summary>
         public static void MakeAdditive(Pose pose, Pose reference, Pose outDelta)
         {
@@ -839,7 +841,12 @@ namespace Sinew
         /// <summary>
         /// Applies <paramref name="delta"/> to <paramref name="basePose"/> with
         /// <paramref name="weight"/> (negative subtracts) into <paramref name="output"/>, which may
-        /// be the base but not the delta.
+        /// be the base but not the delta, per joint at w = weight * mask[joint] (null mask: all 1),
+        /// as ozz does: rotation normalize(q * r), or normalize(q * conj(r)) for w &lt; 0, with
+        /// r = 1 + |w| * (d - 1) and d = delta.q negated when d.w &lt; 0; translation
+        /// t + w * delta.t; scale s * l, or s * (1 / l) for w &lt; 0, with
+        /// l = (1 - |w|) + |w| * delta.s (a reciprocal that is not finite counting as 0).
+        /// w = 0 leaves a joint as it is.
         /// </summary>
         public static void ApplyAdditive(Pose basePose, Pose delta, float weight, Pose output, JointMask mask = null)
         {
