@@ -122,7 +122,11 @@ fn two_bone_batches_equal_single_solves_through_rust_and_c() {
                     .iter()
                     .map(|&t| t.into())
                     .collect();
-                assert_eq!(bits(&c_chain), bits(&c_single), "C ABI chain {i} of {count}");
+                assert_eq!(
+                    bits(&c_chain),
+                    bits(&c_single),
+                    "C ABI chain {i} of {count}"
+                );
                 assert_eq!(c_results[i].iterations, 1);
             }
         }
@@ -162,7 +166,11 @@ fn two_bone_batch_rejects_bad_input_before_writing_and_skips_overflow() {
     for i in [0, 1, 3, 4, 5] {
         let mut single = before[i];
         solver.solve(&mut single, &targets[i]).unwrap();
-        assert_eq!(bits(&chains[i]), bits(&single), "chain {i}, solved around the overflow");
+        assert_eq!(
+            bits(&chains[i]),
+            bits(&single),
+            "chain {i}, solved around the overflow"
+        );
     }
 
     let err = solver

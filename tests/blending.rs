@@ -1104,16 +1104,11 @@ fn assert_documented_additive(
             want.scale
         );
     }
-    let g = [
-        got.rotation.x,
-        got.rotation.y,
-        got.rotation.z,
-        got.rotation.w,
-    ];
-    for k in 0..4 {
+    let g = got.rotation.to_array();
+    for (&g, &w) in g.iter().zip(&want.rotation) {
         // No sign freedom: the documented hemisphere decides the quaternion.
         assert!(
-            agrees(g[k], want.rotation[k], 1.0 + a),
+            agrees(g, w, 1.0 + a),
             "{what}: rotation {} vs {:?}",
             got.rotation,
             want.rotation
@@ -1134,9 +1129,9 @@ fn delta_transform() -> impl Strategy<Value = Transform> {
 proptest! {
     #![proptest_config(config(256))]
 
-    /// `add_to` and `make_additive` give what the README's formulas give: weights of both signs and beyond 1, masks, deltas on both quaternion
-    /// hemispheres, and delta scales that are negative or zero (so negative weights divide,
-    /// and by zero now and then).
+    /// `add_to` and `make_additive` give what the README's formulas give: weights of both
+    /// signs and beyond 1, masks, deltas on both quaternion hemispheres, and delta scales that
+    /// are negative or zero (so negative weights divide, and by zero now and then).
     #[test]
     fn additive_matches_the_documented_formulas(
         lb in locals(),
@@ -1162,14 +1157,14 @@ proptest! {
         made.make_additive(&base, &delta).unwrap();
         for (i, m) in made.local().iter().enumerate() {
             let want = documented::make(&lb[i], &ld[i]);
-            let got = [m.rotation.x, m.rotation.y, m.rotation.z, m.rotation.w];
             for k in 0..3 {
                 let terms = f64::from(lb[i].translation[k].abs() + ld[i].translation[k].abs());
                 prop_assert!(agrees(m.translation[k], want.translation[k], terms), "joint {}", i);
                 prop_assert!(agrees(m.scale[k], want.scale[k], want.scale[k].abs()), "joint {}", i);
             }
-            for k in 0..4 {
-                prop_assert!(agrees(got[k], want.rotation[k], 1.0), "joint {}: {} vs {:?}", i, m.rotation, want.rotation);
+            let (q, wq) = (m.rotation, want.rotation);
+            for (&g, &w) in q.to_array().iter().zip(&wq) {
+                prop_assert!(agrees(g, w, 1.0), "joint {}: {} vs {:?}", i, q, wq);
             }
         }
     }
@@ -1203,7 +1198,10 @@ fn additive_formulas_single_cases() {
     let got = out.local()[0].rotation;
     let (h, c) = (1.5f32.sin(), 1.5f32.cos());
     let lerp_angle = 2.0 * (0.25 * h).atan2(1.0 - 0.25 * (1.0 - c));
-    assert!((2.0 * got.z.atan2(got.w) - lerp_angle).abs() < 1e-5, "{got}");
+    assert!(
+        (2.0 * got.z.atan2(got.w) - lerp_angle).abs() < 1e-5,
+        "{got}"
+    );
     assert!((lerp_angle - 0.75).abs() > 0.05);
     // Weight -0.5 on scale -1: l = 0.5 - 0.5 = 0, whose reciprocal counts as 0.
     let mut out = one(base);
@@ -1292,6 +1290,156 @@ fn additive_errors_leave_the_output_untouched() {
     let e = big.add(&normal, f32::NAN, None).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NonFinite);
     assert_eq!(bits(&big), big_before);
+}
+
+/// Poses of a skeleton with the same joint count but other parents are refused by every blend,
+/// layer, additive and copy, in every role (`InvalidArgument`, the output untouched); a pose of
+/// another skeleton with the same parents is accepted, and blends as a pose of the first does.
+#[test]
+fn poses_of_skeletons_with_other_parents_are_refused() {
+    let s = body();
+    // The right arm under the left arm instead of the chest.
+    let mut parents = PARENTS;
+    parents[R_ARM] = L_ARM as i32;
+    let rest = s.rest_pose().to_vec();
+    let other = Arc::new(Skeleton::new(&parents, &rest, None).unwrap());
+    let twin_rest: Vec<Transform> = rest
+        .iter()
+        .map(|t| Transform {
+            scale: Vec3::ONE,
+            ..*t
+        })
+        .collect();
+    let twin = Arc::new(Skeleton::new(&PARENTS, &twin_rest, None).unwrap());
+    let locals = |seed: f32| -> Vec<Transform> {
+        (0..N)
+            .map(|i| {
+                let f = seed + i as f32;
+                Transform::new(
+                    Vec3::new(0.1 * f, -0.2, 0.05 * f),
+                    Quat::from_euler(glam::EulerRot::XYZ, 0.3 * f, -0.1, 0.2 * seed),
+                    Vec3::splat(1.0 + 0.02 * f),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (pose_of(&s, &locals(0.5)), pose_of(&s, &locals(-1.5)));
+    let x = pose_of(&other, &locals(2.0));
+    let mask = JointMask::uniform(&s, 0.5).unwrap();
+
+    type Op<'a> = Box<dyn Fn(&mut Pose) -> sinew::Result<()> + 'a>;
+    // Each operation with the foreign pose as an input, writing into a pose of `s`.
+    let with_input: Vec<(&str, Op)> = vec![
+        (
+            "blend a",
+            Box::new(|o| o.blend(&x, &b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend b",
+            Box::new(|o| o.blend(&a, &x, 0.5, Some(&mask), BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_toward",
+            Box::new(|o| o.blend_toward(&x, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_from",
+            Box::new(|o| o.blend_from(&x, 0.5, None, BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|o| o.blend_layers(&[layer(&a, 1.0, None), layer(&x, 1.0, None)], 0.1)),
+        ),
+        ("copy_from", Box::new(|o| o.copy_from(&x))),
+        ("make_additive pose", Box::new(|o| o.make_additive(&x, &a))),
+        (
+            "make_additive reference",
+            Box::new(|o| o.make_additive(&a, &x)),
+        ),
+        ("add delta", Box::new(|o| o.add(&x, 0.5, None))),
+        ("add_to base", Box::new(|o| o.add_to(&x, &a, 0.5, None))),
+        (
+            "add_to delta",
+            Box::new(|o| o.add_to(&a, &x, -0.5, Some(&mask))),
+        ),
+    ];
+    for (what, op) in &with_input {
+        let mut out = pose_of(&s, &locals(3.0));
+        let before = bits(&out);
+        let err = op(&mut out).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidArgument, "{what}");
+        assert!(
+            err.message().contains("other parents"),
+            "{what}: {}",
+            err.message()
+        );
+        assert_eq!(bits(&out), before, "{what} changed the output");
+    }
+    // The foreign pose as the output of inputs of `s`.
+    let with_output: Vec<(&str, Op)> = vec![
+        (
+            "blend",
+            Box::new(|o| o.blend(&a, &b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_toward",
+            Box::new(|o| o.blend_toward(&b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_from",
+            Box::new(|o| o.blend_from(&a, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|o| o.blend_layers(&[layer(&a, 1.0, None)], 0.1)),
+        ),
+        ("copy_from", Box::new(|o| o.copy_from(&a))),
+        ("make_additive", Box::new(|o| o.make_additive(&a, &b))),
+        ("add", Box::new(|o| o.add(&a, 0.5, None))),
+        ("add_to", Box::new(|o| o.add_to(&a, &b, 0.5, None))),
+    ];
+    for (what, op) in &with_output {
+        let mut out = x.clone();
+        let before = bits(&out);
+        let err = op(&mut out).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            ErrorKind::InvalidArgument,
+            "into a foreign pose: {what}"
+        );
+        assert_eq!(bits(&out), before, "{what} changed the output");
+    }
+
+    // Another skeleton with the same parents: the same results as a pose of `s` holding the
+    // same transforms (the rest pose, used where layers fall short, is the output's).
+    let t = pose_of(&twin, &locals(2.0));
+    let same = pose_of(&s, &locals(2.0));
+    type Run<'a> = Box<dyn Fn(&Pose, &mut Pose) -> sinew::Result<()> + 'a>;
+    let runs: Vec<(&str, Run)> = vec![
+        (
+            "blend",
+            Box::new(|p, o| o.blend(&a, p, 0.25, Some(&mask), BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|p, o| {
+                o.blend_layers(&[layer(&a, 0.5, None), layer(p, 0.2, Some(&mask))], 1.0)
+            }),
+        ),
+        ("copy_from", Box::new(|p, o| o.copy_from(p))),
+        ("make_additive", Box::new(|p, o| o.make_additive(p, &a))),
+        ("add_to", Box::new(|p, o| o.add_to(&b, p, 0.7, None))),
+    ];
+    for (what, run) in &runs {
+        let (mut got, mut want) = (pose_of(&s, &locals(3.0)), pose_of(&s, &locals(3.0)));
+        run(&t, &mut got).unwrap();
+        run(&same, &mut want).unwrap();
+        assert_eq!(bits(&got), bits(&want), "{what}");
+    }
+    let mut into_twin = pose_of(&twin, &locals(3.0));
+    into_twin
+        .blend(&a, &b, 0.5, None, BlendSpace::Local)
+        .unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2047,6 +2047,15 @@ static void test_crossfade() {
     CHECK(sinew_crossfade_get_weights(cf, c_w, 8, &c_n) == SINEW_STATUS_OK);
     const std::vector<float> w = MUST(fade.weights());
     CHECK(w.size() == c_n && std::memcmp(w.data(), c_w, c_n * sizeof(float)) == 0);
+    float c_t[8] = {0};
+    CHECK(sinew_crossfade_get_times(cf, c_t, 8, &c_n) == SINEW_STATUS_OK);
+    const std::vector<float> t = MUST(fade.times());
+    CHECK(t.size() == c_n && std::memcmp(t.data(), c_t, c_n * sizeof(float)) == 0);
+    uint32_t c_active = 7;
+    float c_left = -1.0f;
+    CHECK(sinew_crossfade_is_inertializing(cf, &c_active, &c_left) == SINEW_STATUS_OK);
+    const sinew::Crossfade::Inertialization in = MUST(fade.inertialization());
+    CHECK(in.active == (c_active == 1) && same_bits(in.remaining, c_left));
   };
   auto step = [&](float dt) {
     CHECK_OK(fade.update(dt));
@@ -2074,14 +2083,32 @@ static void test_crossfade() {
   CHECK(sinew_crossfade_fade_to(cf, run.c, 0.3f, SINEW_FADE_CURVE_SMOOTH, 0, nullptr) ==
         SINEW_STATUS_OK);
   CHECK(MUST(fade.weights()).size() == 3);
-  // get_weights into a span smaller than the count reports the full count.
+  // get_weights and get_times into a span smaller than the count report the full count.
   float first[1] = {-1.0f};
   CHECK(MUST(fade.get_weights(first)) == 3 && first[0] >= 0.0f);
-  for (int i = 0; i < 20; ++i) step(1.0f / 30.0f);
+  first[0] = -1.0f;
+  CHECK(MUST(fade.get_times(first)) == 3 && first[0] > 0.0f);
+  // The newest request's clip starts at time 0.
+  CHECK(MUST(fade.times()).back() == 0.0f);
+  for (int i = 0; i < 2; ++i) step(1.0f / 30.0f);
+  // An inertialized switch drops the queued fades, with success.
   CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::inertialize, true)));
   CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_INERTIALIZE, 1, nullptr) ==
         SINEW_STATUS_OK);
+  CHECK(MUST(fade.fade_count()) == 0);
+  compare();
+  step(1.0f / 30.0f);
+  const sinew::Crossfade::Inertialization running = MUST(fade.inertialization());
+  CHECK(running.active && running.remaining > 0.2f && running.remaining < 0.25f);
   for (int i = 0; i < 12; ++i) step(1.0f / 30.0f);
+  CHECK(!MUST(fade.inertialization()).active);
+  // The clip already playing again, looping off: no transition, and it holds its end.
+  CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::smooth, false)) == false);
+  CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_SMOOTH, 0, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 0);
+  for (int i = 0; i < 30; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.times()) == std::vector<float>{1.0f});
 
   // Clips are kept alive by the controllers playing them.
   idle.cpp.destroy();
@@ -2137,6 +2164,22 @@ static void test_crossfade() {
                         sinew::Status::size_mismatch);
     sinew_pose_destroy(c_small_pose);
     sinew_skeleton_destroy(c_small);
+  }
+  {
+    // get_pose into a pose of a skeleton with as many joints but other parents.
+    std::vector<int32_t> parents(kParents, kParents + JOINTS);
+    parents[JOINTS - 1] = 0;
+    const std::vector<sinew::Transform> rest(JOINTS);
+    sinew::Skeleton other = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose other_pose = MUST(sinew::Pose::create(other));
+    SinewSkeleton* c_other = nullptr;
+    CHECK(sinew_skeleton_create(parents.data(), c_ptr(rest), nullptr, JOINTS, &c_other) ==
+          SINEW_STATUS_OK);
+    SinewPose* c_other_pose = c_pose(c_other);
+    EXPECT_NATIVE_ERROR(fade.get_pose(other_pose), sinew_crossfade_get_pose(cf, c_other_pose),
+                        sinew::Status::invalid_argument);
+    sinew_pose_destroy(c_other_pose);
+    sinew_skeleton_destroy(c_other);
   }
 
   sinew_pose_destroy(cp);
@@ -2383,6 +2426,8 @@ static void test_no_allocation() {
     all_ok &= fade.update(1.0f / 60.0f).ok();
     all_ok &= fade.get_pose(out).ok();
     all_ok &= fade.get_weights(weights).ok();
+    all_ok &= fade.get_times(weights).ok();
+    all_ok &= fade.inertialization().ok();
     all_ok &= fade.fade_count().ok();
     all_ok &= mask.set_weights(sinew::Span<const float>(weights.data(), 0)).status() ==
               sinew::Status::size_mismatch;
