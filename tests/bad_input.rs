@@ -22,9 +22,9 @@
 //!   alone);
 //! - on failure, nothing changed, byte for byte: every caller buffer (in/out chains, out
 //!   pointers, out handles), every pose (`sinew_pose_get_local`), mask (`get_weights`), skeleton,
-//!   clip (sampling), crossfade (weights, pose, and its future updates) and solver (settings and
-//!   re-solving fixed chains, which sees constraints and per-joint tuning) is compared with a twin
-//!   world that got the same setup but not the call;
+//!   clip (sampling), crossfade (weights, times, inertialization, pose, and its future updates)
+//!   and solver (settings and re-solving fixed chains, which sees constraints and per-joint
+//!   tuning) is compared with a twin world that got the same setup but not the call;
 //! - on success (1e30 and denormals may be accepted), every float any export then reports is
 //!   finite, every pose rotation is unit length, and re-solving, sampling and updating all
 //!   succeed (`SINEW_STATUS_NUMERIC_OVERFLOW` is tolerated there only after a huge value in an
