@@ -273,6 +273,13 @@ typedef struct SinewClipCursor SinewClipCursor;
 /**
  * Opaque controller playing clips of one skeleton with queued transitions. Owned by the
  * caller; keeps the clips it plays alive. `update` allocates nothing.
+ *
+ * Clock rules: a clip starts at time 0 when played or faded to; each update first advances
+ * every clip (and every transition) by `dt`, then samples them at their new times, so the
+ * first update after a request samples the new clip at `dt`. Queued fades all run at once,
+ * each blending its clip over what is under it (the current clip, then the older fades);
+ * when fades have run their duration, the newest of them becomes current with its own time
+ * and everything under it is dropped, so they finish in queue order.
  */
 typedef struct SinewCrossfade SinewCrossfade;
 
@@ -551,7 +558,9 @@ extern "C" {
  * Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
  * factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`. Rotations blend on the
  * shortest arc, in local space or (`SINEW_BLEND_SPACE_MODEL_ROTATION`) in model space for
- * joints with a non-zero weight. Unchanged on error.
+ * joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
+ * the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
+ * `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
  *
  * # Safety
  * Non-null pointers must be valid.
@@ -566,7 +575,10 @@ SinewStatus sinew_pose_blend(const SinewPose *a,
 /**
  * Blends `count` layers into `out`: per joint, each layer's weight times its mask, normalized;
  * where the total is below `threshold` (> 0; ozz uses 0.1) the rest pose makes up the
- * difference. `out` must not be one of the layers' poses. Unchanged on error.
+ * difference. `out` must not be one of the layers' poses, which must belong to `out`'s
+ * skeleton or to one with the same parents (another joint count:
+ * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+ * error.
  *
  * # Safety
  * `layers` must hold `count` items whose non-null pointers are valid.
@@ -577,8 +589,12 @@ SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
                                     SinewPose *out);
 
 /**
- * Writes into `out_delta` the additive delta of `pose` over `reference`: rotation
- * conj(ref) * q, translation t - ref.t, scale s / ref.s. `out_delta` must be a third pose.
+ * Writes into `out_delta` the additive delta of `pose` over `reference`, per joint: rotation
+ * normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s) per component (a
+ * reciprocal that is not finite counting as 0). `out_delta` must be a third pose; all three
+ * must belong to one skeleton or to skeletons with the same parents (another joint count:
+ * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+ * error.
  *
  * # Safety
  * Pointers must be valid.
@@ -588,10 +604,22 @@ SinewStatus sinew_pose_make_additive(const SinewPose *pose,
                                      SinewPose *out_delta);
 
 /**
- * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, each
- * joint's weight multiplied by `mask` (may be NULL): rotation q * delta^w, translation
- * t + w * delta.t, scale s * lerp(1, delta.s, w). `out` may be `base` (in place) but not
- * `delta`. Applying the delta of (P, R) to R at weight 1 gives P. Unchanged on error.
+ * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, per
+ * joint at w = weight * mask[joint] (`mask` may be NULL: all 1), as ozz does:
+ * - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
+ *   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
+ *   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;
+ * - translation: t + w * delta.t;
+ * - scale: l = (1 - |w|) + |w| * delta.s per component; s * l for w >= 0, s * (1 / l) for
+ *   w < 0 (a reciprocal that is not finite counting as 0).
+ *
+ * w = 0 leaves a joint as it is; |w| > 1 extrapolates; w then -w gives the base back up to
+ * rounding (where no l is 0). Applying the delta of (P, R) to R at weight 1 gives P up to
+ * rounding (the rotation possibly as the negated quaternion) where R's scales have finite
+ * reciprocals. `out` may be `base` (in place) but not `delta`; all three must belong to one
+ * skeleton or to skeletons with the same parents (another joint count:
+ * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+ * error.
  *
  * # Safety
  * Non-null pointers must be valid.
@@ -875,7 +903,8 @@ SinewStatus sinew_crossfade_create(const SinewSkeleton *skeleton,
 void sinew_crossfade_destroy(SinewCrossfade *crossfade);
 
 /**
- * Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades.
+ * Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades and any running
+ * inertialization (the pose jumps).
  *
  * # Safety
  * Pointers must be valid.
@@ -885,11 +914,21 @@ SinewStatus sinew_crossfade_play(SinewCrossfade *crossfade,
                                  uint32_t looping);
 
 /**
- * Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`).
- * Ignored when `clip` is already the last request (the current clip with nothing queued, or
- * the last queued fade); `*out_queued` (may be NULL) says whether it was taken. Linear and
- * smooth fades queue (`SINEW_STATUS_OUT_OF_RANGE` when the queue is full); inertialized ones
- * switch at once.
+ * Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`);
+ * `*out_queued` (may be NULL) says whether a transition started (1) or not (0).
+ * - When `clip` is already the last request (the current clip with nothing queued, or the
+ *   last queued fade), no transition starts (0) and that clip plays on with `looping`
+ *   applied: turning looping off wraps its time into the clip first (it plays on without a
+ *   jump, then holds its last pose), turning it on clamps its time into the clip first (a
+ *   clip held at its end starts over). A clip playing under queued fades is not the last
+ *   request: asking for it queues a fade to a new play of it from 0.
+ * - With nothing playing, or `duration` 0, the clip plays at once as `sinew_crossfade_play`.
+ * - `LINEAR` and `SMOOTH` fades queue, the new clip starting at time 0
+ *   (`SINEW_STATUS_OUT_OF_RANGE` when the queue is full).
+ * - `INERTIALIZE` switches at once: the clip becomes current at time 0 and queued fades are
+ *   dropped (status OK; the offset from the last output, which decays over `duration`,
+ *   already holds them). Before the first update there is no output to start from, and the
+ *   clip simply plays.
  *
  * # Safety
  * Non-null pointers must be valid.
@@ -902,7 +941,11 @@ SinewStatus sinew_crossfade_fade_to(SinewCrossfade *crossfade,
                                     uint32_t *out_queued);
 
 /**
- * Advances clips and transitions by `dt` seconds (at least 0) and computes the output pose.
+ * Advances every clip and transition by `dt` seconds (at least 0), then computes the output
+ * pose at the new times: each clip sampled at its time, each fade blended over what is under
+ * it by its curve at elapsed / duration, in queue order, and a running inertialization's
+ * offset added. Fades that have then run their duration leave the queue (see
+ * `SinewCrossfade`). On error nothing changes, times included.
  *
  * # Safety
  * `crossfade` must be valid.
@@ -910,7 +953,9 @@ SinewStatus sinew_crossfade_fade_to(SinewCrossfade *crossfade,
 SinewStatus sinew_crossfade_update(SinewCrossfade *crossfade, float dt);
 
 /**
- * Copies the output pose of the last update into `out` (same joint count).
+ * Copies the output pose of the last update into `out`, a pose of the controller's skeleton
+ * or of one with the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other
+ * parents: `SINEW_STATUS_INVALID_ARGUMENT`).
  *
  * # Safety
  * Pointers must be valid.
@@ -937,6 +982,34 @@ SinewStatus sinew_crossfade_get_weights(const SinewCrossfade *crossfade,
                                         float *out_weights,
                                         uint32_t capacity,
                                         uint32_t *out_count);
+
+/**
+ * Writes each clip's time, the point in the clip the next update advances from (where the
+ * last update sampled it, or 0 for a clip played or faded to since), in the order of
+ * `sinew_crossfade_get_weights` (current first, then queued fades), into `out_times`, up to
+ * `capacity` of them; `*out_count` receives how many there are (0 when nothing plays). A
+ * clip's time is its playback time wrapped into [0, duration) when looping, clamped into
+ * [0, duration] otherwise. Allocates nothing.
+ *
+ * # Safety
+ * `out_times` must hold `capacity` floats; `out_count` must be valid.
+ */
+SinewStatus sinew_crossfade_get_times(const SinewCrossfade *crossfade,
+                                      float *out_times,
+                                      uint32_t capacity,
+                                      uint32_t *out_count);
+
+/**
+ * Writes whether an inertialized transition is still running (1) or not (0) into
+ * `*out_active`, and the seconds left of its duration (0 when none runs; the offset may reach
+ * zero sooner) into `*out_remaining` (may be NULL). Allocates nothing.
+ *
+ * # Safety
+ * `out_active` must be valid; `out_remaining` NULL or valid.
+ */
+SinewStatus sinew_crossfade_is_inertializing(const SinewCrossfade *crossfade,
+                                             uint32_t *out_active,
+                                             float *out_remaining);
 
 /**
  * Copies this thread's last error message (UTF-8, empty after a successful call) into `buf`.

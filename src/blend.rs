@@ -1,7 +1,11 @@
 //! Pose blending: two-pose blends (whole, masked, or with model-space rotations for masked
 //! joints), N-layer weighted blends with a rest-pose fallback (ozz's BlendingJob semantics),
 //! and additive layers. Every operation works in place on the output pose and allocates
-//! nothing; rotations blend on the shortest arc and stay normalized.
+//! nothing; rotations blend on the shortest arc and stay normalized. Every input pose must
+//! belong to the output's skeleton or to one with the same parents: another joint count is a
+//! size mismatch, other parents (the same count, another hierarchy) an invalid argument.
+
+use std::sync::Arc;
 
 use glam::{Quat, Vec3, Vec4};
 
@@ -96,7 +100,29 @@ impl Pose {
 
     fn check_blend(&self, other: &Pose, t: f32, mask: Option<&JointMask>) -> Result<()> {
         self.check_blend_factor(t, mask)?;
-        check_count(other.joint_count(), self.joint_count(), "the other pose")
+        self.check_pose(other, "the other pose")
+    }
+
+    /// Fails unless `other` is a pose of this pose's skeleton or of one with the same parents
+    /// (so joint i is the same joint in both): another joint count is a size mismatch, other
+    /// parents an invalid argument.
+    fn check_pose(&self, other: &Pose, what: &str) -> Result<()> {
+        check_count(other.joint_count(), self.joint_count(), what)?;
+        if Arc::ptr_eq(&other.skeleton, &self.skeleton) {
+            return Ok(());
+        }
+        let (theirs, ours) = (other.skeleton.parents(), self.skeleton.parents());
+        match theirs.iter().zip(ours).position(|(a, b)| a != b) {
+            None => Ok(()),
+            Some(i) => Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "{what} belongs to a skeleton with other parents (joint {i} has parent {}, \
+                     not {})",
+                    theirs[i], ours[i]
+                ),
+            )),
+        }
     }
 
     /// Validates a blend factor in [0, 1] and a mask for this pose's joint count.
@@ -204,11 +230,7 @@ impl Pose {
                     format!("layer {k} has negative weight {}", layer.weight),
                 ));
             }
-            check_count(
-                layer.pose.joint_count(),
-                self.joint_count(),
-                "a layer's pose",
-            )?;
+            self.check_pose(layer.pose, "a layer's pose")?;
             if let Some(m) = layer.mask {
                 check_count(m.joint_count(), self.joint_count(), "a layer's mask")?;
             }
@@ -281,19 +303,23 @@ impl Pose {
         }
     }
 
-    /// Copies another pose's local transforms (same joint count).
+    /// Copies another pose's local transforms (a pose of this skeleton or of one with the same
+    /// parents, as every blend requires). Unchanged on error.
     pub fn copy_from(&mut self, other: &Pose) -> Result<()> {
-        check_count(other.joint_count(), self.joint_count(), "the other pose")?;
+        self.check_pose(other, "the other pose")?;
         self.local.copy_from_slice(&other.local);
         Ok(())
     }
 
-    /// Sets this pose to the additive delta of `pose` over `reference`: rotation
-    /// `conj(ref) * q`, translation `t - ref.t`, scale `s / ref.s` (a ratio: scales multiply).
-    /// Applying it to `reference` with weight 1 gives `pose` back. Unchanged on error.
+    /// Sets this pose to the additive delta of `pose` over `reference`, per joint: rotation
+    /// `normalize(conj(ref.q) * q)`, translation `t - ref.t`, scale `s * (1 / ref.s)` per
+    /// component (a ratio: scales multiply), a reciprocal that is not finite counting as 0.
+    /// Applying it to `reference` at weight 1 gives `pose` back up to rounding (the rotation
+    /// possibly as the negated quaternion) where `reference`'s scales have finite reciprocals.
+    /// Unchanged on error.
     pub fn make_additive(&mut self, pose: &Pose, reference: &Pose) -> Result<()> {
-        check_count(pose.joint_count(), self.joint_count(), "the pose")?;
-        check_count(reference.joint_count(), self.joint_count(), "the reference")?;
+        self.check_pose(pose, "the pose")?;
+        self.check_pose(reference, "the reference")?;
         for ((slot, p), r) in self.model.iter_mut().zip(&pose.local).zip(&reference.local) {
             *slot = Transform {
                 translation: p.translation - r.translation,
@@ -307,9 +333,17 @@ impl Pose {
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
-    /// (negative subtracts it), each joint scaled by `mask` when given: rotation
-    /// `q * delta^w`, translation `t + w delta.t`, scale `s * lerp(1, delta.s, w)` (divided for
-    /// negative weights). Unchanged on error.
+    /// (negative subtracts it), per joint at `w = weight * mask[joint]` (ozz's convention):
+    ///
+    /// - rotation: with `d` the delta's rotation on the identity's side (negated when its `w`
+    ///   component is negative) and `r = 1 + |w| (d - 1)` (the unnormalized lerp from the
+    ///   identity quaternion `1`), `normalize(q * r)` for `w >= 0`, `normalize(q * conj(r))`
+    ///   for `w < 0`;
+    /// - translation: `t + w delta.t`;
+    /// - scale: with `l = (1 - |w|) + |w| delta.s` per component, `s * l` for `w >= 0`,
+    ///   `s * (1 / l)` for `w < 0` (a reciprocal that is not finite counting as 0).
+    ///
+    /// `w = 0` leaves a joint as it is; `|w| > 1` extrapolates. Unchanged on error.
     pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
         let finite = self.stage_additive(None, delta, weight, mask)?;
         self.commit_staged(finite)
@@ -323,13 +357,13 @@ impl Pose {
         weight: f32,
         mask: Option<&JointMask>,
     ) -> Result<()> {
-        check_count(base.joint_count(), self.joint_count(), "the base")?;
+        self.check_pose(base, "the base")?;
         let finite = self.stage_additive(Some(base), delta, weight, mask)?;
         self.commit_staged(finite)
     }
 
-    /// Computes `base ⊕ delta^w` (base defaulting to this pose) into the model buffer; returns
-    /// whether it is all finite.
+    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the model buffer;
+    /// returns whether it is all finite.
     fn stage_additive(
         &mut self,
         base: Option<&Pose>,
@@ -338,7 +372,7 @@ impl Pose {
         mask: Option<&JointMask>,
     ) -> Result<bool> {
         ensure_finite(weight.is_finite(), "additive weight")?;
-        check_count(delta.joint_count(), self.joint_count(), "the delta")?;
+        self.check_pose(delta, "the delta")?;
         if let Some(m) = mask {
             check_count(m.joint_count(), self.joint_count(), "the mask")?;
         }
@@ -381,10 +415,10 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
     }
 }
 
-/// `base ⊕ delta^w` for one joint (exactly `base` at weight 0), its rotation left for
-/// [`normalize_rotations`]. `delta^w` is the shortest-arc lerp from the identity toward the
-/// delta's rotation, also unnormalized: normalizing only the product gives the same rotation
-/// (up to rounding) with one square root less.
+/// `base ⊕ delta` at weight `w` for one joint, as [`Pose::add`] documents (exactly `base` at
+/// weight 0), its rotation left for [`normalize_rotations`]. The lerp from the identity toward
+/// the delta's rotation stays unnormalized: normalizing only the product gives the same
+/// rotation (up to rounding) with one square root less.
 #[inline]
 fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
     if w == 0.0 {

@@ -237,14 +237,42 @@ impl Crossfade {
         self.fades.len()
     }
 
-    /// Playback time of the current clip, if any.
+    /// Playback time of the current clip, if any: 0 when it was played or faded to, plus every
+    /// `dt` since (not wrapped: [`Self::clip_times`] gives the time in the clip).
     pub fn current_time(&self) -> Option<f32> {
         self.current.as_ref().map(|p| p.time)
+    }
+
+    /// Writes each clip's time, the point in the clip the next update advances from (where the
+    /// last update sampled it, or 0 for a clip played or faded to since): its playback time
+    /// wrapped into [0, duration) when looping, clamped into [0, duration] otherwise. Current
+    /// first then each fade in queue order, as [`Self::weights`] orders them, into `out`;
+    /// returns how many there are.
+    pub fn clip_times(&self, out: &mut [f32]) -> usize {
+        let playing = self
+            .current
+            .iter()
+            .chain(self.fades.iter().map(|f| &f.playing));
+        let mut count = 0;
+        for p in playing {
+            if let Some(slot) = out.get_mut(count) {
+                *slot = p.clip.local_time(p.time, p.looping);
+            }
+            count += 1;
+        }
+        count
     }
 
     /// Whether an inertialized transition is still decaying.
     pub fn is_inertializing(&self) -> bool {
         self.inertial.active
+    }
+
+    /// Seconds left of the running inertialized transition's duration, if one runs (its
+    /// offsets may reach zero sooner).
+    pub fn inertialization_remaining(&self) -> Option<f32> {
+        let i = &self.inertial;
+        i.active.then_some(i.duration - i.elapsed)
     }
 
     /// Writes the weight each clip has in the output, current first then each fade in queue
@@ -282,11 +310,18 @@ impl Crossfade {
         Ok(())
     }
 
-    /// Requests a transition to `clip` over `duration` seconds. Ignored (returns false) when
-    /// `clip` is already the last thing requested: the current clip with nothing queued, or the
-    /// last queued fade. Linear and smooth fades queue (an error when the queue is full);
-    /// inertialized transitions switch at once. With nothing playing, or a zero duration, the
-    /// clip simply plays.
+    /// Requests a transition to `clip` over `duration` seconds; returns whether one started.
+    ///
+    /// - When `clip` is already the last thing requested (the current clip with nothing
+    ///   queued, or the last queued fade), no transition starts (false) and that clip keeps
+    ///   playing, with `looping` applied: turning looping off first wraps its time into the
+    ///   clip, so it plays on without a jump to its end and holds its last pose; turning it on
+    ///   first clamps its time into the clip, so a clip held at its end starts over.
+    /// - With nothing playing, or a zero duration, the clip plays at once from 0 ([`Self::play`]).
+    /// - Linear and smooth fades queue (an error when the queue is full), the new clip
+    ///   starting at time 0; all queued fades run at once, each over what is under it.
+    /// - Inertialized transitions switch at once: the clip becomes current at time 0 and the
+    ///   queued fades are dropped, as the offset from the last output already holds them.
     pub fn fade_to(
         &mut self,
         clip: Arc<Clip>,
@@ -302,12 +337,16 @@ impl Crossfade {
                 format!("fade duration {duration} is negative"),
             ));
         }
-        let last = self
-            .fades
-            .last()
-            .map(|f| &f.playing)
-            .or(self.current.as_ref());
-        if last.is_some_and(|p| Arc::ptr_eq(&p.clip, &clip)) {
+        let last = match self.fades.last_mut() {
+            Some(f) => Some(&mut f.playing),
+            None => self.current.as_mut(),
+        };
+        if let Some(p) = last.filter(|p| Arc::ptr_eq(&p.clip, &clip)) {
+            if p.looping != looping {
+                // The time it was last sampled at, so the pose goes on from where it is.
+                p.time = p.clip.local_time(p.time, p.looping);
+                p.looping = looping;
+            }
             return Ok(false);
         }
         if self.current.is_none() || duration == 0.0 {
@@ -366,8 +405,12 @@ impl Crossfade {
         Ok(())
     }
 
-    /// Advances every clip and transition by `dt` seconds (finite, at least 0) and computes the
-    /// output pose. Finished fades leave the queue, the newest finished one becoming current.
+    /// Advances every clip and transition by `dt` seconds (finite, at least 0), then computes
+    /// the output pose from the new times: each clip sampled at its time plus `dt`, each fade
+    /// blended over what is under it by its curve at `(elapsed + dt) / duration`, in queue
+    /// order, an inertialization's offsets added at its elapsed time plus `dt`. Then fades
+    /// that have run their duration leave the queue: the newest of them becomes current (with
+    /// its own time), dropping everything under it. On error nothing changes.
     pub fn update(&mut self, dt: f32) -> Result<()> {
         ensure_finite(dt.is_finite(), "dt")?;
         if dt < 0.0 {

@@ -22,9 +22,9 @@
 //!   alone);
 //! - on failure, nothing changed, byte for byte: every caller buffer (in/out chains, out
 //!   pointers, out handles), every pose (`sinew_pose_get_local`), mask (`get_weights`), skeleton,
-//!   clip (sampling), crossfade (weights, pose, and its future updates) and solver (settings and
-//!   re-solving fixed chains, which sees constraints and per-joint tuning) is compared with a twin
-//!   world that got the same setup but not the call;
+//!   clip (sampling), crossfade (weights, times, inertialization, pose, and its future updates)
+//!   and solver (settings and re-solving fixed chains, which sees constraints and per-joint
+//!   tuning) is compared with a twin world that got the same setup but not the call;
 //! - on success (1e30 and denormals may be accepted), every float any export then reports is
 //!   finite, every pose rotation is unit length, and re-solving, sampling and updating all
 //!   succeed (`SINEW_STATUS_NUMERIC_OVERFLOW` is tolerated there only after a huge value in an
@@ -33,7 +33,7 @@
 //!   base call first replays every chain through the single solve on copies and judges the
 //!   batch against that ([`check_batch`]): a chain the single solve rejects must fail the whole
 //!   batch with the same status and a message starting `chain <i>: `; otherwise every chain
-//!   must hold the single solve's result (two-bone within 1e-6, FABRIK and CCD exactly), an
+//!   must hold the single solve's result exactly (two-bone, FABRIK and CCD alike), an
 //!   overflowing chain and everything past the count stay untouched, and the status names the
 //!   first overflowing chain.
 //!
@@ -398,6 +398,8 @@ const B: usize = 5;
 const BAD: usize = 2;
 
 const PARENTS: [i32; J] = [-1, 0, 1, 2, 3, 0, 5, 5];
+/// `PARENTS` with the last joint under the one before it: the same count, another hierarchy.
+const PARENTS3: [i32; J] = [-1, 0, 1, 2, 3, 0, 5, 6];
 const NAMES: [&CStr; J] = [
     c"root",
     c"spine",
@@ -1056,6 +1058,9 @@ struct World {
     pose_b: *mut SinewPose,
     pose_out: *mut SinewPose,
     pose2: *mut SinewPose,
+    /// Of `skel3`: as many joints as `skel`, other parents.
+    skel3: *mut SinewSkeleton,
+    pose3: *mut SinewPose,
     mask: *mut SinewJointMask,
     mask2: *mut SinewJointMask,
     two_bone: *mut SinewTwoBoneIk,
@@ -1089,6 +1094,8 @@ impl World {
             pose_b: null_mut(),
             pose_out: null_mut(),
             pose2: null_mut(),
+            skel3: null_mut(),
+            pose3: null_mut(),
             mask: null_mut(),
             mask2: null_mut(),
             two_bone: null_mut(),
@@ -1132,6 +1139,14 @@ impl World {
                 ok(sinew_pose_create(w.skel, pose));
             }
             ok(sinew_pose_create(w.skel2, &mut w.pose2));
+            ok(sinew_skeleton_create(
+                PARENTS3.as_ptr(),
+                b.rest.as_ptr(),
+                null(),
+                J as u32,
+                &mut w.skel3,
+            ));
+            ok(sinew_pose_create(w.skel3, &mut w.pose3));
             ok(sinew_pose_set_local(
                 w.pose_a,
                 posed(0.15).as_ptr(),
@@ -1269,11 +1284,18 @@ impl Drop for World {
             sinew_two_bone_ik_destroy(self.two_bone);
             sinew_joint_mask_destroy(self.mask);
             sinew_joint_mask_destroy(self.mask2);
-            for p in [self.pose_a, self.pose_b, self.pose_out, self.pose2] {
+            for p in [
+                self.pose_a,
+                self.pose_b,
+                self.pose_out,
+                self.pose2,
+                self.pose3,
+            ] {
                 sinew_pose_destroy(p);
             }
             sinew_skeleton_destroy(self.skel);
             sinew_skeleton_destroy(self.skel2);
+            sinew_skeleton_destroy(self.skel3);
         }
     }
 }
@@ -1458,6 +1480,7 @@ fn probe_world(w: &mut World, p: &mut Probe) {
             ("pose_b", w.pose_b, J),
             ("pose_out", w.pose_out, J),
             ("pose2", w.pose2, J2),
+            ("pose3", w.pose3, J),
         ] {
             let mut buf = vec![SENT_T; n];
             p.status(
@@ -1654,6 +1677,28 @@ fn probe_world(w: &mut World, p: &mut Probe) {
             );
             p.push(format!("crossfade weight count {step}"), Kind::Raw, vec![n]);
             p.floats(format!("crossfade weights {step}"), &weights);
+            let mut times = [SENT_F; 4];
+            let mut n = SENT_U;
+            p.status(
+                format!("crossfade times {step}"),
+                sinew_crossfade_get_times(w.crossfade, times.as_mut_ptr(), 4, &mut n),
+            );
+            p.push(format!("crossfade time count {step}"), Kind::Raw, vec![n]);
+            p.floats(format!("crossfade times {step}"), &times);
+            let (mut active, mut remaining) = (SENT_U, SENT_F);
+            p.status(
+                format!("crossfade inertializing {step}"),
+                sinew_crossfade_is_inertializing(w.crossfade, &mut active, &mut remaining),
+            );
+            p.push(
+                format!("crossfade inertializing {step}"),
+                Kind::Raw,
+                vec![active],
+            );
+            p.floats(
+                format!("crossfade inertialization left {step}"),
+                &[remaining],
+            );
             p.status(
                 format!("crossfade get_pose {step}"),
                 sinew_crossfade_get_pose(w.crossfade, pose),
@@ -1966,8 +2011,8 @@ struct BatchCheck {
     /// Transforms per chain.
     joints: usize,
     given: Given,
-    /// How far a solved chain may stray from the single solve's, relative to its size: the
-    /// two-bone batch's SIMD lanes agree within 1e-6 (the header), FABRIK and CCD exactly.
+    /// How far a solved chain may stray from the single solve's, relative to its size: 0 for
+    /// every batch export (the header: each chain equals its single solve bit for bit).
     tolerance: f32,
 }
 
@@ -2169,7 +2214,7 @@ fn two_bone_batch(w: &mut World, a: &Args) -> Outcome {
         chains: |b| &mut b.batch3[..],
         joints: 3,
         given,
-        tolerance: 1e-6,
+        tolerance: 0.0,
     };
     check_batch(w, &before, status, replay, check)
 }
@@ -3208,6 +3253,29 @@ fn bases() -> Vec<(&'static str, Base, &'static [&'static str])> {
             }),
             &[],
         ),
+        (
+            "sinew_crossfade_get_times",
+            base(|w, a| unsafe {
+                st(sinew_crossfade_get_times(
+                    a.h(w, "crossfade", w.crossfade),
+                    a.m("out_times", w.b.out_floats.as_mut_ptr()),
+                    a.u("capacity", 4),
+                    a.m("out_count", &mut w.b.out_u32[1]),
+                ))
+            }),
+            &[],
+        ),
+        (
+            "sinew_crossfade_is_inertializing",
+            base(|w, a| unsafe {
+                st(sinew_crossfade_is_inertializing(
+                    a.h(w, "crossfade", w.crossfade),
+                    a.m("out_active", &mut w.b.out_u32[0]),
+                    a.m("out_remaining", &mut w.b.out_f32),
+                ))
+            }),
+            &["out_remaining"],
+        ),
     ]
 }
 
@@ -3344,6 +3412,9 @@ const NOT_FOUND: &[St] = &[St::NotFound];
 
 fn pose2(w: &World) -> *mut c_void {
     w.pose2.cast()
+}
+fn pose3(w: &World) -> *mut c_void {
+    w.pose3.cast()
 }
 fn pose_a(w: &World) -> *mut c_void {
     w.pose_a.cast()
@@ -4020,6 +4091,15 @@ fn manual_cases(t: &mut Table) {
             Setup::None,
             SIZE,
         );
+        t.add(
+            bl,
+            p,
+            Size,
+            &format!("{p} of a skeleton with other parents"),
+            none().swap(p, pose3),
+            Setup::None,
+            INVALID,
+        );
     }
     t.add(
         bl,
@@ -4144,6 +4224,15 @@ fn manual_cases(t: &mut Table) {
     );
     t.add(
         ly,
+        "layers.pose",
+        Size,
+        "layer pose of a skeleton with other parents",
+        none().swap("layers[1].pose", pose3),
+        Setup::None,
+        INVALID,
+    );
+    t.add(
+        ly,
         "layers.mask",
         Size,
         "layer mask of another skeleton",
@@ -4159,6 +4248,15 @@ fn manual_cases(t: &mut Table) {
         none().swap("out", pose2),
         Setup::None,
         SIZE,
+    );
+    t.add(
+        ly,
+        "out",
+        Size,
+        "out of a skeleton with other parents",
+        none().swap("out", pose3),
+        Setup::None,
+        INVALID,
     );
     t.add(
         ly,
@@ -4179,6 +4277,15 @@ fn manual_cases(t: &mut Table) {
             none().swap(p, pose2),
             Setup::None,
             SIZE,
+        );
+        t.add(
+            mk,
+            p,
+            Size,
+            &format!("{p} of a skeleton with other parents"),
+            none().swap(p, pose3),
+            Setup::None,
+            INVALID,
         );
     }
     t.add(
@@ -4209,6 +4316,15 @@ fn manual_cases(t: &mut Table) {
             none().swap(p, pose2),
             Setup::None,
             SIZE,
+        );
+        t.add(
+            ad,
+            p,
+            Size,
+            &format!("{p} of a skeleton with other parents"),
+            none().swap(p, pose3),
+            Setup::None,
+            INVALID,
         );
     }
     t.add(
@@ -5644,6 +5760,15 @@ fn manual_cases(t: &mut Table) {
         Setup::None,
         SIZE,
     );
+    t.add(
+        "sinew_crossfade_get_pose",
+        "out",
+        Size,
+        "out of a skeleton with other parents",
+        none().swap("out", pose3),
+        Setup::None,
+        INVALID,
+    );
     let gw = "sinew_crossfade_get_weights";
     t.add(
         gw,
@@ -5656,6 +5781,25 @@ fn manual_cases(t: &mut Table) {
     );
     t.add(
         gw,
+        "capacity",
+        Count,
+        "capacity 1 (fewer than the clips)",
+        none().int("capacity", 1),
+        Setup::None,
+        OK,
+    );
+    let gt = "sinew_crossfade_get_times";
+    t.add(
+        gt,
+        "capacity",
+        Count,
+        "capacity 0 with NULL out_times (count only)",
+        Args::null("out_times").int("capacity", 0),
+        Setup::None,
+        OK,
+    );
+    t.add(
+        gt,
         "capacity",
         Count,
         "capacity 1 (fewer than the clips)",

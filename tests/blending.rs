@@ -890,8 +890,9 @@ fn layer_blend_of_huge_finite_poses_is_finite_or_reported() {
 proptest! {
     #![proptest_config(config(96))]
 
-    /// Applying make_additive(P, R) to R at weight 1 gives P back (non-unit, non-uniform
-    /// positive scales included), in place and out of place.
+    /// Applying make_additive(P, R) to R at weight 1 gives P back up to rounding (non-unit,
+    /// non-uniform positive scales included; the rotation as a rotation, as the README says),
+    /// in place and out of place.
     #[test]
     fn additive_round_trip(lp in locals(), lr in locals()) {
         let s = body();
@@ -969,6 +970,258 @@ proptest! {
     }
 }
 
+/// The additive formulas as the README and `sinew_pose_apply_additive` state them, in f64 from
+/// the f32 inputs, written from the documentation (not from the code).
+mod documented {
+    use sinew::{Quat, Transform};
+
+    pub type Q = [f64; 4];
+    pub type V = [f64; 3];
+
+    fn q(q: Quat) -> Q {
+        [q.x, q.y, q.z, q.w].map(f64::from)
+    }
+
+    fn v(v: sinew::Vec3) -> V {
+        [v.x, v.y, v.z].map(f64::from)
+    }
+
+    /// Hamilton product, (x, y, z, w) order.
+    fn mul(a: Q, b: Q) -> Q {
+        let [ax, ay, az, aw] = a;
+        let [bx, by, bz, bw] = b;
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ]
+    }
+
+    fn conj([x, y, z, w]: Q) -> Q {
+        [-x, -y, -z, w]
+    }
+
+    fn normalize(a: Q) -> Q {
+        let n = a.iter().map(|c| c * c).sum::<f64>().sqrt();
+        a.map(|c| c / n)
+    }
+
+    /// `1 / x`, or 0 where the f32 reciprocal is not finite.
+    fn recip(x: f64) -> f64 {
+        if (1.0 / x as f32).is_finite() {
+            1.0 / x
+        } else {
+            0.0
+        }
+    }
+
+    pub struct Expected {
+        pub translation: V,
+        pub rotation: Q,
+        pub scale: V,
+    }
+
+    /// `sinew_pose_make_additive` for one joint.
+    pub fn make(p: &Transform, r: &Transform) -> Expected {
+        let (pt, rt, ps, rs) = (v(p.translation), v(r.translation), v(p.scale), v(r.scale));
+        Expected {
+            translation: [0, 1, 2].map(|k| pt[k] - rt[k]),
+            rotation: normalize(mul(conj(q(r.rotation)), q(p.rotation))),
+            scale: [0, 1, 2].map(|k| ps[k] * recip(rs[k])),
+        }
+    }
+
+    /// `sinew_pose_apply_additive` for one joint at `w` (weight times mask).
+    pub fn apply(base: &Transform, delta: &Transform, w: f32) -> Expected {
+        let (w, a) = (f64::from(w), f64::from(w.abs()));
+        let mut d = q(delta.rotation);
+        if d[3] < 0.0 {
+            d = d.map(|c| -c);
+        }
+        let r = [a * d[0], a * d[1], a * d[2], 1.0 + a * (d[3] - 1.0)];
+        let r = if w >= 0.0 { r } else { conj(r) };
+        let (bt, dt, bs, ds) = (
+            v(base.translation),
+            v(delta.translation),
+            v(base.scale),
+            v(delta.scale),
+        );
+        let l = ds.map(|x| (1.0 - a) + a * x);
+        Expected {
+            translation: [0, 1, 2].map(|k| bt[k] + w * dt[k]),
+            rotation: normalize(mul(q(base.rotation), r)),
+            scale: [0, 1, 2].map(|k| {
+                if w >= 0.0 {
+                    bs[k] * l[k]
+                } else {
+                    bs[k] * recip(l[k])
+                }
+            }),
+        }
+    }
+}
+
+/// Whether `got` is `want` to within a few f32 roundings of the terms it was computed from:
+/// `scale` bounds their magnitude (the condition of the sum).
+fn agrees(got: f32, want: f64, scale: f64) -> bool {
+    (f64::from(got) - want).abs() <= 1e-6 * scale.max(want.abs()).max(1.0)
+}
+
+/// Asserts one joint's transform against the documented result. The tolerances follow the
+/// sums' conditioning: `t + w dt` by the terms' sizes, and the scale lerp `l` by its terms over
+/// `|l|` where negative weights divide by it.
+fn assert_documented_additive(
+    got: &Transform,
+    base: &Transform,
+    delta: &Transform,
+    w: f32,
+    what: &str,
+) {
+    let want = documented::apply(base, delta, w);
+    let a = f64::from(w.abs());
+    let (t, d) = (base.translation, delta.translation);
+    for k in 0..3 {
+        let terms = f64::from(t[k].abs()) + a * f64::from(d[k].abs());
+        assert!(
+            agrees(got.translation[k], want.translation[k], terms),
+            "{what}: translation {} vs {:?}",
+            got.translation,
+            want.translation
+        );
+        let (s, x) = (f64::from(base.scale[k]), f64::from(delta.scale[k]));
+        let l = (1.0 - a) + a * x;
+        let l_terms = (1.0 - a).abs() + a * x.abs();
+        let cond = if w >= 0.0 {
+            s.abs() * (l_terms + l.abs())
+        } else {
+            s.abs() * (l_terms + l.abs()) / (l * l)
+        };
+        assert!(
+            agrees(got.scale[k], want.scale[k], cond),
+            "{what}: scale {} vs {:?}",
+            got.scale,
+            want.scale
+        );
+    }
+    let g = got.rotation.to_array();
+    for (&g, &w) in g.iter().zip(&want.rotation) {
+        // No sign freedom: the documented hemisphere decides the quaternion.
+        assert!(
+            agrees(g, w, 1.0 + a),
+            "{what}: rotation {} vs {:?}",
+            got.rotation,
+            want.rotation
+        );
+    }
+}
+
+/// A delta's scales: positive, and negative or zero now and then.
+fn delta_scale() -> impl Strategy<Value = Vec3> {
+    let c = || prop_oneof![4 => 0.25f32..4.0, 1 => -2.0f32..-0.25, 1 => Just(0.0f32)];
+    (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn delta_transform() -> impl Strategy<Value = Transform> {
+    (vec3(3.0), unit_quat(), delta_scale()).prop_map(|(t, r, s)| Transform::new(t, r, s))
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// `add_to` and `make_additive` give what the README's formulas give: weights of both
+    /// signs and beyond 1, masks, deltas on both quaternion hemispheres, and delta scales that
+    /// are negative or zero (so negative weights divide, and by zero now and then).
+    #[test]
+    fn additive_matches_the_documented_formulas(
+        lb in locals(),
+        ld in prop::collection::vec(delta_transform(), N),
+        weights in mask_weights(),
+        w in prop_oneof![-2.0f32..2.0, Just(-1.0f32), Just(1.0f32), Just(-0.5f32), Just(0.5f32)],
+    ) {
+        let s = body();
+        let (base, delta) = (pose_of(&s, &lb), pose_of(&s, &ld));
+        let mask = mask_of(&s, &weights);
+        let mut out = Pose::new(s.clone());
+        out.add_to(&base, &delta, w, Some(&mask)).unwrap();
+        for (i, o) in out.local().iter().enumerate() {
+            let wi = w * weights[i];
+            assert_documented_additive(o, &lb[i], &ld[i], wi, &format!("joint {i} at {wi}"));
+            if wi == 0.0 {
+                prop_assert_eq!(transform_bits(o), transform_bits(&lb[i]));
+            }
+        }
+
+        // make_additive, its reference's scale sometimes zero.
+        let mut made = Pose::new(s.clone());
+        made.make_additive(&base, &delta).unwrap();
+        for (i, m) in made.local().iter().enumerate() {
+            let want = documented::make(&lb[i], &ld[i]);
+            for k in 0..3 {
+                let terms = f64::from(lb[i].translation[k].abs() + ld[i].translation[k].abs());
+                prop_assert!(agrees(m.translation[k], want.translation[k], terms), "joint {}", i);
+                prop_assert!(agrees(m.scale[k], want.scale[k], want.scale[k].abs()), "joint {}", i);
+            }
+            let (q, wq) = (m.rotation, want.rotation);
+            for (&g, &w) in q.to_array().iter().zip(&wq) {
+                prop_assert!(agrees(g, w, 1.0), "joint {}: {} vs {:?}", i, q, wq);
+            }
+        }
+    }
+}
+
+/// The cases the formulas single out, each pinned: the delta's rotation taken on the
+/// identity's side, an lerp (not a slerp power) at a quarter weight, a negative weight dividing
+/// the scale, a zero divisor giving 0, and the round trip's negated quaternion.
+#[test]
+fn additive_formulas_single_cases() {
+    let s = Arc::new(Skeleton::new(&[-1], &[Transform::IDENTITY], None).unwrap());
+    let one = |t: Transform| pose_of(&s, &[t]);
+    let base = Transform::new(
+        Vec3::new(1.0, 2.0, 3.0),
+        Quat::from_rotation_x(0.3),
+        Vec3::new(2.0, 3.0, 4.0),
+    );
+    // A half turn about Z stored with a negative w: the same rotation as its negation.
+    let turn = -Quat::from_rotation_z(3.0);
+    assert!(turn.w < 0.0);
+    let delta = Transform::new(Vec3::new(0.5, -1.0, 2.0), turn, Vec3::new(2.0, -1.0, 0.5));
+    for w in [0.25f32, 0.5, 1.0, 1.5, -0.25, -0.5, -1.0] {
+        let mut out = one(base);
+        out.add(&one(delta), w, None).unwrap();
+        assert_documented_additive(&out.local()[0], &base, &delta, w, &format!("weight {w}"));
+    }
+    // At a quarter weight the lerp turns 2 atan(0.25 sin(1.5) / (1 - 0.25 (1 - cos(1.5))))
+    // about Z, not the slerp power's quarter of 3 rad.
+    let mut out = one(Transform::IDENTITY);
+    out.add(&one(delta), 0.25, None).unwrap();
+    let got = out.local()[0].rotation;
+    let (h, c) = (1.5f32.sin(), 1.5f32.cos());
+    let lerp_angle = 2.0 * (0.25 * h).atan2(1.0 - 0.25 * (1.0 - c));
+    assert!(
+        (2.0 * got.z.atan2(got.w) - lerp_angle).abs() < 1e-5,
+        "{got}"
+    );
+    assert!((lerp_angle - 0.75).abs() > 0.05);
+    // Weight -0.5 on scale -1: l = 0.5 - 0.5 = 0, whose reciprocal counts as 0.
+    let mut out = one(base);
+    out.add(&one(delta), -0.5, None).unwrap();
+    let sc = out.local()[0].scale;
+    assert_eq!(sc.y, 0.0);
+    assert_eq!(sc.x, 2.0 * (1.0 / 1.5));
+    assert_eq!(sc.z, 4.0 * (1.0 / 0.75));
+    // The round trip: the delta of P over the identity, applied to it, is P's rotation as the
+    // negated quaternion when P's w is negative.
+    let p = Transform::new(Vec3::ONE, turn, Vec3::ONE);
+    let mut d = Pose::new(s.clone());
+    d.make_additive(&one(p), &one(Transform::IDENTITY)).unwrap();
+    let mut back = one(Transform::IDENTITY);
+    back.add(&d, 1.0, None).unwrap();
+    let q = back.local()[0].rotation;
+    assert!(q.abs_diff_eq(-turn, 1e-6), "{q} vs {}", -turn);
+    assert!(rot_between(q, turn) < 1e-6);
+}
+
 #[test]
 fn additive_errors_leave_the_output_untouched() {
     let s = Arc::new(Skeleton::new(&[-1, 0], &[Transform::IDENTITY; 2], None).unwrap());
@@ -1037,6 +1290,156 @@ fn additive_errors_leave_the_output_untouched() {
     let e = big.add(&normal, f32::NAN, None).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NonFinite);
     assert_eq!(bits(&big), big_before);
+}
+
+/// Poses of a skeleton with the same joint count but other parents are refused by every blend,
+/// layer, additive and copy, in every role (`InvalidArgument`, the output untouched); a pose of
+/// another skeleton with the same parents is accepted, and blends as a pose of the first does.
+#[test]
+fn poses_of_skeletons_with_other_parents_are_refused() {
+    let s = body();
+    // The right arm under the left arm instead of the chest.
+    let mut parents = PARENTS;
+    parents[R_ARM] = L_ARM as i32;
+    let rest = s.rest_pose().to_vec();
+    let other = Arc::new(Skeleton::new(&parents, &rest, None).unwrap());
+    let twin_rest: Vec<Transform> = rest
+        .iter()
+        .map(|t| Transform {
+            scale: Vec3::ONE,
+            ..*t
+        })
+        .collect();
+    let twin = Arc::new(Skeleton::new(&PARENTS, &twin_rest, None).unwrap());
+    let locals = |seed: f32| -> Vec<Transform> {
+        (0..N)
+            .map(|i| {
+                let f = seed + i as f32;
+                Transform::new(
+                    Vec3::new(0.1 * f, -0.2, 0.05 * f),
+                    Quat::from_euler(glam::EulerRot::XYZ, 0.3 * f, -0.1, 0.2 * seed),
+                    Vec3::splat(1.0 + 0.02 * f),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (pose_of(&s, &locals(0.5)), pose_of(&s, &locals(-1.5)));
+    let x = pose_of(&other, &locals(2.0));
+    let mask = JointMask::uniform(&s, 0.5).unwrap();
+
+    type Op<'a> = Box<dyn Fn(&mut Pose) -> sinew::Result<()> + 'a>;
+    // Each operation with the foreign pose as an input, writing into a pose of `s`.
+    let with_input: Vec<(&str, Op)> = vec![
+        (
+            "blend a",
+            Box::new(|o| o.blend(&x, &b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend b",
+            Box::new(|o| o.blend(&a, &x, 0.5, Some(&mask), BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_toward",
+            Box::new(|o| o.blend_toward(&x, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_from",
+            Box::new(|o| o.blend_from(&x, 0.5, None, BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|o| o.blend_layers(&[layer(&a, 1.0, None), layer(&x, 1.0, None)], 0.1)),
+        ),
+        ("copy_from", Box::new(|o| o.copy_from(&x))),
+        ("make_additive pose", Box::new(|o| o.make_additive(&x, &a))),
+        (
+            "make_additive reference",
+            Box::new(|o| o.make_additive(&a, &x)),
+        ),
+        ("add delta", Box::new(|o| o.add(&x, 0.5, None))),
+        ("add_to base", Box::new(|o| o.add_to(&x, &a, 0.5, None))),
+        (
+            "add_to delta",
+            Box::new(|o| o.add_to(&a, &x, -0.5, Some(&mask))),
+        ),
+    ];
+    for (what, op) in &with_input {
+        let mut out = pose_of(&s, &locals(3.0));
+        let before = bits(&out);
+        let err = op(&mut out).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidArgument, "{what}");
+        assert!(
+            err.message().contains("other parents"),
+            "{what}: {}",
+            err.message()
+        );
+        assert_eq!(bits(&out), before, "{what} changed the output");
+    }
+    // The foreign pose as the output of inputs of `s`.
+    let with_output: Vec<(&str, Op)> = vec![
+        (
+            "blend",
+            Box::new(|o| o.blend(&a, &b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_toward",
+            Box::new(|o| o.blend_toward(&b, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_from",
+            Box::new(|o| o.blend_from(&a, 0.5, None, BlendSpace::Local)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|o| o.blend_layers(&[layer(&a, 1.0, None)], 0.1)),
+        ),
+        ("copy_from", Box::new(|o| o.copy_from(&a))),
+        ("make_additive", Box::new(|o| o.make_additive(&a, &b))),
+        ("add", Box::new(|o| o.add(&a, 0.5, None))),
+        ("add_to", Box::new(|o| o.add_to(&a, &b, 0.5, None))),
+    ];
+    for (what, op) in &with_output {
+        let mut out = x.clone();
+        let before = bits(&out);
+        let err = op(&mut out).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            ErrorKind::InvalidArgument,
+            "into a foreign pose: {what}"
+        );
+        assert_eq!(bits(&out), before, "{what} changed the output");
+    }
+
+    // Another skeleton with the same parents: the same results as a pose of `s` holding the
+    // same transforms (the rest pose, used where layers fall short, is the output's).
+    let t = pose_of(&twin, &locals(2.0));
+    let same = pose_of(&s, &locals(2.0));
+    type Run<'a> = Box<dyn Fn(&Pose, &mut Pose) -> sinew::Result<()> + 'a>;
+    let runs: Vec<(&str, Run)> = vec![
+        (
+            "blend",
+            Box::new(|p, o| o.blend(&a, p, 0.25, Some(&mask), BlendSpace::ModelRotation)),
+        ),
+        (
+            "blend_layers",
+            Box::new(|p, o| {
+                o.blend_layers(&[layer(&a, 0.5, None), layer(p, 0.2, Some(&mask))], 1.0)
+            }),
+        ),
+        ("copy_from", Box::new(|p, o| o.copy_from(p))),
+        ("make_additive", Box::new(|p, o| o.make_additive(p, &a))),
+        ("add_to", Box::new(|p, o| o.add_to(&b, p, 0.7, None))),
+    ];
+    for (what, run) in &runs {
+        let (mut got, mut want) = (pose_of(&s, &locals(3.0)), pose_of(&s, &locals(3.0)));
+        run(&t, &mut got).unwrap();
+        run(&same, &mut want).unwrap();
+        assert_eq!(bits(&got), bits(&want), "{what}");
+    }
+    let mut into_twin = pose_of(&twin, &locals(3.0));
+    into_twin
+        .blend(&a, &b, 0.5, None, BlendSpace::Local)
+        .unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,10 +12,11 @@ use std::sync::Arc;
 use sinew::ffi::{
     sinew_clip_create, sinew_clip_destroy, sinew_clip_set_translation_track,
     sinew_crossfade_create, sinew_crossfade_destroy, sinew_crossfade_fade_count,
-    sinew_crossfade_fade_to, sinew_crossfade_get_pose, sinew_crossfade_get_weights,
-    sinew_crossfade_play, sinew_crossfade_update, sinew_pose_create, sinew_pose_destroy,
-    sinew_pose_get_local, sinew_skeleton_create, sinew_skeleton_destroy, SinewClip, SinewCrossfade,
-    SinewPose, SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
+    sinew_crossfade_fade_to, sinew_crossfade_get_pose, sinew_crossfade_get_times,
+    sinew_crossfade_get_weights, sinew_crossfade_is_inertializing, sinew_crossfade_play,
+    sinew_crossfade_update, sinew_pose_create, sinew_pose_destroy, sinew_pose_get_local,
+    sinew_skeleton_create, sinew_skeleton_destroy, SinewClip, SinewCrossfade, SinewPose,
+    SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
 };
 use sinew::{
     BlendSpace, Clip, Crossfade, ErrorKind, FadeCurve, Interpolation, Pose, Quat, Skeleton, Track,
@@ -180,6 +181,13 @@ fn weights(c: &Crossfade) -> Vec<f32> {
     let n = c.weights(&mut w);
     assert!(n <= w.len());
     w[..n].to_vec()
+}
+
+fn clip_times(c: &Crossfade) -> Vec<f32> {
+    let mut t = [f32::NAN; 8];
+    let n = c.clip_times(&mut t);
+    assert!(n <= t.len());
+    t[..n].to_vec()
 }
 
 fn linear(x: f32) -> f32 {
@@ -486,6 +494,141 @@ fn repeated_requests_are_ignored() {
     // A zero-length fade plays the clip at once and drops the queue.
     assert!(c.fade_to(a.clone(), 0.0, FadeCurve::Linear, true).unwrap());
     assert_eq!((c.fade_count(), c.current_time()), (0, Some(0.0)));
+}
+
+/// A request for the clip already requested last starts no transition but applies its looping
+/// flag, whatever the curve: turned off, the clip plays on from where it shows (no jump) and
+/// holds its last pose; turned on, a clip held at its end starts over. The same for the last
+/// queued fade.
+#[test]
+fn a_repeated_request_applies_its_looping_flag() {
+    let s = skeleton();
+    let (walk, turn) = (walk(&s), turn(&s));
+    let requests = [
+        (FadeCurve::Linear, 0.5),
+        (FadeCurve::Smooth, 0.5),
+        (FadeCurve::Inertialize, 0.5),
+        (FadeCurve::Linear, 0.0),
+    ];
+    for (curve, duration) in requests {
+        let what = format!("{curve:?} over {duration}");
+        let mut c = Crossfade::new(s.clone(), 2).unwrap();
+        c.play(walk.clone(), true).unwrap();
+        c.update(9.5).unwrap(); // 1.5 s into the 4 s clip
+        let shown = bits(c.pose());
+        assert!(!c.fade_to(walk.clone(), duration, curve, false).unwrap());
+        assert_eq!((c.fade_count(), c.is_inertializing()), (0, false), "{what}");
+        assert_eq!(clip_times(&c), vec![1.5], "{what}");
+        c.update(0.0).unwrap();
+        assert_eq!(bits(c.pose()), shown, "{what}: no jump");
+        c.update(2.0).unwrap();
+        assert_eq!(
+            bits(c.pose()),
+            bits(&sample(&walk, &s, 3.5, false)),
+            "{what}"
+        );
+        c.update(1.0).unwrap();
+        assert_eq!(
+            bits(c.pose()),
+            bits(&sample(&walk, &s, 4.0, false)),
+            "{what}: held at the end, not wrapped"
+        );
+        assert_eq!(clip_times(&c), vec![4.0], "{what}");
+
+        assert!(!c.fade_to(walk.clone(), duration, curve, true).unwrap());
+        assert_eq!(clip_times(&c), vec![0.0], "{what}: starts over");
+        c.update(0.5).unwrap();
+        assert_eq!(
+            bits(c.pose()),
+            bits(&sample(&walk, &s, 0.5, true)),
+            "{what}"
+        );
+        c.update(4.0).unwrap();
+        assert_eq!(
+            bits(c.pose()),
+            bits(&sample(&walk, &s, 0.5, true)),
+            "{what}: loops"
+        );
+
+        // The last queued fade: its clip stops looping, the fade goes on.
+        let mut c = Crossfade::new(s.clone(), 2).unwrap();
+        c.play(walk.clone(), true).unwrap();
+        c.update(0.5).unwrap();
+        c.fade_to(turn.clone(), 8.0, FadeCurve::Linear, true)
+            .unwrap();
+        c.update(3.5).unwrap(); // turn 0.5 s into its second loop
+        assert!(!c.fade_to(turn.clone(), duration, curve, false).unwrap());
+        assert_eq!(c.fade_count(), 1, "{what}");
+        assert_eq!(clip_times(&c), vec![0.0, 0.5], "{what}");
+        c.update(3.0).unwrap();
+        assert_eq!(
+            clip_times(&c),
+            vec![3.0, 3.0],
+            "{what}: turn held at its end"
+        );
+        let mut want = Pose::new(s.clone());
+        want.blend(
+            &sample(&walk, &s, 7.0, true),
+            &sample(&turn, &s, 3.0, false),
+            6.5 / 8.0,
+            None,
+            BlendSpace::Local,
+        )
+        .unwrap();
+        assert_eq!(bits(c.pose()), bits(&want), "{what}");
+    }
+}
+
+/// Clip times (current first, then each fade, as the weights) are where the last update
+/// sampled each clip, wrapped or clamped, 0 for a clip requested since; the inertialization
+/// reports the time left of its duration while it runs.
+#[test]
+fn clip_times_and_inertialization_state_are_reported() {
+    let s = skeleton();
+    let (walk, turn, wave) = (walk(&s), turn(&s), wave(&s));
+    let mut c = Crossfade::new(s.clone(), 4).unwrap();
+    assert_eq!(clip_times(&c), Vec::<f32>::new());
+    assert_eq!(c.inertialization_remaining(), None);
+    c.play(walk.clone(), true).unwrap();
+    assert_eq!(clip_times(&c), vec![0.0]);
+    c.update(4.5).unwrap();
+    assert_eq!(clip_times(&c), vec![0.5]);
+    assert_eq!(bits(c.pose()), bits(&sample(&walk, &s, 0.5, false)));
+    c.fade_to(turn.clone(), 2.0, FadeCurve::Linear, false)
+        .unwrap();
+    assert_eq!(clip_times(&c), vec![0.5, 0.0]);
+    c.update(1.0).unwrap();
+    c.fade_to(wave.clone(), 4.0, FadeCurve::Smooth, true)
+        .unwrap();
+    c.update(0.75).unwrap();
+    assert_eq!(clip_times(&c), vec![2.25, 1.75, 0.75]);
+    assert_eq!(clip_times(&c).len(), weights(&c).len());
+    // Fewer slots than clips: the first ones, and the full count.
+    let mut one = [f32::NAN; 1];
+    assert_eq!(c.clip_times(&mut one), 3);
+    assert_eq!(one, [2.25]);
+    c.update(0.5).unwrap(); // turn's fade ends: turn is current, past its end
+    assert_eq!(clip_times(&c), vec![2.25, 1.25]);
+    c.update(1.0).unwrap();
+    assert_eq!(
+        clip_times(&c),
+        vec![3.0, 0.25],
+        "turn clamped, wave wrapped"
+    );
+    assert_eq!(c.inertialization_remaining(), None);
+
+    assert!(c
+        .fade_to(walk.clone(), 0.5, FadeCurve::Inertialize, false)
+        .unwrap());
+    assert_eq!(clip_times(&c), vec![0.0]);
+    assert_eq!(c.inertialization_remaining(), Some(0.5));
+    c.update(0.125).unwrap();
+    assert_eq!(c.inertialization_remaining(), Some(0.375));
+    assert!(c.is_inertializing());
+    c.update(0.375).unwrap();
+    assert_eq!(c.inertialization_remaining(), None);
+    assert!(!c.is_inertializing());
+    assert_eq!(clip_times(&c), vec![0.5]);
 }
 
 #[test]
@@ -882,8 +1025,10 @@ fn c_local(pose: *const SinewPose) -> Vec<Transform> {
     out.into_iter().map(Transform::from).collect()
 }
 
-/// The C controller plays clips made through the C ABI like the core does, reports queue
-/// state and weights, and its clips cannot be edited while it plays them.
+/// The C controller plays clips made through the C ABI like the core does (an inertialized
+/// request dropping a queued fade with OK, a repeated request changing the looping flag),
+/// reports queue state, weights, clip times and inertialization, and its clips cannot be
+/// edited while it plays them.
 #[test]
 fn c_crossfade_matches_the_core() {
     let s = skeleton();
@@ -1006,7 +1151,37 @@ fn c_crossfade_matches_the_core() {
             SinewStatus::Ok
         );
         assert_eq!(queued, 0, "already playing");
-        for frame in 0..50 {
+        for frame in 0..120 {
+            if frame == 30 {
+                // An inertialized switch while the fade is queued drops it, with OK.
+                queued = 7;
+                assert_eq!(
+                    sinew_crossfade_fade_to(h.crossfade, h.clips[0], 0.3, 2, 1, &mut queued),
+                    SinewStatus::Ok
+                );
+                assert_eq!(queued, 1);
+                let mut count = 7u32;
+                assert_eq!(
+                    sinew_crossfade_fade_count(h.crossfade, &mut count),
+                    SinewStatus::Ok
+                );
+                assert_eq!(count, 0);
+                assert!(core
+                    .fade_to(core_clips[0].clone(), 0.3, FadeCurve::Inertialize, true)
+                    .unwrap());
+            }
+            if frame == 70 {
+                // The clip already playing: no transition, looping turned off.
+                queued = 7;
+                assert_eq!(
+                    sinew_crossfade_fade_to(h.crossfade, h.clips[0], 0.5, 0, 0, &mut queued),
+                    SinewStatus::Ok
+                );
+                assert_eq!(queued, 0);
+                assert!(!core
+                    .fade_to(core_clips[0].clone(), 0.5, FadeCurve::Linear, false)
+                    .unwrap());
+            }
             if frame == 10 {
                 assert_eq!(
                     sinew_crossfade_fade_to(h.crossfade, h.clips[1], 0.5, 1, 1, &mut queued),
@@ -1045,7 +1220,41 @@ fn c_crossfade_matches_the_core() {
                 SinewStatus::Ok
             );
             assert_eq!(count as usize, 1 + core.fade_count());
+            let mut t = [f32::NAN; 4];
+            assert_eq!(
+                sinew_crossfade_get_times(h.crossfade, t.as_mut_ptr(), 4, &mut count),
+                SinewStatus::Ok
+            );
+            assert_eq!(t[..count as usize], clip_times(&core)[..], "frame {frame}");
+            assert_eq!(
+                sinew_crossfade_get_times(h.crossfade, ptr::null_mut(), 0, &mut count),
+                SinewStatus::Ok
+            );
+            assert_eq!(count as usize, 1 + core.fade_count());
+            let (mut active, mut left) = (7u32, f32::NAN);
+            assert_eq!(
+                sinew_crossfade_is_inertializing(h.crossfade, &mut active, &mut left),
+                SinewStatus::Ok
+            );
+            assert_eq!(active, u32::from(core.is_inertializing()));
+            assert_eq!(left, core.inertialization_remaining().unwrap_or(0.0));
+            assert_eq!(
+                sinew_crossfade_is_inertializing(h.crossfade, &mut active, ptr::null_mut()),
+                SinewStatus::Ok
+            );
+            // 0.3 s from frame 30: 18 frames, give or take the rounding of their sum.
+            if !(46..48).contains(&frame) {
+                assert_eq!(active == 1, (30..46).contains(&frame), "frame {frame}");
+            }
         }
+        // Held at its end since looping went off at 40 frames in (a 1 s clip).
+        let mut t = [f32::NAN; 1];
+        let mut count = 0;
+        assert_eq!(
+            sinew_crossfade_get_times(h.crossfade, t.as_mut_ptr(), 1, &mut count),
+            SinewStatus::Ok
+        );
+        assert_eq!((t[0], count), (1.0, 1));
         assert_eq!(
             sinew_crossfade_update(h.crossfade, -1.0),
             SinewStatus::InvalidArgument
@@ -1054,11 +1263,11 @@ fn c_crossfade_matches_the_core() {
             sinew_crossfade_update(h.crossfade, f32::NAN),
             SinewStatus::NonFinite
         );
-        // Once the controller is gone, its clips are editable again.
-        assert_eq!(edit(h.clips[1]), SinewStatus::InvalidArgument);
+        // The dropped fade's clip was let go; once the controller is gone, so is the other.
+        assert_eq!(edit(h.clips[1]), SinewStatus::Ok);
+        assert_eq!(edit(h.clips[0]), SinewStatus::InvalidArgument);
         sinew_crossfade_destroy(h.crossfade);
         h.crossfade = ptr::null_mut();
         assert_eq!(edit(h.clips[0]), SinewStatus::Ok);
-        assert_eq!(edit(h.clips[1]), SinewStatus::Ok);
     }
 }

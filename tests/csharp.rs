@@ -375,6 +375,23 @@ fn golden() -> String {
     let mut weights = [0.0; 4];
     let n = fade.weights(&mut weights);
     g.floats("CROSSFADE_WEIGHTS", &weights[..n]);
+    let mut times = [0.0; 4];
+    let n = fade.clip_times(&mut times);
+    g.floats("CROSSFADE_TIMES", &times[..n]);
+    // An inertialized switch back to clip one, then the same request with looping off.
+    assert!(fade
+        .fade_to(one.clone(), 0.5, FadeCurve::Inertialize, true)
+        .unwrap());
+    fade.update(0.125).unwrap();
+    let left = fade.inertialization_remaining().unwrap();
+    g.floats("CROSSFADE_INERTIAL", &[1.0, left]);
+    assert!(!fade
+        .fade_to(one.clone(), 0.5, FadeCurve::Linear, false)
+        .unwrap());
+    fade.update(2.0).unwrap();
+    g.transforms("CROSSFADE_HELD", fade.pose().local());
+    let n = fade.clip_times(&mut times);
+    g.floats("CROSSFADE_HELD_TIMES", &times[..n]);
 
     // Hand IK retargeting on the rest pose's model transforms.
     let node = HandIkRetargeting::new(HandIkRetargetingSettings {

@@ -2019,6 +2019,28 @@ fn crossfade_round_trip_and_errors() {
         assert_eq!((first[0], count), (w[0], 2));
         ok(sinew_crossfade_get_weights(fade, null_mut(), 0, &mut count));
         assert_eq!(count, 2);
+        // Clip times in the same order: walk 0.35 s in (looping), wave 0.1 s.
+        let mut t = [-1.0f32; 3];
+        ok(sinew_crossfade_get_times(
+            fade,
+            t.as_mut_ptr(),
+            3,
+            &mut count,
+        ));
+        assert_eq!(count, 2);
+        assert!((t[0] - 0.35).abs() < 1e-6 && t[1] == 0.1, "{t:?}");
+        assert_eq!(t[2], -1.0, "only `count` times written");
+        ok(sinew_crossfade_get_times(fade, null_mut(), 0, &mut count));
+        assert_eq!(count, 2);
+        let s = sinew_crossfade_get_times(fade, null_mut(), 1, &mut count);
+        fails(s, SinewStatus::NullPointer, "out_times");
+        let (mut active, mut left) = (7u32, -1.0f32);
+        ok(sinew_crossfade_is_inertializing(
+            fade,
+            &mut active,
+            &mut left,
+        ));
+        assert_eq!((active, left), (0, 0.0));
 
         // Update errors change nothing.
         ok(sinew_crossfade_get_pose(fade, out));
@@ -2040,9 +2062,30 @@ fn crossfade_round_trip_and_errors() {
             1,
             null_mut(),
         ));
-        for _ in 0..3 {
+        ok(sinew_crossfade_update(fade, 0.1));
+        ok(sinew_crossfade_is_inertializing(
+            fade,
+            &mut active,
+            &mut left,
+        ));
+        assert_eq!(active, 1);
+        assert!((left - 0.1).abs() < 1e-6, "{left}");
+        ok(sinew_crossfade_is_inertializing(
+            fade,
+            &mut active,
+            null_mut(),
+        ));
+        let s = sinew_crossfade_is_inertializing(fade, null_mut(), &mut left);
+        fails(s, SinewStatus::NullPointer, "out_active");
+        for _ in 0..2 {
             ok(sinew_crossfade_update(fade, 0.1));
         }
+        ok(sinew_crossfade_is_inertializing(
+            fade,
+            &mut active,
+            &mut left,
+        ));
+        assert_eq!((active, left), (0, 0.0));
         ok(sinew_crossfade_get_pose(fade, out));
         assert_eq!(local(out), rest(), "idle has no tracks");
 
@@ -2060,6 +2103,20 @@ fn crossfade_round_trip_and_errors() {
         let wrong = pose(small);
         let s = sinew_crossfade_get_pose(fade, wrong);
         assert_eq!(s, SinewStatus::SizeMismatch, "{}", last_error_message());
+        // So is one of a skeleton with as many joints but other parents.
+        let mut other = null_mut();
+        ok(sinew_skeleton_create(
+            [-1, 0, 1, 2, 3].as_ptr(),
+            rest().as_ptr(),
+            null(),
+            JOINTS,
+            &mut other,
+        ));
+        let foreign = pose(other);
+        let s = sinew_crossfade_get_pose(fade, foreign);
+        fails(s, SinewStatus::InvalidArgument, "other parents");
+        sinew_pose_destroy(foreign);
+        sinew_skeleton_destroy(other);
         let s = sinew_crossfade_play(fade, null(), 0);
         fails(s, SinewStatus::NullPointer, "clip");
 

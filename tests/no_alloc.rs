@@ -480,6 +480,13 @@ fn blending_sampling_and_crossfade_allocate_nothing() {
                     .fade_to(target.clone(), 0.25, curve, true)
                     .unwrap();
                 crossfade.update(1.0 / 60.0).unwrap();
+                // The same request again, looping off: no transition, no allocation.
+                crossfade
+                    .fade_to(target.clone(), 0.25, curve, false)
+                    .unwrap();
+                let mut times = [0.0f32; 4];
+                assert!(crossfade.clip_times(&mut times) > 0);
+                let _ = crossfade.inertialization_remaining();
             }),
             0
         );
@@ -580,6 +587,16 @@ fn c_abi_blending_paths_allocate_nothing() {
                 );
                 assert_eq!(sinew_crossfade_update(fade, 1.0 / 60.0), SinewStatus::Ok);
                 assert_eq!(sinew_crossfade_get_pose(fade, out), SinewStatus::Ok);
+                let (mut times, mut count) = ([0.0f32; 2], 0u32);
+                assert_eq!(
+                    sinew_crossfade_get_times(fade, times.as_mut_ptr(), 2, &mut count),
+                    SinewStatus::Ok
+                );
+                let (mut active, mut left) = (0u32, 0.0f32);
+                assert_eq!(
+                    sinew_crossfade_is_inertializing(fade, &mut active, &mut left),
+                    SinewStatus::Ok
+                );
             }),
             0
         );

@@ -962,11 +962,12 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
   /// holds 3 model-space transforms (root, joint, end) per chain, back to back, solved in place
   /// toward `effector_positions[i]`. `effector_rotations`, `joint_targets` (poles) and
   /// `out_results` are each empty (none, for every chain) or hold one item per chain. Each
-  /// chain's result equals `solve`'s within 1e-6 (four chains per SIMD pass). Every input is
-  /// checked before anything is written, so an error leaves every span untouched, except
-  /// `Status::numeric_overflow`: chains whose result is not representable (the message names
-  /// the first) keep their transforms and results, and the others are solved. Allocates
-  /// nothing on success. One solver per worker thread; there is no global lock.
+  /// chain's result equals `solve`'s bit for bit (four chains per SIMD pass through the kernel
+  /// that `solve` runs on one lane). Every input is checked before anything is written, so an
+  /// error leaves every span untouched, except `Status::numeric_overflow`: chains whose result
+  /// is not representable (the message names the first) keep their transforms and results,
+  /// and the others are solved. Allocates nothing on success. One solver per worker thread;
+  /// there is no global lock.
   Result<void> solve_batch(Span<Transform> chains, Span<const Vec3> effector_positions,
                            Span<const Quat> effector_rotations = {},
                            Span<const Vec3> joint_targets = {},
@@ -1345,7 +1346,10 @@ inline Result<ClipCursor> ClipCursor::create(const Clip& clip) {
 }
 
 /// Plays clips of one skeleton with queued transitions (linear, smooth, inertialized) and
-/// keeps the clips it plays alive. `update` allocates nothing.
+/// keeps the clips it plays alive. `update` allocates nothing. Clock rules (as `SinewCrossfade`
+/// in the header): a clip starts at time 0 when played or faded to; `update` advances every
+/// clip and transition by `dt`, then samples at the new times; queued fades run at once and
+/// finish in queue order, the newest finished one becoming current with its own time.
 class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfade_destroy> {
  public:
   /// An empty handle (as a moved-from one).
@@ -1359,13 +1363,18 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
     return adopt(raw);
   }
 
-  /// Plays `clip` from time 0 at once, dropping queued fades.
+  /// Plays `clip` from time 0 at once, dropping queued fades and any inertialization.
   Result<void> play(const Clip& clip, bool looping) {
     return detail::check_status(sinew_crossfade_play(get(), clip.get(), detail::flag(looping)));
   }
-  /// Requests a transition to `clip` over `duration` seconds; returns whether it was taken
-  /// (false when `clip` is already the last request). Linear and smooth fades queue
-  /// (`Status::out_of_range` when the queue is full); inertialized ones switch at once.
+  /// Requests a transition to `clip` over `duration` seconds; returns whether one started.
+  /// When `clip` is already the last request (current with nothing queued, or last queued),
+  /// none starts (false) and that clip plays on with `looping` applied: turned off, its time
+  /// wraps into the clip first (no jump; it then holds its last pose); turned on, its time is
+  /// clamped into the clip first (a clip held at its end starts over). Linear and smooth fades
+  /// queue, the new clip from time 0 (`Status::out_of_range` when the queue is full).
+  /// Inertialized ones switch at once and drop the queued fades (success: the decaying offset
+  /// from the last output holds them). Nothing playing or a zero duration: the clip plays.
   Result<bool> fade_to(const Clip& clip, float duration, FadeCurve curve, bool looping) {
     uint32_t queued = 0;
     SinewStatus s = sinew_crossfade_fade_to(get(), clip.get(), duration,
@@ -1374,9 +1383,11 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
     if (s != SINEW_STATUS_OK) return Error::from_last(s);
     return queued != 0;
   }
-  /// Advances clips and transitions by `dt` seconds (at least 0) and computes the output.
+  /// Advances every clip and transition by `dt` seconds (at least 0), then computes the output
+  /// from the new times. On error nothing changes.
   Result<void> update(float dt) { return detail::check_status(sinew_crossfade_update(get(), dt)); }
-  /// Copies the output pose of the last update into `out` (same joint count).
+  /// Copies the output pose of the last update into `out` (a pose of the controller's skeleton
+  /// or of one with the same parents).
   Result<void> get_pose(Pose& out) const {
     return detail::check_status(sinew_crossfade_get_pose(get(), out.get()));
   }
@@ -1390,19 +1401,49 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
   /// Writes each clip's weight (current first, then queued fades; they sum to one) into
   /// `out`, up to its size; returns how many weights there are (may exceed `out.size()`).
   Result<uint32_t> get_weights(Span<float> out) const {
+    return per_clip(&sinew_crossfade_get_weights, out);
+  }
+  /// Every clip's weight, in a new vector.
+  Result<std::vector<float>> weights() const { return per_clip(&sinew_crossfade_get_weights); }
+  /// Writes each clip's time in the clip (where the next update advances from: wrapped when
+  /// looping, clamped otherwise; 0 for a clip requested since), in the order of the weights,
+  /// into `out`, up to its size; returns how many there are (may exceed `out.size()`).
+  Result<uint32_t> get_times(Span<float> out) const {
+    return per_clip(&sinew_crossfade_get_times, out);
+  }
+  /// Every clip's time, in a new vector.
+  Result<std::vector<float>> times() const { return per_clip(&sinew_crossfade_get_times); }
+
+  /// A running inertialized transition: whether one runs and the seconds left of its duration.
+  struct Inertialization {
+    bool active = false;
+    float remaining = 0.0f;
+  };
+  /// The inertialized transition's state (inactive, 0 s left when none runs).
+  Result<Inertialization> inertialization() const {
+    uint32_t active = 0;
+    Inertialization out;
+    SinewStatus s = sinew_crossfade_is_inertializing(get(), &active, &out.remaining);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    out.active = active != 0;
+    return out;
+  }
+
+ private:
+  using PerClip = SinewStatus (*)(const SinewCrossfade*, float*, uint32_t, uint32_t*);
+  Result<uint32_t> per_clip(PerClip read, Span<float> out) const {
     uint32_t capacity = 0;
     if (!detail::narrow(out.size(), capacity)) return detail::too_large();
     uint32_t count = 0;
-    SinewStatus s = sinew_crossfade_get_weights(get(), out.data(), capacity, &count);
+    SinewStatus s = read(get(), out.data(), capacity, &count);
     if (s != SINEW_STATUS_OK) return Error::from_last(s);
     return count;
   }
-  /// Every clip's weight, in a new vector.
-  Result<std::vector<float>> weights() const {
-    Result<uint32_t> n = get_weights(Span<float>());
+  Result<std::vector<float>> per_clip(PerClip read) const {
+    Result<uint32_t> n = per_clip(read, Span<float>());
     if (!n) return n.error();
     std::vector<float> out(*n);
-    Result<uint32_t> m = get_weights(out);
+    Result<uint32_t> m = per_clip(read, out);
     if (!m) return m.error();
     out.resize(*m < out.size() ? *m : out.size());
     return out;
@@ -1444,13 +1485,19 @@ inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold,
   return detail::check_status(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
 }
 
-/// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`.
+/// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`, per
+/// joint: rotation normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s)
+/// (a reciprocal that is not finite counting as 0). Unchanged on error.
 inline Result<void> make_additive(const Pose& pose, const Pose& reference, Pose& out_delta) {
   return detail::check_status(sinew_pose_make_additive(pose.get(), reference.get(), out_delta.get()));
 }
 
 /// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out` (which
-/// may be `base`, not `delta`), each joint's weight times `mask` (null: all 1).
+/// may be `base`, not `delta`), per joint at w = weight * mask[joint] (null mask: all 1), as
+/// ozz does: rotation normalize(q * r), or normalize(q * conj(r)) for w < 0, with
+/// r = 1 + |w| * (d - 1) and d = delta.q negated when d.w < 0; translation t + w * delta.t;
+/// scale s * l, or s * (1 / l) for w < 0, with l = (1 - |w|) + |w| * delta.s (a reciprocal
+/// that is not finite counting as 0). w = 0 leaves a joint as it is. Unchanged on error.
 inline Result<void> apply_additive(const Pose& base, const Pose& delta, float weight, Pose& out,
                                    const JointMask* mask = nullptr) {
   if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");

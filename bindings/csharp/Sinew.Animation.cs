@@ -607,7 +607,10 @@ namespace Sinew
 
     /// <summary>
     /// Plays clips of one skeleton with queued transitions; keeps the clips it plays alive.
-    /// Update allocates nothing.
+    /// Update allocates nothing. Clock rules (as SinewCrossfade in sinew.h): a clip starts at
+    /// time 0 when played or faded to; Update advances every clip and transition by dt, then
+    /// samples at the new times; queued fades run at once and finish in queue order, the newest
+    /// finished one becoming current with its own time.
     /// </summary>
     public sealed unsafe class Crossfade : IDisposable
     {
@@ -634,7 +637,7 @@ namespace Sinew
         internal SinewCrossfade* Enter(ref bool added) { return (SinewCrossfade*)handle.Enter(ref added); }
         internal void Exit(bool added) { handle.Exit(added); }
 
-        /// <summary>Plays <paramref name="clip"/> from time 0 at once, dropping queued fades.</summary>
+        /// <summary>Plays <paramref name="clip"/> from time 0 at once, dropping queued fades and any inertialization.</summary>
         public void Play(Clip clip, bool looping = true)
         {
             if (clip == null) Library.ThrowNull("clip");
@@ -645,7 +648,14 @@ namespace Sinew
 
         /// <summary>
         /// Requests a transition to <paramref name="clip"/> over <paramref name="duration"/>
-        /// seconds; false when ignored (the clip is already the last request).
+        /// seconds; returns whether one started. When the clip is already the last request
+        /// (current with nothing queued, or last queued), none starts (false) and that clip plays
+        /// on with <paramref name="looping"/> applied: turned off, its time wraps into the clip
+        /// first (no jump; it then holds its last pose); turned on, its time is clamped into the
+        /// clip first (a clip held at its end starts over). Linear and smooth fades queue, the new
+        /// clip from time 0 (Status.OutOfRange when the queue is full). Inertialized ones switch
+        /// at once and drop the queued fades (no exception: the decaying offset from the last
+        /// output holds them). Nothing playing or a zero duration: the clip plays.
         /// </summary>
         public bool FadeTo(Clip clip, float duration, FadeCurve curve = FadeCurve.Smooth, bool looping = true)
         {
@@ -657,7 +667,10 @@ namespace Sinew
             return queued != 0;
         }
 
-        /// <summary>Advances clips and transitions by <paramref name="dt"/> seconds and computes the output pose.</summary>
+        /// <summary>
+        /// Advances every clip and transition by <paramref name="dt"/> seconds, then computes the
+        /// output pose from the new times. On an exception nothing changes.
+        /// </summary>
         public void Update(float dt)
         {
             bool a = false;
@@ -665,7 +678,10 @@ namespace Sinew
             finally { Exit(a); }
         }
 
-        /// <summary>Copies the output pose of the last update into <paramref name="output"/>.</summary>
+        /// <summary>
+        /// Copies the output pose of the last update into <paramref name="output"/>, a pose of the
+        /// controller's skeleton or of one with the same parents.
+        /// </summary>
         public void GetPose(Pose output)
         {
             if (output == null) Library.ThrowNull("output");
@@ -702,6 +718,49 @@ namespace Sinew
             }
             finally { Exit(a); }
             return (int)count;
+        }
+
+        /// <summary>
+        /// Writes each playing clip's time in the clip (where the next update advances from:
+        /// wrapped when looping, clamped otherwise; 0 for a clip requested since), in the order of
+        /// GetWeights, into <paramref name="output"/>, up to its length; returns how many there are.
+        /// </summary>
+        public int GetTimes(float[] output)
+        {
+            if (output == null) Library.ThrowNull("output");
+            uint count;
+            bool a = false;
+            try
+            {
+                fixed (float* t = output) Library.Check(NativeMethods.sinew_crossfade_get_times(Enter(ref a), t, (uint)output.Length, &count));
+            }
+            finally { Exit(a); }
+            return (int)count;
+        }
+
+        /// <summary>Whether an inertialized transition is running.</summary>
+        public bool IsInertializing
+        {
+            get
+            {
+                float remaining;
+                return GetInertialization(out remaining);
+            }
+        }
+
+        /// <summary>
+        /// Whether an inertialized transition is running; <paramref name="remaining"/> receives the
+        /// seconds left of its duration (0 when none runs).
+        /// </summary>
+        public bool GetInertialization(out float remaining)
+        {
+            uint active;
+            float left;
+            bool a = false;
+            try { Library.Check(NativeMethods.sinew_crossfade_is_inertializing(Enter(ref a), &active, &left)); }
+            finally { Exit(a); }
+            remaining = left;
+            return active != 0;
         }
 
         public bool IsDisposed { get { return handle.IsClosed; } }
@@ -814,7 +873,9 @@ namespace Sinew
 
         /// <summary>
         /// Writes the additive delta of <paramref name="pose"/> over <paramref name="reference"/>
-        /// into <paramref name="outDelta"/> (a third pose).
+        /// into <paramref name="outDelta"/> (a third pose), per joint: rotation
+        /// normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s) (a
+        /// reciprocal that is not finite counting as 0).
         /// </summary>
         public static void MakeAdditive(Pose pose, Pose reference, Pose outDelta)
         {
@@ -839,7 +900,12 @@ namespace Sinew
         /// <summary>
         /// Applies <paramref name="delta"/> to <paramref name="basePose"/> with
         /// <paramref name="weight"/> (negative subtracts) into <paramref name="output"/>, which may
-        /// be the base but not the delta.
+        /// be the base but not the delta, per joint at w = weight * mask[joint] (null mask: all 1),
+        /// as ozz does: rotation normalize(q * r), or normalize(q * conj(r)) for w &lt; 0, with
+        /// r = 1 + |w| * (d - 1) and d = delta.q negated when d.w &lt; 0; translation
+        /// t + w * delta.t; scale s * l, or s * (1 / l) for w &lt; 0, with
+        /// l = (1 - |w|) + |w| * delta.s (a reciprocal that is not finite counting as 0).
+        /// w = 0 leaves a joint as it is.
         /// </summary>
         public static void ApplyAdditive(Pose basePose, Pose delta, float weight, Pose output, JointMask mask = null)
         {

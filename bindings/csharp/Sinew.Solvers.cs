@@ -87,11 +87,12 @@ namespace Sinew
         /// 3 model-space transforms (root, joint, end) per chain, back to back, solved in place;
         /// chain i goes toward effectorPositions[i]. <paramref name="effectorRotations"/>,
         /// <paramref name="jointTargets"/> (poles) and <paramref name="results"/> are each null
-        /// (none, for every chain) or hold one item per chain. Each chain ends within 1e-6 of
-        /// what Solve gives it (four chains per SIMD pass). Every input is checked before
-        /// anything is written, so a SinewException leaves every array untouched, except
-        /// Status.NumericOverflow: the chains whose result is not representable (NativeMessage
-        /// names the first) keep their transforms and results, and the others are solved.
+        /// (none, for every chain) or hold one item per chain. Each chain ends exactly (bit for
+        /// bit) where Solve puts it (four chains per SIMD pass through the kernel Solve runs on
+        /// one lane). Every input is checked before anything is written, so a SinewException
+        /// leaves every array untouched, except Status.NumericOverflow: the chains whose result
+        /// is not representable (NativeMessage names the first) keep their transforms and
+        /// results, and the others are solved.
         /// Allocates nothing. One solver per worker thread; there is no global lock.
         /// </summary>
         public void SolveBatch(Transform[] chains, Vec3[] effectorPositions, Quat[] effectorRotations = null, Vec3[] jointTargets = null, IkResult[] results = null)

@@ -1,5 +1,6 @@
 //! Blending exports: two-pose and N-layer blends, additive deltas. Outputs are poses; a
-//! two-pose blend or an additive application may write over one of its inputs.
+//! two-pose blend or an additive application may write over one of its inputs. Input poses
+//! must belong to the output's skeleton or one with the same parents.
 
 use std::ptr;
 
@@ -53,7 +54,9 @@ fn aliasing(what: &str) -> FfiError {
 /// Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
 /// factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`. Rotations blend on the
 /// shortest arc, in local space or (`SINEW_BLEND_SPACE_MODEL_ROTATION`) in model space for
-/// joints with a non-zero weight. Unchanged on error.
+/// joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
+/// the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
+/// `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
 ///
 /// # Safety
 /// Non-null pointers must be valid.
@@ -91,7 +94,10 @@ pub unsafe extern "C" fn sinew_pose_blend(
 
 /// Blends `count` layers into `out`: per joint, each layer's weight times its mask, normalized;
 /// where the total is below `threshold` (> 0; ozz uses 0.1) the rest pose makes up the
-/// difference. `out` must not be one of the layers' poses. Unchanged on error.
+/// difference. `out` must not be one of the layers' poses, which must belong to `out`'s
+/// skeleton or to one with the same parents (another joint count:
+/// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+/// error.
 ///
 /// # Safety
 /// `layers` must hold `count` items whose non-null pointers are valid.
@@ -130,8 +136,12 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
     })
 }
 
-/// Writes into `out_delta` the additive delta of `pose` over `reference`: rotation
-/// conj(ref) * q, translation t - ref.t, scale s / ref.s. `out_delta` must be a third pose.
+/// Writes into `out_delta` the additive delta of `pose` over `reference`, per joint: rotation
+/// normalize(conj(ref.q) * q), translation t - ref.t, scale s * (1 / ref.s) per component (a
+/// reciprocal that is not finite counting as 0). `out_delta` must be a third pose; all three
+/// must belong to one skeleton or to skeletons with the same parents (another joint count:
+/// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+/// error.
 ///
 /// # Safety
 /// Pointers must be valid.
@@ -162,10 +172,22 @@ pub unsafe extern "C" fn sinew_pose_make_additive(
     })
 }
 
-/// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, each
-/// joint's weight multiplied by `mask` (may be NULL): rotation q * delta^w, translation
-/// t + w * delta.t, scale s * lerp(1, delta.s, w). `out` may be `base` (in place) but not
-/// `delta`. Applying the delta of (P, R) to R at weight 1 gives P. Unchanged on error.
+/// Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, per
+/// joint at w = weight * mask[joint] (`mask` may be NULL: all 1), as ozz does:
+/// - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
+///   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
+///   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;
+/// - translation: t + w * delta.t;
+/// - scale: l = (1 - |w|) + |w| * delta.s per component; s * l for w >= 0, s * (1 / l) for
+///   w < 0 (a reciprocal that is not finite counting as 0).
+///
+/// w = 0 leaves a joint as it is; |w| > 1 extrapolates; w then -w gives the base back up to
+/// rounding (where no l is 0). Applying the delta of (P, R) to R at weight 1 gives P up to
+/// rounding (the rotation possibly as the negated quaternion) where R's scales have finite
+/// reciprocals. `out` may be `base` (in place) but not `delta`; all three must belong to one
+/// skeleton or to skeletons with the same parents (another joint count:
+/// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+/// error.
 ///
 /// # Safety
 /// Non-null pointers must be valid.

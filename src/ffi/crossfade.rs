@@ -24,6 +24,13 @@ pub enum SinewFadeCurve {
 
 /// Opaque controller playing clips of one skeleton with queued transitions. Owned by the
 /// caller; keeps the clips it plays alive. `update` allocates nothing.
+///
+/// Clock rules: a clip starts at time 0 when played or faded to; each update first advances
+/// every clip (and every transition) by `dt`, then samples them at their new times, so the
+/// first update after a request samples the new clip at `dt`. Queued fades all run at once,
+/// each blending its clip over what is under it (the current clip, then the older fades);
+/// when fades have run their duration, the newest of them becomes current with its own time
+/// and everything under it is dropped, so they finish in queue order.
 pub struct SinewCrossfade {
     inner: Crossfade,
 }
@@ -74,7 +81,8 @@ pub unsafe extern "C" fn sinew_crossfade_destroy(crossfade: *mut SinewCrossfade)
     unsafe { destroy(crossfade) }
 }
 
-/// Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades.
+/// Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades and any running
+/// inertialization (the pose jumps).
 ///
 /// # Safety
 /// Pointers must be valid.
@@ -93,11 +101,21 @@ pub unsafe extern "C" fn sinew_crossfade_play(
     })
 }
 
-/// Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`).
-/// Ignored when `clip` is already the last request (the current clip with nothing queued, or
-/// the last queued fade); `*out_queued` (may be NULL) says whether it was taken. Linear and
-/// smooth fades queue (`SINEW_STATUS_OUT_OF_RANGE` when the queue is full); inertialized ones
-/// switch at once.
+/// Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`);
+/// `*out_queued` (may be NULL) says whether a transition started (1) or not (0).
+/// - When `clip` is already the last request (the current clip with nothing queued, or the
+///   last queued fade), no transition starts (0) and that clip plays on with `looping`
+///   applied: turning looping off wraps its time into the clip first (it plays on without a
+///   jump, then holds its last pose), turning it on clamps its time into the clip first (a
+///   clip held at its end starts over). A clip playing under queued fades is not the last
+///   request: asking for it queues a fade to a new play of it from 0.
+/// - With nothing playing, or `duration` 0, the clip plays at once as `sinew_crossfade_play`.
+/// - `LINEAR` and `SMOOTH` fades queue, the new clip starting at time 0
+///   (`SINEW_STATUS_OUT_OF_RANGE` when the queue is full).
+/// - `INERTIALIZE` switches at once: the clip becomes current at time 0 and queued fades are
+///   dropped (status OK; the offset from the last output, which decays over `duration`,
+///   already holds them). Before the first update there is no output to start from, and the
+///   clip simply plays.
 ///
 /// # Safety
 /// Non-null pointers must be valid.
@@ -126,7 +144,11 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
     })
 }
 
-/// Advances clips and transitions by `dt` seconds (at least 0) and computes the output pose.
+/// Advances every clip and transition by `dt` seconds (at least 0), then computes the output
+/// pose at the new times: each clip sampled at its time, each fade blended over what is under
+/// it by its curve at elapsed / duration, in queue order, and a running inertialization's
+/// offset added. Fades that have then run their duration leave the queue (see
+/// `SinewCrossfade`). On error nothing changes, times included.
 ///
 /// # Safety
 /// `crossfade` must be valid.
@@ -144,7 +166,9 @@ pub unsafe extern "C" fn sinew_crossfade_update(
     })
 }
 
-/// Copies the output pose of the last update into `out` (same joint count).
+/// Copies the output pose of the last update into `out`, a pose of the controller's skeleton
+/// or of one with the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other
+/// parents: `SINEW_STATUS_INVALID_ARGUMENT`).
 ///
 /// # Safety
 /// Pointers must be valid.
@@ -207,6 +231,68 @@ pub unsafe extern "C" fn sinew_crossfade_get_weights(
         // SAFETY: as above.
         let weights = unsafe { arg_slice_mut(out_weights, capacity, "out_weights") }?;
         *count = crossfade.inner.weights(weights) as u32;
+        Ok(())
+    })
+}
+
+/// Writes each clip's time, the point in the clip the next update advances from (where the
+/// last update sampled it, or 0 for a clip played or faded to since), in the order of
+/// `sinew_crossfade_get_weights` (current first, then queued fades), into `out_times`, up to
+/// `capacity` of them; `*out_count` receives how many there are (0 when nothing plays). A
+/// clip's time is its playback time wrapped into [0, duration) when looping, clamped into
+/// [0, duration] otherwise. Allocates nothing.
+///
+/// # Safety
+/// `out_times` must hold `capacity` floats; `out_count` must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_crossfade_get_times(
+    crossfade: *const SinewCrossfade,
+    out_times: *mut f32,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (crossfade, count) = unsafe {
+            (
+                arg(crossfade, "crossfade")?,
+                arg_mut(out_count, "out_count")?,
+            )
+        };
+        // SAFETY: as above.
+        let times = unsafe { arg_slice_mut(out_times, capacity, "out_times") }?;
+        *count = crossfade.inner.clip_times(times) as u32;
+        Ok(())
+    })
+}
+
+/// Writes whether an inertialized transition is still running (1) or not (0) into
+/// `*out_active`, and the seconds left of its duration (0 when none runs; the offset may reach
+/// zero sooner) into `*out_remaining` (may be NULL). Allocates nothing.
+///
+/// # Safety
+/// `out_active` must be valid; `out_remaining` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_crossfade_is_inertializing(
+    crossfade: *const SinewCrossfade,
+    out_active: *mut u32,
+    out_remaining: *mut f32,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let (crossfade, active) = unsafe {
+            (
+                arg(crossfade, "crossfade")?,
+                arg_mut(out_active, "out_active")?,
+            )
+        };
+        // SAFETY: as above.
+        let remaining = unsafe { opt_arg_mut(out_remaining, "out_remaining") }?;
+        let left = crossfade.inner.inertialization_remaining();
+        *active = left.is_some().into();
+        if let Some(r) = remaining {
+            *r = left.unwrap_or(0.0);
+        }
         Ok(())
     })
 }

@@ -6889,10 +6889,20 @@ static void part_b_crossfade(void)
     count = 99;
     EXPECT(sinew_crossfade_fade_count(cf, &count), SINEW_STATUS_OK);
     CHECK(count == 2, "fade count %u after a refused request", (unsigned)count);
-    /* The last request again is ignored, not refused, even with the queue full. */
-    EXPECT(sinew_crossfade_fade_to(cf, cc, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &queued),
+    /* The last request again starts no transition and is not refused, even with the queue
+     * full; with the same looping flag it changes nothing. */
+    EXPECT(sinew_crossfade_fade_to(cf, cc, 0.5f, SINEW_FADE_CURVE_LINEAR, 0, &queued),
            SINEW_STATUS_OK);
     CHECK(queued == 0, "repeating the last request was not ignored");
+    XF_SAME();
+    /* With another looping flag it applies the flag, as a twin told the same does. */
+    for (j = 0; j < 2; j++) {
+        FILL(queued);
+        EXPECT(sinew_crossfade_fade_to(j == 0 ? cf : twin, cc, 0.5f, SINEW_FADE_CURVE_SMOOTH, 1,
+                                       &queued),
+               SINEW_STATUS_OK);
+        CHECK(queued == 0, "a new looping flag started a transition");
+    }
     XF_SAME();
 
     /* update */

@@ -11,8 +11,8 @@
 //   leave the library's message alone.
 // - Handles: move construction and assignment, self-move, moved-from and destroyed handles,
 //   release/adopt, a skeleton (and clips) destroyed before what was made from them.
-// - Batches: solve_batch equals the C batch function bit for bit and single solves (two-bone
-//   within 1e-6 per component, FABRIK/CCD bit for bit); bad input and wrong sizes leave every
+// - Batches: solve_batch equals the C batch function and single solves bit for bit (two-bone,
+//   FABRIK and CCD alike); bad input and wrong sizes leave every
 //   array untouched; an overflowing chain is skipped while the others are solved.
 // - Allocation: the solve (batches too), blend, sample and crossfade paths allocate nothing in
 //   C++ (global operator new is counted).
@@ -1080,32 +1080,6 @@ static void test_ccd() {
 
 static constexpr std::size_t kBatch = 9;
 
-/// Per component within 1e-6 (relative above magnitude 1): a two-bone batch against single
-/// solves, which may differ in the last bits (the batch solves four chains per SIMD pass).
-static bool near_transforms(const sinew::Transform* a, const sinew::Transform* b,
-                            std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const float x[10] = {a[i].translation.x, a[i].translation.y, a[i].translation.z,
-                         a[i].rotation.x,    a[i].rotation.y,    a[i].rotation.z,
-                         a[i].rotation.w,    a[i].scale.x,       a[i].scale.y,
-                         a[i].scale.z};
-    const float y[10] = {b[i].translation.x, b[i].translation.y, b[i].translation.z,
-                         b[i].rotation.x,    b[i].rotation.y,    b[i].rotation.z,
-                         b[i].rotation.w,    b[i].scale.x,       b[i].scale.y,
-                         b[i].scale.z};
-    for (int k = 0; k < 10; ++k) {
-      const float limit = 1e-6f * std::max(1.0f, std::fabs(y[k]));
-      if (!(std::fabs(x[k] - y[k]) <= limit)) return false;
-    }
-  }
-  return true;
-}
-
-static bool near_result(const sinew::IkResult& a, const sinew::IkResult& b) {
-  return a.reached == b.reached && a.iterations == b.iterations &&
-         std::fabs(a.error - b.error) <= 1e-6f * std::max(1.0f, std::fabs(b.error));
-}
-
 /// Field by field (an IkResult has padding, so not memcmp), floats by bits.
 static bool same_result(const sinew::IkResult& a, const sinew::IkResult& b) {
   return a.reached == b.reached && same_bits(a.error, b.error) && a.iterations == b.iterations;
@@ -1202,9 +1176,9 @@ static void check_two_bone_batch(sinew::TwoBoneIk& ik, const ArmBatch& in, bool 
       p = in.poles[i];
     }
     const sinew::IkResult expected = MUST(ik.solve(single, in.effectors[i], r, p));
-    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
+    CHECK(std::memcmp(&chains[3 * i], single.data(), sizeof single) == 0);
     if (optional) {
-      CHECK(near_result(results[i], expected));
+      CHECK(same_result(results[i], expected));
     } else {
       CHECK(same_result(results[i], kSentinel));  // no results asked for: untouched
     }
@@ -1300,8 +1274,8 @@ static void test_two_bone_batch() {
     }
     const sinew::IkResult expected =
         MUST(ik.solve(single, at_origin[i], in.rotations[i], in.poles[i]));
-    CHECK(near_transforms(&chains[3 * i], single.data(), 3));
-    CHECK(near_result(results[i], expected));
+    CHECK(std::memcmp(&chains[3 * i], single.data(), sizeof single) == 0);
+    CHECK(same_result(results[i], expected));
   }
 
   // Sizes the wrapper checks: a "sinew C++:" error, nothing written, the library's message kept.
@@ -2073,6 +2047,15 @@ static void test_crossfade() {
     CHECK(sinew_crossfade_get_weights(cf, c_w, 8, &c_n) == SINEW_STATUS_OK);
     const std::vector<float> w = MUST(fade.weights());
     CHECK(w.size() == c_n && std::memcmp(w.data(), c_w, c_n * sizeof(float)) == 0);
+    float c_t[8] = {0};
+    CHECK(sinew_crossfade_get_times(cf, c_t, 8, &c_n) == SINEW_STATUS_OK);
+    const std::vector<float> t = MUST(fade.times());
+    CHECK(t.size() == c_n && std::memcmp(t.data(), c_t, c_n * sizeof(float)) == 0);
+    uint32_t c_active = 7;
+    float c_left = -1.0f;
+    CHECK(sinew_crossfade_is_inertializing(cf, &c_active, &c_left) == SINEW_STATUS_OK);
+    const sinew::Crossfade::Inertialization in = MUST(fade.inertialization());
+    CHECK(in.active == (c_active == 1) && same_bits(in.remaining, c_left));
   };
   auto step = [&](float dt) {
     CHECK_OK(fade.update(dt));
@@ -2100,14 +2083,32 @@ static void test_crossfade() {
   CHECK(sinew_crossfade_fade_to(cf, run.c, 0.3f, SINEW_FADE_CURVE_SMOOTH, 0, nullptr) ==
         SINEW_STATUS_OK);
   CHECK(MUST(fade.weights()).size() == 3);
-  // get_weights into a span smaller than the count reports the full count.
+  // get_weights and get_times into a span smaller than the count report the full count.
   float first[1] = {-1.0f};
   CHECK(MUST(fade.get_weights(first)) == 3 && first[0] >= 0.0f);
-  for (int i = 0; i < 20; ++i) step(1.0f / 30.0f);
+  first[0] = -1.0f;
+  CHECK(MUST(fade.get_times(first)) == 3 && first[0] > 0.0f);
+  // The newest request's clip starts at time 0.
+  CHECK(MUST(fade.times()).back() == 0.0f);
+  for (int i = 0; i < 2; ++i) step(1.0f / 30.0f);
+  // An inertialized switch drops the queued fades, with success.
   CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::inertialize, true)));
   CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_INERTIALIZE, 1, nullptr) ==
         SINEW_STATUS_OK);
+  CHECK(MUST(fade.fade_count()) == 0);
+  compare();
+  step(1.0f / 30.0f);
+  const sinew::Crossfade::Inertialization running = MUST(fade.inertialization());
+  CHECK(running.active && running.remaining > 0.2f && running.remaining < 0.25f);
   for (int i = 0; i < 12; ++i) step(1.0f / 30.0f);
+  CHECK(!MUST(fade.inertialization()).active);
+  // The clip already playing again, looping off: no transition, and it holds its end.
+  CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::smooth, false)) == false);
+  CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_SMOOTH, 0, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 0);
+  for (int i = 0; i < 30; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.times()) == std::vector<float>{1.0f});
 
   // Clips are kept alive by the controllers playing them.
   idle.cpp.destroy();
@@ -2163,6 +2164,22 @@ static void test_crossfade() {
                         sinew::Status::size_mismatch);
     sinew_pose_destroy(c_small_pose);
     sinew_skeleton_destroy(c_small);
+  }
+  {
+    // get_pose into a pose of a skeleton with as many joints but other parents.
+    std::vector<int32_t> parents(kParents, kParents + JOINTS);
+    parents[JOINTS - 1] = 0;
+    const std::vector<sinew::Transform> rest(JOINTS);
+    sinew::Skeleton other = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose other_pose = MUST(sinew::Pose::create(other));
+    SinewSkeleton* c_other = nullptr;
+    CHECK(sinew_skeleton_create(parents.data(), c_ptr(rest), nullptr, JOINTS, &c_other) ==
+          SINEW_STATUS_OK);
+    SinewPose* c_other_pose = c_pose(c_other);
+    EXPECT_NATIVE_ERROR(fade.get_pose(other_pose), sinew_crossfade_get_pose(cf, c_other_pose),
+                        sinew::Status::invalid_argument);
+    sinew_pose_destroy(c_other_pose);
+    sinew_skeleton_destroy(c_other);
   }
 
   sinew_pose_destroy(cp);
@@ -2409,6 +2426,8 @@ static void test_no_allocation() {
     all_ok &= fade.update(1.0f / 60.0f).ok();
     all_ok &= fade.get_pose(out).ok();
     all_ok &= fade.get_weights(weights).ok();
+    all_ok &= fade.get_times(weights).ok();
+    all_ok &= fade.inertialization().ok();
     all_ok &= fade.fade_count().ok();
     all_ok &= mask.set_weights(sinew::Span<const float>(weights.data(), 0)).status() ==
               sinew::Status::size_mismatch;

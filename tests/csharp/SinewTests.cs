@@ -6,8 +6,8 @@
 // golden.txt holds values the Rust core computed for the scenarios below (mirrored literally in
 // tests/csharp.rs): one line per result, `NAME count hex-f32-bits...`. Every scenario is also run
 // through the raw NativeMethods in this process; the idiomatic layer must match it bit for bit
-// and the Rust core within 1e-6 (relative). Batch solves must equal the raw batch calls bit for
-// bit and single solves (two-bone within 1e-6, FABRIK/CCD bit for bit). Beyond parity: layouts,
+// and the Rust core within 1e-6 (relative). Batch solves must equal the raw batch calls and
+// single solves bit for bit (two-bone, FABRIK and CCD alike). Beyond parity: layouts,
 // errors, disposal and finalization, threads, allocations. Prints `LIBRARY <path of the libsinew mapped>` and, last,
 // `N passed, M failed`.
 
@@ -54,10 +54,10 @@ static unsafe class SinewTests
         Run("two-bone IK", () => Compare("TWOBONE", "TWOBONE_RESULT", "TWOBONE_STRETCH", "TWOBONE_STRETCH_RESULT", "TWOBONE_POSE", "TWOBONE_POSE_RESULT"));
         Run("FABRIK and CCD", () => Compare("FABRIK", "FABRIK_RESULT", "CCD", "CCD_RESULT"));
         Run("blends, layers and additive", () => Compare("BLEND", "BLEND_MODEL", "LAYERS", "ADDITIVE"));
-        Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS"));
+        Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS", "CROSSFADE_TIMES", "CROSSFADE_INERTIAL", "CROSSFADE_HELD", "CROSSFADE_HELD_TIMES"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
-        Run("two-bone batches equal single solves within 1e-6 and the raw calls bit for bit", TestTwoBoneBatchParity);
+        Run("two-bone batches equal single solves and the raw calls bit for bit", TestTwoBoneBatchParity);
         Run("FABRIK and CCD batches equal single solves bit for bit", TestChainBatchParity);
         Run("batch errors throw and leave every array untouched", TestBatchErrors);
         Run("skeleton names, lookups and copies", TestSkeletonQueries);
@@ -410,6 +410,20 @@ static unsafe class SinewTests
             r["CROSSFADE"] = F(output.GetLocal());
             float[] weights = new float[4];
             r["CROSSFADE_WEIGHTS"] = F(weights, fade.GetWeights(weights));
+            float[] times = new float[4];
+            r["CROSSFADE_TIMES"] = F(times, fade.GetTimes(times));
+            Check(fade.FadeTo(one, 0.5f, FadeCurve.Inertialize, true), "the inertialized switch to clip one starts");
+            Check(fade.FadeCount == 0, "the inertialized switch drops the queued fade");
+            fade.Update(0.125f);
+            float left;
+            bool active = fade.GetInertialization(out left);
+            Check(active == fade.IsInertializing, "IsInertializing agrees with GetInertialization");
+            r["CROSSFADE_INERTIAL"] = new[] { active ? 1f : 0f, left };
+            Check(!fade.FadeTo(one, 0.5f, FadeCurve.Linear, false), "the same clip again starts no transition");
+            fade.Update(2f);
+            fade.GetPose(output);
+            r["CROSSFADE_HELD"] = F(output.GetLocal());
+            r["CROSSFADE_HELD_TIMES"] = F(times, fade.GetTimes(times));
 
             HandIkRetargetingSettings hs = HandIkRetargetingSettings.Default;
             hs.HandFkWeight = 0.25f;
@@ -455,6 +469,17 @@ static unsafe class SinewTests
         Transform[] ts = new Transform[6];
         for (int i = 0; i < 6; i++) ts[i] = local[i];
         return F(ts);
+    }
+
+    /// <summary>A crossfade's clip times, through the raw call.</summary>
+    static float[] RawTimes(SinewCrossfade* fade)
+    {
+        float* times = stackalloc float[4];
+        uint count;
+        Ok(NativeMethods.sinew_crossfade_get_times(fade, times, 4, &count), "get_times");
+        float[] t = new float[count];
+        for (int i = 0; i < count; i++) t[i] = times[i];
+        return t;
     }
 
     static float[] RawChain(SinewTransform[] chain)
@@ -608,6 +633,19 @@ static unsafe class SinewTests
         float[] w = new float[count];
         for (int i = 0; i < count; i++) w[i] = weights[i];
         r["CROSSFADE_WEIGHTS"] = w;
+        r["CROSSFADE_TIMES"] = RawTimes(fade);
+        Ok(NativeMethods.sinew_crossfade_fade_to(fade, one, 0.5f, (int)SinewFadeCurve.Inertialize, 1, &queued), "fade_to");
+        Ok(NativeMethods.sinew_crossfade_update(fade, 0.125f), "update");
+        uint active;
+        float left;
+        Ok(NativeMethods.sinew_crossfade_is_inertializing(fade, &active, &left), "is_inertializing");
+        r["CROSSFADE_INERTIAL"] = new[] { (float)active, left };
+        Ok(NativeMethods.sinew_crossfade_fade_to(fade, one, 0.5f, (int)SinewFadeCurve.Linear, 0, &queued), "fade_to");
+        Check(queued == 0, "raw: the same clip again starts no transition");
+        Ok(NativeMethods.sinew_crossfade_update(fade, 2f), "update");
+        Ok(NativeMethods.sinew_crossfade_get_pose(fade, output), "get_pose");
+        r["CROSSFADE_HELD"] = RawLocal(output);
+        r["CROSSFADE_HELD_TIMES"] = RawTimes(fade);
         NativeMethods.sinew_crossfade_destroy(fade);
         NativeMethods.sinew_clip_destroy(one);
         NativeMethods.sinew_clip_destroy(two);
@@ -736,17 +774,6 @@ static unsafe class SinewTests
         return v;
     }
 
-    /// <summary>Per component within 1e-6 (relative above magnitude 1).</summary>
-    static bool Close(float[] a, float[] b)
-    {
-        if (a.Length != b.Length) return false;
-        for (int i = 0; i < a.Length; i++)
-        {
-            if (!(Math.Abs((double)a[i] - b[i]) <= 1e-6 * Math.Max(1.0, Math.Abs((double)b[i])))) return false;
-        }
-        return true;
-    }
-
     static void TestTwoBoneBatchParity()
     {
         Vec3[] targets, poles;
@@ -760,7 +787,6 @@ static unsafe class SinewTests
         TwoBoneIkSettings twist = TwoBoneIkSettings.Default;
         twist.Weight = 0.6f;
         twist.KeepTwist = true;
-        int differing = 0, compared = 0;
         foreach (TwoBoneIkSettings settings in new[] { TwoBoneIkSettings.Default, stretchy, twist })
         {
             using (TwoBoneIk ik = new TwoBoneIk(settings))
@@ -794,13 +820,10 @@ static unsafe class SinewTests
                     {
                         Transform[] single = Slice(arms, 3 * i, 3);
                         IkResult expected = ik.Solve(single, targets[i], all ? rotations[i] : (Quat?)null, all ? poles[i] : (Vec3?)null);
-                        float[] mine = F(Slice(batch, 3 * i, 3)), theirs = F(single);
-                        Check(Close(mine, theirs), what + ": chain " + i + " within 1e-6 of Solve");
-                        for (int k = 0; k < mine.Length; k++, compared++) if (Bits(mine[k]) != Bits(theirs[k])) differing++;
+                        Check(SameBits(F(Slice(batch, 3 * i, 3)), F(single)), what + ": chain " + i + " equals Solve's bit for bit");
                         if (all)
                         {
-                            Check(results[i].Reached == expected.Reached && results[i].Iterations == expected.Iterations
-                                && Close(new[] { results[i].Error }, new[] { expected.Error }), what + ": result " + i + " matches Solve's");
+                            Check(SameBits(F(results[i]), F(expected)), what + ": result " + i + " equals Solve's bit for bit");
                         }
                         else
                         {
@@ -840,7 +863,6 @@ static unsafe class SinewTests
                 }
             }
         }
-        Console.WriteLine("  " + differing + " of " + compared + " batch floats differ in bits from Solve's (all within 1e-6)");
     }
 
     static void TestChainBatchParity()
@@ -974,7 +996,7 @@ static unsafe class SinewTests
                 if (i == 2) continue;
                 Transform[] single = Slice(overflow, 3 * i, 3);
                 IkResult expected = ik.Solve(single, origin[i], rotations[i], poles[i]);
-                Check(Close(F(Slice(chains, 3 * i, 3)), F(single)) && results[i].Iterations == expected.Iterations, "chain " + i + " is solved around the overflow");
+                Check(SameBits(F(Slice(chains, 3 * i, 3)), F(single)) && SameBits(F(results[i]), F(expected)), "chain " + i + " is solved around the overflow, as Solve solves it");
             }
 
             // Empty batches are fine.
@@ -1386,6 +1408,16 @@ static unsafe class SinewTests
             {
                 ThrowsSinew("blending poses of different skeletons", Status.SizeMismatch, () => Blending.Blend(pose, smallPose, 0.5f, pose));
             }
+            int[] otherParents = (int[])Parents.Clone();
+            otherParents[otherParents.Length - 1] = 0;
+            using (Skeleton other = new Skeleton(otherParents, Rest()))
+            using (Pose otherPose = new Pose(other))
+            {
+                float[] kept = F(pose.GetLocal());
+                ThrowsSinew("blending a pose of a skeleton with other parents", Status.InvalidArgument, () => Blending.Blend(pose, otherPose, 0.5f, pose), "other parents");
+                ThrowsSinew("an additive delta of a skeleton with other parents", Status.InvalidArgument, () => Blending.ApplyAdditive(pose, otherPose, 1f, pose), "other parents");
+                Check(SameBits(kept, F(pose.GetLocal())), "the output is untouched after a skeleton mismatch");
+            }
             ik.Solve(Arm(), ArmTarget);
             Check(Library.LastErrorMessage() == "", "a successful call clears the message");
         }
@@ -1781,6 +1813,9 @@ static unsafe class SinewTests
                 fade.Update(0.016f);
                 fade.GetPose(pose);
                 fade.GetWeights(weights);
+                fade.GetTimes(weights);
+                float left;
+                fade.GetInertialization(out left);
                 TwoBoneIkSettings s = ik.Settings;
                 ik.Settings = s;
                 pose.GetModelTransform(3);
