@@ -135,12 +135,13 @@ impl Skeleton {
     }
 
     /// [`Self::local_to_model`], also returning whether every model transform is finite
-    /// (checked in the same pass).
-    pub(crate) fn local_to_model_finite(
-        &self,
-        local: &[Transform],
-        model: &mut [Transform],
-    ) -> bool {
+    /// (checked in the same pass), into any layout that converts exactly to and from
+    /// [`Transform`] (such as the C ABI's).
+    pub(crate) fn local_to_model_finite<T>(&self, local: &[Transform], model: &mut [T]) -> bool
+    where
+        T: Copy + From<Transform>,
+        Transform: From<T>,
+    {
         assert!(local.len() == self.parents.len() && model.len() == self.parents.len());
         // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
         // them all with one comparison at the end.
@@ -149,25 +150,104 @@ impl Skeleton {
             let m = if p < 0 {
                 *l
             } else {
-                model[p as usize].mul_transform(l)
+                Transform::from(model[p as usize]).mul_transform(l)
             };
             probe += m.zero_probe();
-            model[i] = m;
+            model[i] = m.into();
         }
         probe == Vec4::ZERO
     }
 
-    /// Model-space transform of one joint by walking its ancestors: O(depth), no buffers.
-    pub fn model_of(&self, local: &[Transform], joint: usize) -> Transform {
-        let mut m = local[joint];
-        let mut p = self.parents[joint];
-        while p >= 0 {
-            m = local[p as usize].mul_transform(&m);
-            p = self.parents[p as usize];
+    /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
+    /// verdict (the same operations, so the same values) without a buffer to write them to.
+    /// The latest joints' model transforms are kept on a small stack, which holds every parent
+    /// when joints are stored depth first (as exporters store them); a parent no longer on it
+    /// is recomputed by [`Self::model_of`], so any order is right, depth first is O(joints).
+    pub(crate) fn model_is_finite(&self, local: &[Transform]) -> bool {
+        assert!(local.len() == self.parents.len());
+        // A ring: the entries are at `top - len .. top` (mod STACK); pushing onto a full one
+        // drops the bottom.
+        let mut stack = [(0u32, Transform::IDENTITY); STACK];
+        let (mut top, mut len) = (0usize, 0usize);
+        let mut probe = Vec4::ZERO;
+        for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
+            let m = if p < 0 {
+                *l
+            } else {
+                while len > 0 && stack[(top - 1) % STACK].0 != p as u32 {
+                    top -= 1;
+                    len -= 1;
+                }
+                if len == 0 {
+                    stack[top % STACK] = (p as u32, self.model_of(local, p as usize));
+                    top += 1;
+                    len = 1;
+                }
+                stack[(top - 1) % STACK].1.mul_transform(l)
+            };
+            probe += m.zero_probe();
+            stack[top % STACK] = (i as u32, m);
+            top += 1;
+            len = (len + 1).min(STACK);
         }
-        m
+        probe == Vec4::ZERO
+    }
+
+    /// Model-space transform of one joint: its ancestors composed root first, the same
+    /// operations in the same order as [`Self::local_to_model`], so the same bits. O(depth),
+    /// allocation-free.
+    ///
+    /// Composing from the joint upward instead would be another rule: [`Transform`]
+    /// composition keeps per-axis scales apart from rotations, so it is not associative once a
+    /// non-uniform scale sits above a rotation.
+    pub fn model_of(&self, local: &[Transform], joint: usize) -> Transform {
+        // The path is found walking up but composed walking down, so it is kept on the stack:
+        // every SEGMENT-th joint of the way up (the checkpoints), then each segment's joints in
+        // turn, from the root's segment down. Two walks, 1 KiB, for any depth up to MAX_JOINTS.
+        let mut checkpoints = [0u16; SEGMENT];
+        let mut segments = 0;
+        let mut j = joint;
+        'up: loop {
+            checkpoints[segments] = j as u16;
+            segments += 1;
+            for _ in 0..SEGMENT {
+                match self.parent(j) {
+                    Some(p) => j = p,
+                    None => break 'up,
+                }
+            }
+        }
+        let mut segment = [0u16; SEGMENT];
+        let mut model: Option<Transform> = None;
+        for &start in checkpoints[..segments].iter().rev() {
+            // The segment's joints from `start` up, at most SEGMENT of them.
+            let (mut len, mut k) = (0, usize::from(start));
+            loop {
+                segment[len] = k as u16;
+                len += 1;
+                match self.parent(k) {
+                    Some(p) if len < SEGMENT => k = p,
+                    _ => break,
+                }
+            }
+            for &k in segment[..len].iter().rev() {
+                let l = &local[usize::from(k)];
+                model = Some(match model {
+                    Some(m) => m.mul_transform(l),
+                    None => *l,
+                });
+            }
+        }
+        model.expect("a path holds at least the joint itself")
     }
 }
+
+/// Joints per segment of [`Skeleton::model_of`]'s path: SEGMENT² covers the deepest skeleton.
+const SEGMENT: usize = 256;
+const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
+
+/// Ancestors [`Skeleton::model_is_finite`] keeps: deeper than most skeletons.
+const STACK: usize = 32;
 
 /// Checks a transform's components are finite and its rotation usable, returning it with the
 /// rotation renormalized. `what` names it in the error and is only called on failure, so the
@@ -296,6 +376,92 @@ mod tests {
         assert_eq!(s.find_joint("z"), None);
         let err = Skeleton::new(&[-1, 0], &rest(2), Some(&["a", "a"])).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidSkeleton);
+    }
+
+    /// Locals with non-uniform scales near 1 and small turns, so deep chains stay finite.
+    fn skewed(n: usize) -> Vec<Transform> {
+        (0..n)
+            .map(|i| {
+                let k = i as f32;
+                Transform::new(
+                    Vec3::new(1.0, 0.25 * (k * 0.7).sin(), 0.1),
+                    Quat::from_rotation_z(0.3 * (k * 1.3).cos()) * Quat::from_rotation_x(0.2),
+                    Vec3::new(1.0 + 0.01 * (k * 0.9).sin(), 0.99, 1.01),
+                )
+            })
+            .collect()
+    }
+
+    /// Every third joint starts a side branch off the spine; the rest extend the spine.
+    /// Parents first, depth first.
+    fn spine_with_branches(n: usize) -> Vec<i32> {
+        let mut spine = -1;
+        (0..n as i32)
+            .map(|i| {
+                let p = spine;
+                if i % 3 != 2 {
+                    spine = i;
+                }
+                p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn model_of_is_the_forward_pass_bit_for_bit_at_any_depth() {
+        // Chains around the segment length, and a deep spine with branches.
+        for parents in [1, 255, 256, 257, 513]
+            .map(|n: i32| (-1..n - 1).collect::<Vec<_>>())
+            .into_iter()
+            .chain([spine_with_branches(900)])
+        {
+            let n = parents.len();
+            let local = skewed(n);
+            let s = Skeleton::new(&parents, &local, None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            assert!(s.local_to_model_finite(&local, &mut model));
+            for (j, m) in model.iter().enumerate() {
+                assert_eq!(s.model_of(&local, j), *m, "{n} joints, joint {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn model_is_finite_agrees_with_the_forward_pass_in_any_order() {
+        let n = 200;
+        let depth_first = spine_with_branches(n);
+        // The same tree stored breadth first, so parents are rarely on the stack.
+        let mut order: Vec<usize> = vec![0];
+        let mut k = 0;
+        while k < order.len() {
+            let p = order[k] as i32;
+            order.extend((0..n).filter(|&c| depth_first[c] == p));
+            k += 1;
+        }
+        let mut position = vec![0; n];
+        for (i, &j) in order.iter().enumerate() {
+            position[j] = i;
+        }
+        let breadth_first: Vec<i32> = order
+            .iter()
+            .map(|&j| usize::try_from(depth_first[j]).map_or(-1, |p| position[p] as i32))
+            .collect();
+        for parents in [depth_first, breadth_first] {
+            let s = Skeleton::new(&parents, &skewed(n), None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            for huge in [None, Some(150), Some(199)] {
+                let mut local = skewed(n);
+                if let Some(j) = huge {
+                    // Two huge offsets on one path overflow from the second one down.
+                    local[j].translation.x = 3e38;
+                    let p = s.parent(j).unwrap();
+                    local[p].translation.x = 3e38;
+                }
+                let want = s.local_to_model_finite(&local, &mut model);
+                assert_eq!(want, huge.is_none());
+                assert_eq!(s.model_is_finite(&local), want, "huge at {huge:?}");
+            }
+        }
     }
 
     #[test]
