@@ -170,7 +170,7 @@ pub unsafe extern "C" fn sinew_pose_compute_model(
 
 /// Sets the pose from model-space transforms of every joint (model to local: each joint's
 /// local transform becomes its parent's model transform inverted and composed with its own,
-/// the inverse of the rule above). Nothing changes on error.
+/// the inverse of `sinew_pose_get_model`'s rule). Nothing changes on error.
 ///
 /// # Safety
 /// `model` must hold `count` items.
