@@ -97,9 +97,10 @@ impl Pose {
     }
 
     /// [`Self::model`] from a shared pose, into the caller's `out` (one per joint): the same
-    /// values, bit for bit. Two passes instead of one: the first checks every result is finite
-    /// without writing, so `out` is untouched on error ([`ErrorKind::SizeMismatch`],
-    /// [`ErrorKind::NumericOverflow`]).
+    /// values, bit for bit. `out` is untouched on error ([`ErrorKind::SizeMismatch`],
+    /// [`ErrorKind::NumericOverflow`]): a cheap first pass bounds the results, and only when
+    /// the bound cannot prove them finite (magnitudes near f32's range) does a full pass check
+    /// them before the writing one.
     pub fn model_into(&self, out: &mut [Transform]) -> Result<()> {
         self.model_into_as(out)
     }
@@ -111,7 +112,10 @@ impl Pose {
         Transform: From<T>,
     {
         self.check_len(out.len())?;
-        if !self.skeleton.model_is_finite(&self.local) {
+        // Nothing may be written unless every result is finite: a cheap bound proves it for
+        // all but huge poses, for which the forward pass is run once without writing.
+        let skeleton = &self.skeleton;
+        if !(skeleton.model_surely_finite(&self.local) || skeleton.model_is_finite(&self.local)) {
             return Err(overflow());
         }
         let finite = self.skeleton.local_to_model_finite(&self.local, out);
@@ -259,11 +263,16 @@ mod tests {
     }
 
     #[test]
-    fn model_into_writes_nothing_on_error() {
+    fn model_into_is_model_and_writes_nothing_on_error() {
         let mut pose = Pose::new(arm());
         let mut out = vec![Transform::from_translation(Vec3::Y); 3];
         pose.model_into(&mut out).unwrap();
         assert_eq!(out, pose.model().unwrap());
+        // Too large for the bound, still finite: the checking pass lets it through.
+        pose.local_mut()[0].scale = Vec3::splat(1e37);
+        pose.model_into(&mut out).unwrap();
+        assert_eq!(out, pose.model().unwrap());
+        assert!(out[2].translation.x > 1e37);
         let before = vec![Transform::from_translation(Vec3::Y); 3];
         let mut out = before.clone();
         for j in [0, 1] {

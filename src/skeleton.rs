@@ -158,37 +158,58 @@ impl Skeleton {
         probe == Vec4::ZERO
     }
 
+    /// Whether the model transforms of `local` are surely finite, from a bound that one cheap
+    /// pass computes without composing anything: `true` proves that no step of the forward
+    /// pass overflows, `false` proves nothing (huge values, or rotations not of unit length).
+    ///
+    /// A model scale is a product of local scales along the path, so at most
+    /// `P = Π max(1, |scale|∞)` over all joints. A model translation is a sum along the path of
+    /// local translations, each scaled by a parent's model scale (at most `P`) and turned by
+    /// its model rotation (a product of unit quaternions, so of length below 2 even after
+    /// 2^16 roundings), which the rotation's arithmetic enlarges at most 49-fold on the way:
+    /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
+    /// intermediate value is finite.
+    pub(crate) fn model_surely_finite(&self, local: &[Transform]) -> bool {
+        // No branch in the loop: the probe catches any non-finite component (which `max`
+        // would pass over), an overflowing product or sum becomes infinite and fails the test,
+        // and f32 rounding (under 1 % over 2^16 joints) is well inside the margin.
+        let mut probe = Vec4::ZERO;
+        let (mut rotation, mut scale, mut reach) = (0.0f32, 1.0f32, 1.0f32);
+        for l in local {
+            probe += l.zero_probe();
+            rotation = rotation.max(l.rotation.length_squared());
+            scale *= l.scale.abs().max_element().max(1.0);
+            reach += l.translation.abs().max_element();
+        }
+        probe == Vec4::ZERO && rotation <= 1.0 + 1e-5 && scale * reach <= f32::MAX / 256.0
+    }
+
     /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
     /// verdict (the same operations, so the same values) without a buffer to write them to.
-    /// The latest joints' model transforms are kept on a small stack, which holds every parent
-    /// when joints are stored depth first (as exporters store them); a parent no longer on it
-    /// is recomputed by [`Self::model_of`], so any order is right, depth first is O(joints).
+    /// The latest joints' model transforms are cached, each in slot `joint % CACHE`; a parent
+    /// missing from it is recomputed by [`Self::model_of`] and cached again. Parents usually
+    /// come shortly before their children (depth-first orders, interleaved chains), which
+    /// makes this O(joints); any order gives the right verdict.
     pub(crate) fn model_is_finite(&self, local: &[Transform]) -> bool {
         assert!(local.len() == self.parents.len());
-        // A ring: the entries are at `top - len .. top` (mod STACK); pushing onto a full one
-        // drops the bottom.
-        let mut stack = [(0u32, Transform::IDENTITY); STACK];
-        let (mut top, mut len) = (0usize, 0usize);
+        // No joint index reaches u32::MAX, so every slot starts empty.
+        let mut joints = [u32::MAX; CACHE];
+        let mut models = [Transform::IDENTITY; CACHE];
         let mut probe = Vec4::ZERO;
         for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
             let m = if p < 0 {
                 *l
             } else {
-                while len > 0 && stack[(top - 1) % STACK].0 != p as u32 {
-                    top -= 1;
-                    len -= 1;
+                let slot = p as usize % CACHE;
+                if joints[slot] != p as u32 {
+                    joints[slot] = p as u32;
+                    models[slot] = self.model_of(local, p as usize);
                 }
-                if len == 0 {
-                    stack[top % STACK] = (p as u32, self.model_of(local, p as usize));
-                    top += 1;
-                    len = 1;
-                }
-                stack[(top - 1) % STACK].1.mul_transform(l)
+                models[slot].mul_transform(l)
             };
             probe += m.zero_probe();
-            stack[top % STACK] = (i as u32, m);
-            top += 1;
-            len = (len + 1).min(STACK);
+            joints[i % CACHE] = i as u32;
+            models[i % CACHE] = m;
         }
         probe == Vec4::ZERO
     }
@@ -246,8 +267,9 @@ impl Skeleton {
 const SEGMENT: usize = 256;
 const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
 
-/// Ancestors [`Skeleton::model_is_finite`] keeps: deeper than most skeletons.
-const STACK: usize = 32;
+/// Model transforms [`Skeleton::model_is_finite`] keeps: more than a humanoid's arm with its
+/// fingers, so returning to the chest after one still finds it.
+const CACHE: usize = 64;
 
 /// Checks a transform's components are finite and its rotation usable, returning it with the
 /// rotation renormalized. `what` names it in the error and is only called on failure, so the
@@ -430,7 +452,7 @@ mod tests {
     fn model_is_finite_agrees_with_the_forward_pass_in_any_order() {
         let n = 200;
         let depth_first = spine_with_branches(n);
-        // The same tree stored breadth first, so parents are rarely on the stack.
+        // The same tree stored breadth first, so parents are often far back.
         let mut order: Vec<usize> = vec![0];
         let mut k = 0;
         while k < order.len() {
@@ -446,7 +468,10 @@ mod tests {
             .iter()
             .map(|&j| usize::try_from(depth_first[j]).map_or(-1, |p| position[p] as i32))
             .collect();
-        for parents in [depth_first, breadth_first] {
+        // Two interleaved chains, and chains whose parents are all beyond the cache.
+        let interleaved: Vec<i32> = (0..n as i32).map(|i| (i - 2).max(-1)).collect();
+        let far: Vec<i32> = (0..n as i32).map(|i| (i - 100).max(-1)).collect();
+        for parents in [depth_first, breadth_first, interleaved, far] {
             let s = Skeleton::new(&parents, &skewed(n), None).unwrap();
             let mut model = vec![Transform::IDENTITY; n];
             for huge in [None, Some(150), Some(199)] {
@@ -462,6 +487,63 @@ mod tests {
                 assert_eq!(s.model_is_finite(&local), want, "huge at {huge:?}");
             }
         }
+    }
+
+    #[test]
+    fn model_surely_finite_only_vouches_for_finite_poses() {
+        // Random skeletons with magnitudes from tiny to near f32's limit: whenever the bound
+        // says finite, the forward pass must be; and ordinary poses must pass it.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut vouched, mut overflowed) = (0, 0);
+        for case in 0..3000 {
+            let n = 1 + (unit() * 40.0) as usize;
+            let parents: Vec<i32> = (0..n)
+                .map(|i| (unit() * (i + 1) as f32) as i32 - 1)
+                .collect();
+            // Each case has its own largest exponents, up to 10^38 for translations and 10^4
+            // for scales; a third of the cases are ordinary (scales near 1, translations below
+            // 10).
+            let ordinary = case % 3 == 0;
+            let (t_top, s_top) = if ordinary {
+                (0.0, 0.0)
+            } else {
+                (unit() * 38.0, unit() * 4.0)
+            };
+            let mut big = |top: f32| (unit() * 2.0 - 1.0) * 10f32.powf(unit() * top);
+            let local: Vec<Transform> = (0..n)
+                .map(|_| {
+                    let t = Vec3::new(big(t_top), big(t_top), big(t_top));
+                    let s = Vec3::new(big(s_top), big(s_top), big(s_top));
+                    let q = Quat::from_euler(glam::EulerRot::ZYX, big(0.5), big(0.5), big(0.5));
+                    Transform::new(t, q, s)
+                })
+                .collect();
+            let s = Skeleton::new(&parents, &local, None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            let finite = s.local_to_model_finite(&local, &mut model);
+            let surely = s.model_surely_finite(&local);
+            assert!(
+                !surely || finite,
+                "case {case}: vouched for an overflowing pose"
+            );
+            assert!(
+                surely || !ordinary,
+                "case {case}: an ordinary pose was not vouched for"
+            );
+            vouched += usize::from(surely && !ordinary);
+            overflowed += usize::from(!finite);
+        }
+        // Both outcomes occur among the large cases.
+        assert!(
+            vouched > 25 && overflowed > 25,
+            "{vouched} vouched, {overflowed} overflowed"
+        );
     }
 
     #[test]

@@ -822,8 +822,8 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
     return out;
   }
   /// `get_model` on a const pose: the same transforms, bit for bit, into `out` (its size must
-  /// be the joint count). Two passes instead of one: the first checks every result is finite,
-  /// so `out` is untouched on error.
+  /// be the joint count). A cheap first pass bounds the results, so `out` is untouched on
+  /// error.
   Result<void> compute_model(Span<Transform> out) const {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();

@@ -281,8 +281,8 @@ namespace Sinew
 
         /// <summary>
         /// <see cref="GetModel(Transform[])"/> without modifying the pose (sinew_pose_compute_model
-        /// takes a const pose): the same transforms, bit for bit. Two passes instead of one: the
-        /// first checks every result is finite, so <paramref name="output"/> is untouched on error.
+        /// takes a const pose): the same transforms, bit for bit. A cheap first pass bounds the
+        /// results, so <paramref name="output"/> is untouched on error.
         /// </summary>
         public void ComputeModel(Transform[] output)
         {

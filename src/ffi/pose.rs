@@ -146,8 +146,9 @@ pub unsafe extern "C" fn sinew_pose_get_model(
 }
 
 /// `sinew_pose_get_model` for a const pose: the same transforms, bit for bit, written into
-/// `out_model` (`count` must equal the joint count). Two passes instead of one: the first
-/// checks every result is finite without writing, so `out_model` is untouched on error.
+/// `out_model` (`count` must equal the joint count). Nothing is written unless every result
+/// is finite: a cheap first pass bounds them, and only poses with magnitudes near float's
+/// range take a full checking pass before the writing one.
 ///
 /// # Safety
 /// `out_model` must hold `count` items.
