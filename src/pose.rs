@@ -118,8 +118,8 @@ impl Pose {
         if !(skeleton.model_surely_finite(&self.local) || skeleton.model_is_finite(&self.local)) {
             return Err(overflow());
         }
-        let finite = self.skeleton.local_to_model_finite(&self.local, out);
-        debug_assert!(finite, "the check pass computes the same values");
+        let finite = skeleton.local_to_model_finite(&self.local, out);
+        debug_assert!(finite, "the checks above proved every result finite");
         Ok(())
     }
 
