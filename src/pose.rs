@@ -81,8 +81,11 @@ impl Pose {
         Ok(())
     }
 
-    /// Model-space transforms of every joint, recomputed in one forward pass. Fails with
-    /// [`ErrorKind::NumericOverflow`] when finite local transforms compose beyond f32's range.
+    /// Model-space transforms of every joint, recomputed in one forward pass: each joint's
+    /// parent's model transform composed with its local one, root first
+    /// (`model[j] = model[parent].mul_transform(&local[j])`), the one rule every model-space
+    /// read, write and pose-level solve follows. Fails with [`ErrorKind::NumericOverflow`]
+    /// when finite local transforms compose beyond f32's range.
     pub fn model(&mut self) -> Result<&[Transform]> {
         if !self
             .skeleton
@@ -93,7 +96,35 @@ impl Pose {
         Ok(&self.model)
     }
 
-    /// Model-space transform of one joint, O(depth).
+    /// [`Self::model`] from a shared pose, into the caller's `out` (one per joint): the same
+    /// values, bit for bit. `out` is untouched on error ([`ErrorKind::SizeMismatch`],
+    /// [`ErrorKind::NumericOverflow`]): a cheap first pass bounds the results, and only when
+    /// the bound cannot prove them finite (magnitudes near f32's range) does a full pass check
+    /// them before the writing one.
+    pub fn model_into(&self, out: &mut [Transform]) -> Result<()> {
+        self.model_into_as(out)
+    }
+
+    /// [`Self::model_into`] for any layout that converts exactly to and from [`Transform`].
+    pub(crate) fn model_into_as<T>(&self, out: &mut [T]) -> Result<()>
+    where
+        T: Copy + From<Transform>,
+        Transform: From<T>,
+    {
+        self.check_len(out.len())?;
+        // Nothing may be written unless every result is finite: a cheap bound proves it for
+        // all but huge poses, for which the forward pass is run once without writing.
+        let skeleton = &self.skeleton;
+        if !(skeleton.model_surely_finite(&self.local) || skeleton.model_is_finite(&self.local)) {
+            return Err(overflow());
+        }
+        let finite = skeleton.local_to_model_finite(&self.local, out);
+        debug_assert!(finite, "the checks above proved every result finite");
+        Ok(())
+    }
+
+    /// Model-space transform of one joint, O(depth): the same value, bit for bit, as
+    /// [`Self::model`] gives it.
     pub fn model_of(&self, joint: usize) -> Result<Transform> {
         self.skeleton.check_joint(joint)?;
         finite(self.skeleton.model_of(&self.local, joint))
@@ -109,7 +140,9 @@ impl Pose {
     }
 
     /// Moves one joint to a model-space transform; its descendants keep their local transforms
-    /// and so follow it. Unchanged on error.
+    /// and so follow it. The new local transform is `parent_model.inverse_mul(model)`, the
+    /// inverse of the root-first rule, so [`Self::model_of`] then gives `model` back (to
+    /// rounding, for non-zero parent scales). Unchanged on error.
     pub fn set_model_of(&mut self, joint: usize, model: &Transform) -> Result<()> {
         let model = validated_transform(model, || "model transform".into())?;
         let parent = self.parent_model_of(joint)?;
@@ -227,6 +260,30 @@ mod tests {
             .abs_diff_eq(target.translation, 1e-5));
         let tip = pose.model_of(2).unwrap().translation;
         assert!((tip - target.translation).length() - 1.0 < 1e-5);
+    }
+
+    #[test]
+    fn model_into_is_model_and_writes_nothing_on_error() {
+        let mut pose = Pose::new(arm());
+        let mut out = vec![Transform::from_translation(Vec3::Y); 3];
+        pose.model_into(&mut out).unwrap();
+        assert_eq!(out, pose.model().unwrap());
+        // Too large for the bound, still finite: the checking pass lets it through.
+        pose.local_mut()[0].scale = Vec3::splat(1e37);
+        pose.model_into(&mut out).unwrap();
+        assert_eq!(out, pose.model().unwrap());
+        assert!(out[2].translation.x > 1e37);
+        let before = vec![Transform::from_translation(Vec3::Y); 3];
+        let mut out = before.clone();
+        for j in [0, 1] {
+            pose.local_mut()[j].translation = Vec3::new(3e38, 0.0, 0.0);
+        }
+        let err = pose.model_into(&mut out).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NumericOverflow);
+        assert_eq!(out, before);
+        let err = pose.model_into(&mut out[..2]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::SizeMismatch);
+        assert_eq!(out, before);
     }
 
     #[test]

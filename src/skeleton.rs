@@ -135,12 +135,13 @@ impl Skeleton {
     }
 
     /// [`Self::local_to_model`], also returning whether every model transform is finite
-    /// (checked in the same pass).
-    pub(crate) fn local_to_model_finite(
-        &self,
-        local: &[Transform],
-        model: &mut [Transform],
-    ) -> bool {
+    /// (checked in the same pass), into any layout that converts exactly to and from
+    /// [`Transform`] (such as the C ABI's).
+    pub(crate) fn local_to_model_finite<T>(&self, local: &[Transform], model: &mut [T]) -> bool
+    where
+        T: Copy + From<Transform>,
+        Transform: From<T>,
+    {
         assert!(local.len() == self.parents.len() && model.len() == self.parents.len());
         // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
         // them all with one comparison at the end.
@@ -149,25 +150,126 @@ impl Skeleton {
             let m = if p < 0 {
                 *l
             } else {
-                model[p as usize].mul_transform(l)
+                Transform::from(model[p as usize]).mul_transform(l)
             };
             probe += m.zero_probe();
-            model[i] = m;
+            model[i] = m.into();
         }
         probe == Vec4::ZERO
     }
 
-    /// Model-space transform of one joint by walking its ancestors: O(depth), no buffers.
-    pub fn model_of(&self, local: &[Transform], joint: usize) -> Transform {
-        let mut m = local[joint];
-        let mut p = self.parents[joint];
-        while p >= 0 {
-            m = local[p as usize].mul_transform(&m);
-            p = self.parents[p as usize];
+    /// Whether the model transforms of `local` are surely finite, from a bound that one cheap
+    /// pass computes without composing anything: `true` proves that no step of the forward
+    /// pass overflows, `false` proves nothing (huge values, or rotations not of unit length).
+    ///
+    /// A model scale is a product of local scales along the path, so at most
+    /// `P = Π max(1, |scale|∞)` over all joints. A model translation is a sum along the path of
+    /// local translations, each scaled by a parent's model scale (at most `P`) and turned by
+    /// its model rotation (a product of unit quaternions, so of length below 2 even after
+    /// 2^16 roundings), which the rotation's arithmetic enlarges at most 49-fold on the way:
+    /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
+    /// intermediate value is finite.
+    pub(crate) fn model_surely_finite(&self, local: &[Transform]) -> bool {
+        // No branch in the loop: the probe catches any non-finite component (which `max`
+        // would pass over), an overflowing product or sum becomes infinite and fails the test,
+        // and f32 rounding (under 1 % over 2^16 joints) is well inside the margin.
+        let mut probe = Vec4::ZERO;
+        let (mut rotation, mut scale, mut reach) = (0.0f32, 1.0f32, 1.0f32);
+        for l in local {
+            probe += l.zero_probe();
+            rotation = rotation.max(l.rotation.length_squared());
+            scale *= l.scale.abs().max_element().max(1.0);
+            reach += l.translation.abs().max_element();
         }
-        m
+        probe == Vec4::ZERO && rotation <= 1.0 + 1e-5 && scale * reach <= f32::MAX / 256.0
+    }
+
+    /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
+    /// verdict (the same operations, so the same values) without a buffer to write them to.
+    /// The latest joints' model transforms are cached, each in slot `joint % CACHE`; a parent
+    /// missing from it is recomputed by [`Self::model_of`] and cached again. Parents usually
+    /// come shortly before their children (depth-first orders, interleaved chains), which
+    /// makes this O(joints); any order gives the right verdict.
+    pub(crate) fn model_is_finite(&self, local: &[Transform]) -> bool {
+        assert!(local.len() == self.parents.len());
+        // No joint index reaches u32::MAX, so every slot starts empty.
+        let mut joints = [u32::MAX; CACHE];
+        let mut models = [Transform::IDENTITY; CACHE];
+        let mut probe = Vec4::ZERO;
+        for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
+            let m = if p < 0 {
+                *l
+            } else {
+                let slot = p as usize % CACHE;
+                if joints[slot] != p as u32 {
+                    joints[slot] = p as u32;
+                    models[slot] = self.model_of(local, p as usize);
+                }
+                models[slot].mul_transform(l)
+            };
+            probe += m.zero_probe();
+            joints[i % CACHE] = i as u32;
+            models[i % CACHE] = m;
+        }
+        probe == Vec4::ZERO
+    }
+
+    /// Model-space transform of one joint: its ancestors composed root first, the same
+    /// operations in the same order as [`Self::local_to_model`], so the same bits. O(depth),
+    /// allocation-free.
+    ///
+    /// Composing from the joint upward instead would be another rule: [`Transform`]
+    /// composition keeps per-axis scales apart from rotations, so it is not associative once a
+    /// non-uniform scale sits above a rotation.
+    pub fn model_of(&self, local: &[Transform], joint: usize) -> Transform {
+        // The path is found walking up but composed walking down, so it is kept on the stack:
+        // every SEGMENT-th joint of the way up (the checkpoints), then each segment's joints in
+        // turn, from the root's segment down. Two walks, 1 KiB, for any depth up to MAX_JOINTS.
+        let mut checkpoints = [0u16; SEGMENT];
+        let mut segments = 0;
+        let mut j = joint;
+        'up: loop {
+            checkpoints[segments] = j as u16;
+            segments += 1;
+            for _ in 0..SEGMENT {
+                match self.parent(j) {
+                    Some(p) => j = p,
+                    None => break 'up,
+                }
+            }
+        }
+        let mut segment = [0u16; SEGMENT];
+        let mut model: Option<Transform> = None;
+        for &start in checkpoints[..segments].iter().rev() {
+            // The segment's joints from `start` up, at most SEGMENT of them.
+            let (mut len, mut k) = (0, usize::from(start));
+            loop {
+                segment[len] = k as u16;
+                len += 1;
+                match self.parent(k) {
+                    Some(p) if len < SEGMENT => k = p,
+                    _ => break,
+                }
+            }
+            for &k in segment[..len].iter().rev() {
+                let l = &local[usize::from(k)];
+                model = Some(match model {
+                    Some(m) => m.mul_transform(l),
+                    None => *l,
+                });
+            }
+        }
+        model.expect("a path holds at least the joint itself")
     }
 }
+
+/// Joints per segment of [`Skeleton::model_of`]'s path: SEGMENT² covers the deepest skeleton.
+const SEGMENT: usize = 256;
+const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
+
+/// Model transforms [`Skeleton::model_is_finite`] keeps: more than a humanoid's arm with its
+/// fingers, so returning to the chest after one still finds it.
+const CACHE: usize = 64;
 
 /// Checks a transform's components are finite and its rotation usable, returning it with the
 /// rotation renormalized. `what` names it in the error and is only called on failure, so the
@@ -296,6 +398,152 @@ mod tests {
         assert_eq!(s.find_joint("z"), None);
         let err = Skeleton::new(&[-1, 0], &rest(2), Some(&["a", "a"])).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidSkeleton);
+    }
+
+    /// Locals with non-uniform scales near 1 and small turns, so deep chains stay finite.
+    fn skewed(n: usize) -> Vec<Transform> {
+        (0..n)
+            .map(|i| {
+                let k = i as f32;
+                Transform::new(
+                    Vec3::new(1.0, 0.25 * (k * 0.7).sin(), 0.1),
+                    Quat::from_rotation_z(0.3 * (k * 1.3).cos()) * Quat::from_rotation_x(0.2),
+                    Vec3::new(1.0 + 0.01 * (k * 0.9).sin(), 0.99, 1.01),
+                )
+            })
+            .collect()
+    }
+
+    /// Every third joint starts a side branch off the spine; the rest extend the spine.
+    /// Parents first, depth first.
+    fn spine_with_branches(n: usize) -> Vec<i32> {
+        let mut spine = -1;
+        (0..n as i32)
+            .map(|i| {
+                let p = spine;
+                if i % 3 != 2 {
+                    spine = i;
+                }
+                p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn model_of_is_the_forward_pass_bit_for_bit_at_any_depth() {
+        // Chains around the segment length, and a deep spine with branches.
+        for parents in [1, 255, 256, 257, 513]
+            .map(|n: i32| (-1..n - 1).collect::<Vec<_>>())
+            .into_iter()
+            .chain([spine_with_branches(900)])
+        {
+            let n = parents.len();
+            let local = skewed(n);
+            let s = Skeleton::new(&parents, &local, None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            assert!(s.local_to_model_finite(&local, &mut model));
+            for (j, m) in model.iter().enumerate() {
+                assert_eq!(s.model_of(&local, j), *m, "{n} joints, joint {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn model_is_finite_agrees_with_the_forward_pass_in_any_order() {
+        let n = 200;
+        let depth_first = spine_with_branches(n);
+        // The same tree stored breadth first, so parents are often far back.
+        let mut order: Vec<usize> = vec![0];
+        let mut k = 0;
+        while k < order.len() {
+            let p = order[k] as i32;
+            order.extend((0..n).filter(|&c| depth_first[c] == p));
+            k += 1;
+        }
+        let mut position = vec![0; n];
+        for (i, &j) in order.iter().enumerate() {
+            position[j] = i;
+        }
+        let breadth_first: Vec<i32> = order
+            .iter()
+            .map(|&j| usize::try_from(depth_first[j]).map_or(-1, |p| position[p] as i32))
+            .collect();
+        // Two interleaved chains, and chains whose parents are all beyond the cache.
+        let interleaved: Vec<i32> = (0..n as i32).map(|i| (i - 2).max(-1)).collect();
+        let far: Vec<i32> = (0..n as i32).map(|i| (i - 100).max(-1)).collect();
+        for parents in [depth_first, breadth_first, interleaved, far] {
+            let s = Skeleton::new(&parents, &skewed(n), None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            for huge in [None, Some(150), Some(199)] {
+                let mut local = skewed(n);
+                if let Some(j) = huge {
+                    // Two huge offsets on one path overflow from the second one down.
+                    local[j].translation.x = 3e38;
+                    let p = s.parent(j).unwrap();
+                    local[p].translation.x = 3e38;
+                }
+                let want = s.local_to_model_finite(&local, &mut model);
+                assert_eq!(want, huge.is_none());
+                assert_eq!(s.model_is_finite(&local), want, "huge at {huge:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn model_surely_finite_only_vouches_for_finite_poses() {
+        // Random skeletons with magnitudes from tiny to near f32's limit: whenever the bound
+        // says finite, the forward pass must be; and ordinary poses must pass it.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut vouched, mut overflowed) = (0, 0);
+        for case in 0..3000 {
+            let n = 1 + (unit() * 40.0) as usize;
+            let parents: Vec<i32> = (0..n)
+                .map(|i| (unit() * (i + 1) as f32) as i32 - 1)
+                .collect();
+            // Each case has its own largest exponents, up to 10^38 for translations and 10^4
+            // for scales; a third of the cases are ordinary (scales near 1, translations below
+            // 10).
+            let ordinary = case % 3 == 0;
+            let (t_top, s_top) = if ordinary {
+                (0.0, 0.0)
+            } else {
+                (unit() * 38.0, unit() * 4.0)
+            };
+            let mut big = |top: f32| (unit() * 2.0 - 1.0) * 10f32.powf(unit() * top);
+            let local: Vec<Transform> = (0..n)
+                .map(|_| {
+                    let t = Vec3::new(big(t_top), big(t_top), big(t_top));
+                    let s = Vec3::new(big(s_top), big(s_top), big(s_top));
+                    let q = Quat::from_euler(glam::EulerRot::ZYX, big(0.5), big(0.5), big(0.5));
+                    Transform::new(t, q, s)
+                })
+                .collect();
+            let s = Skeleton::new(&parents, &local, None).unwrap();
+            let mut model = vec![Transform::IDENTITY; n];
+            let finite = s.local_to_model_finite(&local, &mut model);
+            let surely = s.model_surely_finite(&local);
+            assert!(
+                !surely || finite,
+                "case {case}: vouched for an overflowing pose"
+            );
+            assert!(
+                surely || !ordinary,
+                "case {case}: an ordinary pose was not vouched for"
+            );
+            vouched += usize::from(surely && !ordinary);
+            overflowed += usize::from(!finite);
+        }
+        // Both outcomes occur among the large cases.
+        assert!(
+            vouched > 25 && overflowed > 25,
+            "{vouched} vouched, {overflowed} overflowed"
+        );
     }
 
     #[test]

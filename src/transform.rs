@@ -6,7 +6,9 @@ use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
 
 /// A TRS transform. Composition `parent * child` rotates and scales the child's translation
 /// by the parent, multiplies rotations, and multiplies scales per axis (the usual game-engine
-/// approximation: exact for uniform scale, no shear is ever produced).
+/// approximation: exact for uniform scale, no shear is ever produced). With a non-uniform
+/// scale above a rotation it is not associative, so model space is always composed root
+/// first (see [`crate::Pose::model`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transform {
     /// Position, in the parent's space.

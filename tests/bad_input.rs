@@ -2456,6 +2456,17 @@ fn bases() -> Vec<(&'static str, Base, &'static [&'static str])> {
             &[],
         ),
         (
+            "sinew_pose_compute_model",
+            base(|w, a| unsafe {
+                st(sinew_pose_compute_model(
+                    a.h(w, "pose", w.pose_a),
+                    a.m("out_model", w.b.out_transforms.as_mut_ptr()),
+                    a.u("count", J as u32),
+                ))
+            }),
+            &[],
+        ),
+        (
             "sinew_pose_set_model",
             base(|w, a| unsafe {
                 st(sinew_pose_set_model(
@@ -3812,6 +3823,7 @@ fn manual_cases(t: &mut Table) {
         "sinew_pose_get_local",
         "sinew_pose_set_local",
         "sinew_pose_get_model",
+        "sinew_pose_compute_model",
         "sinew_pose_set_model",
         "sinew_joint_mask_set_weights",
         "sinew_joint_mask_get_weights",
@@ -3882,6 +3894,15 @@ fn manual_cases(t: &mut Table) {
     }
     t.add(
         "sinew_pose_get_model",
+        "pose",
+        Overflow,
+        "model space overflows",
+        none(),
+        world(overflow_pose),
+        OVERFLOW,
+    );
+    t.add(
+        "sinew_pose_compute_model",
         "pose",
         Overflow,
         "model space overflows",

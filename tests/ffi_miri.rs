@@ -444,6 +444,10 @@ fn pose_round_trip_and_errors() {
         let mut hand = SinewTransform::default();
         ok(sinew_pose_get_model_transform(p, 3, &mut hand));
         assert!(close(&hand, &m[3], 1e-6));
+        // The const read gives what the mutable one does.
+        let mut computed = [SinewTransform::default(); 5];
+        ok(sinew_pose_compute_model(p, computed.as_mut_ptr(), JOINTS));
+        same(&computed, &m);
 
         // Model space round trip.
         ok(sinew_pose_reset(p));
@@ -473,6 +477,10 @@ fn pose_round_trip_and_errors() {
         fails(s, SinewStatus::SizeMismatch, "out_local");
         let s = sinew_pose_get_model(p, out4.as_mut_ptr(), 4);
         fails(s, SinewStatus::SizeMismatch, "out_model");
+        let s = sinew_pose_compute_model(p, out4.as_mut_ptr(), 4);
+        fails(s, SinewStatus::SizeMismatch, "out_model");
+        let s = sinew_pose_compute_model(null(), computed.as_mut_ptr(), JOINTS);
+        fails(s, SinewStatus::NullPointer, "pose");
         let s = sinew_pose_get_model_transform(p, JOINTS, &mut hand);
         assert_eq!(s, SinewStatus::OutOfRange);
         let s = sinew_pose_set_model_transform(p, JOINTS, &target);
@@ -483,6 +491,9 @@ fn pose_round_trip_and_errors() {
         fails(s, SinewStatus::NullPointer, "skeleton");
         let mut bytes = Bytes::new();
         let s = sinew_pose_get_local(p, bytes.ptr(1), JOINTS);
+        fails(s, SinewStatus::InvalidArgument, "aligned");
+        assert!(bytes.untouched());
+        let s = sinew_pose_compute_model(p, bytes.ptr(1), JOINTS);
         fails(s, SinewStatus::InvalidArgument, "aligned");
         assert!(bytes.untouched());
         assert_eq!(local(p), before);

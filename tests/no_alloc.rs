@@ -111,8 +111,40 @@ fn rust_solve_and_pose_paths_allocate_nothing() {
             0
         );
         assert_eq!(allocations(|| pose.set_model(&model).unwrap()), 0);
+        let mut out = model.clone();
+        assert_eq!(allocations(|| pose.model_into(&mut out).unwrap()), 0);
+        assert_eq!(
+            allocations(|| {
+                let hand = pose.model_of(3).unwrap();
+                pose.set_model_of(3, &hand).unwrap();
+            }),
+            0
+        );
         let local = pose.local().to_vec();
         assert_eq!(allocations(|| pose.set_local(&local).unwrap()), 0);
+    }
+}
+
+#[test]
+fn model_reads_of_deep_and_shuffled_skeletons_allocate_nothing() {
+    // A chain deeper than the single-joint read's path segments, and a tree whose parents the
+    // const read's cache misses (each joint's parent is half its index). The root's scale is
+    // too large for the const read's bound, so it takes its full checking pass.
+    let n = 600;
+    let chain: Vec<i32> = (-1..n as i32 - 1).collect();
+    let spread: Vec<i32> = (0..n as i32).map(|i| (i / 2) - 1).collect();
+    for parents in [chain, spread] {
+        let mut rest = vec![Transform::from_translation(Vec3::new(0.01, 0.0, 0.0)); n];
+        rest[0].scale = Vec3::splat(1e36);
+        let pose = Pose::new(Arc::new(Skeleton::new(&parents, &rest, None).unwrap()));
+        let mut out = vec![Transform::IDENTITY; n];
+        assert_eq!(
+            allocations(|| {
+                pose.model_of(n - 1).unwrap();
+                pose.model_into(&mut out).unwrap();
+            }),
+            0
+        );
     }
 }
 
@@ -188,6 +220,19 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
                 );
                 assert_eq!(
                     sinew_pose_get_local(pose, model.as_mut_ptr(), 4),
+                    SinewStatus::Ok
+                );
+                assert_eq!(
+                    sinew_pose_compute_model(pose, model.as_mut_ptr(), 4),
+                    SinewStatus::Ok
+                );
+                let mut hand = SinewTransform::default();
+                assert_eq!(
+                    sinew_pose_get_model_transform(pose, 3, &mut hand),
+                    SinewStatus::Ok
+                );
+                assert_eq!(
+                    sinew_pose_set_model_transform(pose, 3, &hand),
                     SinewStatus::Ok
                 );
             }),

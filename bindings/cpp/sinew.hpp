@@ -803,8 +803,10 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
     return detail::check_status(sinew_pose_set_local(get(), detail::c_ptr(local.data()), n));
   }
 
-  /// Computes the model-space transforms into `out`. Not const: the library reuses a buffer
-  /// inside the pose (so, like every mutation, not from two threads at once).
+  /// Computes the model-space transforms into `out`: each joint's parent's model transform
+  /// composed with its local one, root first (the one rule every model-space call follows).
+  /// Not const: the library reuses a buffer inside the pose (so, like every mutation, not from
+  /// two threads at once); `compute_model` reads a const pose.
   Result<void> get_model(Span<Transform> out) {
     uint32_t n = 0;
     if (!detail::narrow(out.size(), n)) return detail::too_large();
@@ -819,6 +821,23 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
     if (!r) return r.error();
     return out;
   }
+  /// `get_model` on a const pose: the same transforms, bit for bit, into `out` (its size must
+  /// be the joint count). A cheap first pass bounds the results, so `out` is untouched on
+  /// error.
+  Result<void> compute_model(Span<Transform> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check_status(sinew_pose_compute_model(get(), detail::c_ptr(out.data()), n));
+  }
+  /// `compute_model` into a new vector.
+  Result<std::vector<Transform>> compute_model() const {
+    Result<uint32_t> n = joint_count();
+    if (!n) return n.error();
+    std::vector<Transform> out(*n);
+    Result<void> r = compute_model(out);
+    if (!r) return r.error();
+    return out;
+  }
   /// Sets the pose from model-space transforms of every joint; unchanged on error.
   Result<void> set_model(Span<const Transform> model) {
     uint32_t n = 0;
@@ -826,7 +845,8 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
     return detail::check_status(sinew_pose_set_model(get(), detail::c_ptr(model.data()), n));
   }
 
-  /// One joint's model-space transform (walks its ancestors only).
+  /// One joint's model-space transform (walks its ancestors only, root first: the same bits
+  /// as `get_model`).
   Result<Transform> model_transform(uint32_t joint) const {
     SinewTransform out{};
     SinewStatus s = sinew_pose_get_model_transform(get(), joint, &out);

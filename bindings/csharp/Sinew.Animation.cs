@@ -253,7 +253,12 @@ namespace Sinew
             finally { Exit(a); }
         }
 
-        /// <summary>Computes every joint's model-space transform into <paramref name="output"/>.</summary>
+        /// <summary>
+        /// Computes every joint's model-space transform into <paramref name="output"/> (length
+        /// JointCount): its parent's model transform composed with its local one, root first, the
+        /// one rule every model-space call follows. Uses a buffer inside the pose, so it counts as
+        /// a modification; <see cref="ComputeModel(Transform[])"/> only reads the pose.
+        /// </summary>
         public void GetModel(Transform[] output)
         {
             if (output == null) Library.ThrowNull("output");
@@ -274,6 +279,31 @@ namespace Sinew
             return model;
         }
 
+        /// <summary>
+        /// <see cref="GetModel(Transform[])"/> without modifying the pose (sinew_pose_compute_model
+        /// takes a const pose): the same transforms, bit for bit. A cheap first pass bounds the
+        /// results, so <paramref name="output"/> is untouched on error.
+        /// </summary>
+        public void ComputeModel(Transform[] output)
+        {
+            if (output == null) Library.ThrowNull("output");
+            fixed (Transform* p = output) ComputeModel(p, output.Length);
+        }
+
+        public void ComputeModel(Transform* output, int count)
+        {
+            bool a = false;
+            try { Library.Check(NativeMethods.sinew_pose_compute_model(Enter(ref a), (SinewTransform*)output, (uint)count)); }
+            finally { Exit(a); }
+        }
+
+        public Transform[] ComputeModel()
+        {
+            Transform[] model = new Transform[JointCount];
+            ComputeModel(model);
+            return model;
+        }
+
         /// <summary>Sets the pose from model-space transforms of every joint.</summary>
         public void SetModel(Transform[] model)
         {
@@ -288,7 +318,7 @@ namespace Sinew
             finally { Exit(a); }
         }
 
-        /// <summary>One joint's model-space transform.</summary>
+        /// <summary>One joint's model-space transform (its ancestors only, root first: the same bits as GetModel).</summary>
         public Transform GetModelTransform(int joint)
         {
             Transform t;

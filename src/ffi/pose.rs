@@ -119,8 +119,12 @@ pub unsafe extern "C" fn sinew_pose_set_local(
     })
 }
 
-/// Computes model-space transforms of every joint (one pass, parents first) into `out_model`.
-/// Takes a mutable pose because it reuses the pose's model-space buffer.
+/// Computes model-space transforms of every joint (one pass, parents first) into `out_model`:
+/// each joint's model transform is its parent's composed with its local one, root first
+/// (translation `parent.t + parent.r * (parent.s * local.t)`, rotation `parent.r * local.r`,
+/// scale `parent.s * local.s` per axis), the one rule every model-space function follows.
+/// Takes a mutable pose because it reuses the pose's model-space buffer; see
+/// `sinew_pose_compute_model` for a const pose.
 ///
 /// # Safety
 /// `out_model` must hold `count` items.
@@ -141,7 +145,33 @@ pub unsafe extern "C" fn sinew_pose_get_model(
     })
 }
 
-/// Sets the pose from model-space transforms of every joint. Nothing changes on error.
+/// `sinew_pose_get_model` for a const pose: the same transforms, bit for bit, written into
+/// `out_model` (`count` must equal the joint count). Nothing is written unless every result
+/// is finite: a cheap first pass bounds them, and only poses with magnitudes near float's
+/// range take a full checking pass before the writing one.
+///
+/// # Safety
+/// `out_model` must hold `count` items.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_compute_model(
+    pose: *const SinewPose,
+    out_model: *mut SinewTransform,
+    count: u32,
+) -> SinewStatus {
+    guard(|| {
+        // SAFETY: caller's contract; null/alignment checked.
+        let pose = unsafe { arg(pose, "pose") }?;
+        check_count(count, pose.inner.joint_count(), "out_model")?;
+        // SAFETY: as above.
+        let out = unsafe { arg_slice_mut(out_model, count, "out_model") }?;
+        pose.inner.model_into_as(out)?;
+        Ok(())
+    })
+}
+
+/// Sets the pose from model-space transforms of every joint (model to local: each joint's
+/// local transform becomes its parent's model transform inverted and composed with its own,
+/// the inverse of `sinew_pose_get_model`'s rule). Nothing changes on error.
 ///
 /// # Safety
 /// `model` must hold `count` items.
@@ -163,7 +193,8 @@ pub unsafe extern "C" fn sinew_pose_set_model(
     })
 }
 
-/// Writes one joint's model-space transform (walks its ancestors only).
+/// Writes one joint's model-space transform: its ancestors only, composed root first, so
+/// the same transform, bit for bit, as `sinew_pose_get_model` gives it. Takes a const pose.
 ///
 /// # Safety
 /// Pointers must be valid.
@@ -181,7 +212,10 @@ pub unsafe extern "C" fn sinew_pose_get_model_transform(
     })
 }
 
-/// Moves one joint to a model-space transform; its descendants follow.
+/// Moves one joint to a model-space transform; its descendants follow. Its local transform
+/// becomes its parent's model transform inverted and composed with `transform`, so
+/// `sinew_pose_get_model_transform` then gives `transform` back (to rounding, for non-zero
+/// parent scales).
 ///
 /// # Safety
 /// Pointers must be valid.

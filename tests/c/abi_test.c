@@ -1467,13 +1467,72 @@ static void part_b_pose(void)
     /* Valid single-joint round trip: the joint's model transform comes back. */
     EXPECT(sinew_pose_get_model(pose, buf, NJ), SINEW_STATUS_OK);
     EXPECT(sinew_pose_get_model_transform(pose, 5, &one), SINEW_STATUS_OK);
-    CHECK(len3(sub(one.translation, buf[5].translation)) < 1e-5f,
-          "get_model_transform disagrees with get_model");
+    CHECK(memcmp(&one, &buf[5], sizeof one) == 0, "get_model_transform disagrees with get_model");
+    {
+        /* The const read gives the same bits; a wrong count leaves the buffer alone. */
+        const SinewPose *read_only = pose;
+        SinewTransform computed[NJ];
+        EXPECT(sinew_pose_compute_model(read_only, computed, NJ), SINEW_STATUS_OK);
+        CHECK(memcmp(computed, buf, sizeof computed) == 0,
+              "compute_model disagrees with get_model");
+        FILL(computed);
+        EXPECT(sinew_pose_compute_model(read_only, computed, NJ - 1), SINEW_STATUS_SIZE_MISMATCH);
+        EXPECT(sinew_pose_compute_model(NULL, computed, NJ), SINEW_STATUS_NULL_POINTER);
+        EXPECT(sinew_pose_compute_model(read_only, NULL, NJ), SINEW_STATUS_NULL_POINTER);
+        UNTOUCHED(computed);
+    }
     EXPECT(sinew_pose_set_model_transform(pose, 5, &one), SINEW_STATUS_OK);
     EXPECT(sinew_pose_set_local(pose, snap, NJ), SINEW_STATUS_OK);
     EXPECT(sinew_pose_joint_count(pose, &count), SINEW_STATUS_OK);
     CHECK(count == NJ, "joint count %u", (unsigned)count);
     sinew_pose_destroy(pose);
+}
+
+/* One model-space rule, root first (the README's): a chain of three joints one unit apart,
+ * the root scaled (2, 1, 1) and joint 1 turned 90 degrees about Z puts joint 2 at (3, 2, 0)
+ * for every read, and a joint set in model space reads back as set. */
+static void part_b_model_rule(void)
+{
+    static const int32_t chain_parents[3] = {-1, 0, 1};
+    SinewTransform rest[3], model[3], computed[3], one, target;
+    SinewSkeleton *skel = NULL;
+    SinewPose *pose = NULL;
+    const float h = 0.70710678f;
+    int i;
+
+    g_section = "B model-space rule";
+    for (i = 0; i < 3; i++) {
+        rest[i] = xf(v3(1, 0, 0), QID(), ONE3());
+    }
+    rest[0].scale = v3(2, 1, 1);
+    rest[1].rotation = qt(0, 0, h, h);
+    if (!EXPECT(sinew_skeleton_create(chain_parents, rest, NULL, 3, &skel), SINEW_STATUS_OK) ||
+        !EXPECT(sinew_pose_create(skel, &pose), SINEW_STATUS_OK)) {
+        sinew_skeleton_destroy(skel);
+        return;
+    }
+    EXPECT(sinew_pose_get_model(pose, model, 3), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_compute_model(pose, computed, 3), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_get_model_transform(pose, 2, &one), SINEW_STATUS_OK);
+    CHECK(len3(sub(model[2].translation, v3(3, 2, 0))) < 1e-5f, "get_model: joint 2 at (%g, %g, %g)",
+          (double)model[2].translation.x, (double)model[2].translation.y,
+          (double)model[2].translation.z);
+    CHECK(memcmp(computed, model, sizeof model) == 0, "compute_model disagrees with get_model");
+    CHECK(memcmp(&one, &model[2], sizeof one) == 0,
+          "get_model_transform: joint 2 at (%g, %g, %g)", (double)one.translation.x,
+          (double)one.translation.y, (double)one.translation.z);
+
+    target = xf(v3(0.5f, -1, 2), qt(0.6f, 0, 0, 0.8f), v3(1.5f, 0.5f, 1));
+    EXPECT(sinew_pose_set_model_transform(pose, 2, &target), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_get_model_transform(pose, 2, &one), SINEW_STATUS_OK);
+    CHECK(len3(sub(one.translation, target.translation)) < 1e-5f &&
+              len3(sub(one.scale, target.scale)) < 1e-5f &&
+              fabsf(one.rotation.x * target.rotation.x + one.rotation.w * target.rotation.w) >
+                  1 - 1e-6f,
+          "set then get_model_transform: (%g, %g, %g)", (double)one.translation.x,
+          (double)one.translation.y, (double)one.translation.z);
+    sinew_pose_destroy(pose);
+    sinew_skeleton_destroy(skel);
 }
 
 /* Overflowing model space from finite local transforms: the model-space functions should
@@ -1513,6 +1572,10 @@ static void part_b_pose_overflow(void)
     } else {
         UNTOUCHED(model);
     }
+    FILL(local);
+    st = sinew_pose_compute_model(pose, local, 3);
+    CHECK(st == SINEW_STATUS_NUMERIC_OVERFLOW, "compute_model returned %s", status_name(st));
+    UNTOUCHED(local);
     FILL(one);
     st = sinew_pose_get_model_transform(pose, 2, &one);
     CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW,
@@ -7157,6 +7220,7 @@ int main(void)
     part_b_hand_settings();
     part_b_hand_apply();
     part_a_huge_cases();
+    part_b_model_rule();
     part_b_pose_overflow();
     part_b_chain_huge();
     part_b_chain_pose_huge();

@@ -654,6 +654,15 @@ static void test_pose() {
     CHECK(sinew_pose_get_model_transform(cp, j, &c_one) == SINEW_STATUS_OK);
     CHECK(same_bits(MUST(pose.model_transform(j)), c_one));
   }
+  // compute_model reads a const pose (span and vector): the same bits as get_model.
+  const sinew::Pose& const_pose = pose;
+  CHECK(same_bits(MUST(const_pose.compute_model()), c_model_before));
+  sinew::Transform computed_span[JOINTS];
+  CHECK_OK(const_pose.compute_model(computed_span));
+  CHECK(std::memcmp(computed_span, c_model_before.data(), sizeof computed_span) == 0);
+  std::vector<SinewTransform> c_computed(JOINTS);
+  CHECK(sinew_pose_compute_model(cp, c_computed.data(), JOINTS) == SINEW_STATUS_OK);
+  CHECK(same_bits(c_computed, c_model_before));
 
   // set_model_transform moves a joint and its descendants.
   const sinew::Transform moved{sinew::Vec3{0.4f, 1.5f, 0.3f}, axis_angle(0, 1, 1, 0.8f)};
@@ -699,6 +708,9 @@ static void test_pose() {
                       sinew::Status::size_mismatch);
   EXPECT_NATIVE_ERROR(pose.get_model(short_local),
                       sinew_pose_get_model(cp, c_ptr(short_local), JOINTS - 2),
+                      sinew::Status::size_mismatch);
+  EXPECT_NATIVE_ERROR(const_pose.compute_model(short_local),
+                      sinew_pose_compute_model(cp, c_ptr(short_local), JOINTS - 2),
                       sinew::Status::size_mismatch);
   std::vector<sinew::Transform> nan_local = animated;
   nan_local[HAND_R].rotation.w = std::numeric_limits<float>::infinity();

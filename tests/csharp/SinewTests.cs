@@ -1195,6 +1195,7 @@ static unsafe class SinewTests
             pose.SetModelTransform(2, moved);
             Transform readBack = pose.GetModelTransform(2);
             float[] afterMove = F(pose.GetModel());
+            Check(SameBits(afterMove, F(pose.ComputeModel())), "ComputeModel reads what GetModel gives");
 
             SinewSkeleton* s = RawSkeleton();
             SinewPose* p = RawPose(s);
@@ -1259,6 +1260,8 @@ static unsafe class SinewTests
             SinewTransform[] rawModel = new SinewTransform[6];
             fixed (SinewTransform* m = rawModel) Ok(NativeMethods.sinew_pose_get_model(p, m, 6), "get_model");
             Check(SameBits(afterMove, RawChain(rawModel)), "model pose after moving a joint");
+            fixed (SinewTransform* m = rawModel) Ok(NativeMethods.sinew_pose_compute_model(p, m, 6), "compute_model");
+            Check(SameBits(afterMove, RawChain(rawModel)), "model pose read from a const pose");
             NativeMethods.sinew_hand_ik_retargeting_destroy(rh);
             NativeMethods.sinew_fabrik_destroy(rf);
             NativeMethods.sinew_ccd_destroy(rc);
@@ -1386,6 +1389,7 @@ static unsafe class SinewTests
             Check(SameBits(before, F(chain)), "the chain is untouched after an error");
             ThrowsSinew("an unknown joint name", Status.NotFound, () => skeleton.FindJoint("tail"), "tail");
             ThrowsSinew("a pose buffer of the wrong size", Status.SizeMismatch, () => pose.GetLocal(new Transform[3]));
+            ThrowsSinew("a model buffer of the wrong size", Status.SizeMismatch, () => pose.ComputeModel(new Transform[3]));
             ThrowsSinew("a joint out of range", Status.OutOfRange, () => pose.GetModelTransform(6));
             ThrowsSinew("a negative joint index", Status.OutOfRange, () => ik.SolvePose(pose, -1, 2, 3, PoseTarget));
             ThrowsSinew("parents that are not a tree", Status.InvalidSkeleton, () => new Skeleton(new[] { -1, 5 }, new[] { Transform.Identity, Transform.Identity }));
@@ -1805,6 +1809,7 @@ static unsafe class SinewTests
                 pose.GetLocal(local);
                 other.SetLocal(local);
                 pose.GetModel(model);
+                pose.ComputeModel(model);
                 hand.ApplyModel(model, Hands, HandBones);
                 Blending.Blend(pose, other, 0.3f, pose, mask);
                 Blending.BlendLayers(layers, 0.1f, mixed);

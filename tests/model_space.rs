@@ -1,0 +1,452 @@
+//! One model-space rule everywhere. A joint's model transform is its parent's model transform
+//! composed with its local one, root first (README, "Poses and model space"): translation
+//! `parent.t + parent.r · (parent.s ⊙ local.t)`, rotation `parent.r · local.r`, scale
+//! `parent.s ⊙ local.s`. With a non-uniform scale above a rotation, composing from the joint
+//! upward gives another answer, so every read, write and pose-level solve is checked here
+//! against a forward kinematics written from that rule, on random skeletons with non-uniform
+//! scales.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::props::config;
+use common::rng::Rng;
+use common::rotations::same_rotation;
+use proptest::prelude::*;
+use sinew::ffi::*;
+use sinew::{
+    Ccd, CcdSettings, ChainTarget, Fabrik, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, TwoBoneIk,
+    TwoBoneIkSettings, TwoBoneTarget, Vec3,
+};
+
+/// Salt for this file's scenarios (see [`Rng::salted`]).
+const SALT: u64 = 0x6d6f_6465_6c72_756c;
+
+/// Model transforms by the documented rule, root first, written without the library's
+/// `Transform` arithmetic.
+fn reference_model(parents: &[i32], local: &[Transform]) -> Vec<Transform> {
+    let mut model: Vec<Transform> = Vec::with_capacity(local.len());
+    for (&p, l) in parents.iter().zip(local) {
+        let m = if p < 0 {
+            *l
+        } else {
+            let parent = model[p as usize];
+            Transform {
+                translation: parent.translation + parent.rotation * (parent.scale * l.translation),
+                rotation: parent.rotation * l.rotation,
+                scale: parent.scale * l.scale,
+            }
+        };
+        model.push(m);
+    }
+    model
+}
+
+/// Whether two transforms agree within `eps`, relative to the translation's magnitude.
+fn close(a: &Transform, b: &Transform, eps: f32) -> bool {
+    let size = 1.0 + a.translation.length().max(b.translation.length());
+    a.translation.abs_diff_eq(b.translation, eps * size)
+        && same_rotation(a.rotation, b.rotation, eps)
+        && a.scale.abs_diff_eq(b.scale, eps * (1.0 + a.scale.length()))
+}
+
+fn assert_close(what: &str, got: &Transform, want: &Transform, eps: f32) {
+    assert!(
+        close(got, want, eps),
+        "{what}: {got:?}\n  expected {want:?}"
+    );
+}
+
+/// A random skeleton of 2 to 12 joints (parents first, possibly several roots) and a posed
+/// set of local transforms with non-uniform scales and arbitrary rotations. Half the joints
+/// continue the previous one, so chains run deep (the rule shows from three joints down).
+fn random_rig(rng: &mut Rng) -> (Vec<i32>, Vec<Transform>) {
+    let n = 2 + rng.index(11);
+    let parents: Vec<i32> = (0..n)
+        .map(|i| {
+            if i > 0 && rng.chance(0.5) {
+                i as i32 - 1
+            } else {
+                rng.index(i + 1) as i32 - 1
+            }
+        })
+        .collect();
+    let local = (0..n)
+        .map(|_| {
+            let scale = Vec3::new(
+                rng.range(0.5, 2.0),
+                rng.range(0.5, 2.0),
+                rng.range(0.5, 2.0),
+            );
+            Transform::new(rng.vec3(1.0), rng.rotation(std::f32::consts::PI), scale)
+        })
+        .collect();
+    (parents, local)
+}
+
+/// The path from `joint` up to its root, joint first.
+fn path_up(parents: &[i32], joint: usize) -> Vec<usize> {
+    let mut path = vec![joint];
+    while let Ok(p) = usize::try_from(parents[*path.last().unwrap()]) {
+        path.push(p);
+    }
+    path
+}
+
+/// A pose of a fresh skeleton of `parents`, set to `local`.
+fn posed(parents: &[i32], local: &[Transform]) -> Pose {
+    let skeleton = Arc::new(Skeleton::new(parents, local, None).expect("valid skeleton"));
+    let mut pose = Pose::new(skeleton);
+    pose.set_local(local).expect("valid locals");
+    pose
+}
+
+/// A C ABI pose of `parents` set to `local`, with its skeleton; the caller destroys both.
+fn ffi_pose(parents: &[i32], local: &[Transform]) -> (*mut SinewSkeleton, *mut SinewPose) {
+    let rest: Vec<SinewTransform> = local.iter().map(|&t| t.into()).collect();
+    let (mut skeleton, mut pose) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: the arrays hold `parents.len()` items; the out-pointers are locals.
+    unsafe {
+        let n = parents.len() as u32;
+        let st = sinew_skeleton_create(
+            parents.as_ptr(),
+            rest.as_ptr(),
+            std::ptr::null(),
+            n,
+            &mut skeleton,
+        );
+        assert_eq!(st, SinewStatus::Ok);
+        assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
+        assert_eq!(
+            sinew_pose_set_local(pose, rest.as_ptr(), n),
+            SinewStatus::Ok
+        );
+    }
+    (skeleton, pose)
+}
+
+/// Every model-space read of the C ABI: the whole pose (mutable, then const), then each
+/// joint alone; the two whole-pose reads must agree bit for bit.
+fn ffi_reads(pose: *mut SinewPose, n: usize) -> (Vec<Transform>, Vec<Transform>) {
+    let mut all = vec![SinewTransform::default(); n];
+    let mut computed = vec![SinewTransform::default(); n];
+    let mut one = SinewTransform::default();
+    // SAFETY: a live pose of `n` joints and buffers of `n` transforms.
+    unsafe {
+        assert_eq!(
+            sinew_pose_get_model(pose, all.as_mut_ptr(), n as u32),
+            SinewStatus::Ok
+        );
+        assert_eq!(
+            sinew_pose_compute_model(pose, computed.as_mut_ptr(), n as u32),
+            SinewStatus::Ok
+        );
+        assert_eq!(all, computed, "sinew_pose_compute_model");
+        let each = (0..n)
+            .map(|j| {
+                assert_eq!(
+                    sinew_pose_get_model_transform(pose, j as u32, &mut one),
+                    SinewStatus::Ok
+                );
+                one.into()
+            })
+            .collect();
+        (all.into_iter().map(Into::into).collect(), each)
+    }
+}
+
+/// The issue's example: a chain of three joints one unit apart, the root scaled (2, 1, 1)
+/// and joint 1 turned 90 degrees about Z. Joint 2 is at (3, 2, 0) by the rule: the root's
+/// scale stretches joint 1's offset to (2, 0, 0), and joint 2's offset, scaled by (2, 1, 1)
+/// first and turned by joint 1's model rotation, becomes (0, 2, 0).
+#[test]
+fn the_issue_example_reads_and_writes_by_one_rule() {
+    let parents = [-1, 0, 1];
+    let mut local = [Transform::from_translation(Vec3::X); 3];
+    local[0].scale = Vec3::new(2.0, 1.0, 1.0);
+    local[1].rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let (skeleton, pose) = ffi_pose(&parents, &local);
+    let (all, each) = ffi_reads(pose, 3);
+    let want = Vec3::new(3.0, 2.0, 0.0);
+    assert!(all[2].translation.abs_diff_eq(want, 1e-6), "{all:?}");
+    assert!(each[2].translation.abs_diff_eq(want, 1e-6), "{each:?}");
+    assert_eq!(
+        all, each,
+        "one joint's read equals the whole pose's, bit for bit"
+    );
+
+    // Set joint 2 somewhere with a non-uniform scale of its own; reading it back gives it.
+    let target = Transform::new(
+        Vec3::new(0.5, -1.0, 2.0),
+        Quat::from_rotation_x(0.7),
+        Vec3::new(1.5, 0.5, 1.0),
+    );
+    let sinew_target: SinewTransform = target.into();
+    // SAFETY: a live pose and a local transform.
+    let st = unsafe { sinew_pose_set_model_transform(pose, 2, &sinew_target) };
+    assert_eq!(st, SinewStatus::Ok);
+    let (all, each) = ffi_reads(pose, 3);
+    assert_close("get_model after set", &all[2], &target, 1e-5);
+    assert_close("get_model_transform after set", &each[2], &target, 1e-5);
+    assert_eq!(all, each);
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        sinew_pose_destroy(pose);
+        sinew_skeleton_destroy(skeleton);
+    }
+}
+
+/// One random rig: its skeleton, local transforms, and model transforms by the reference
+/// rule and as `Pose::model` gives them (the input of the model-space solves, which may be
+/// ill-conditioned enough that the last bits matter).
+struct Scenario {
+    parents: Vec<i32>,
+    local: Vec<Transform>,
+    model: Vec<Transform>,
+    pose_model: Vec<Transform>,
+}
+
+impl Scenario {
+    fn new(seed: u64) -> (Self, Rng) {
+        let mut rng = Rng::salted(seed, SALT);
+        let (parents, local) = random_rig(&mut rng);
+        let model = reference_model(&parents, &local);
+        let pose_model = posed(&parents, &local).model().unwrap().to_vec();
+        (
+            Self {
+                parents,
+                local,
+                model,
+                pose_model,
+            },
+            rng,
+        )
+    }
+
+    fn n(&self) -> usize {
+        self.parents.len()
+    }
+
+    /// Model transforms of `pose` by the reference rule.
+    fn model_of_pose(&self, pose: &Pose) -> Vec<Transform> {
+        reference_model(&self.parents, pose.local())
+    }
+
+    /// A random chain of `len` joints ending at a random joint deep enough, root first.
+    fn chain(&self, rng: &mut Rng, len: usize) -> Option<Vec<usize>> {
+        let deep: Vec<usize> = (0..self.n())
+            .filter(|&j| path_up(&self.parents, j).len() >= len)
+            .collect();
+        let tip = *deep.get(rng.index(deep.len().max(1)))?;
+        let mut chain = path_up(&self.parents, tip);
+        chain.truncate(len);
+        chain.reverse();
+        Some(chain)
+    }
+
+    /// A target near the chain's root, within about the chain's reach.
+    fn target(&self, rng: &mut Rng, chain: &[usize]) -> Vec3 {
+        let reach: f32 = chain
+            .windows(2)
+            .map(|w| (self.model[w[1]].translation - self.model[w[0]].translation).length())
+            .sum();
+        rng.in_ball(self.model[chain[0]].translation, reach.max(0.1) * 1.1)
+    }
+
+    /// The model transform of the chain root's parent, identity for a root.
+    fn root_parent(&self, chain: &[usize]) -> Transform {
+        usize::try_from(self.parents[chain[0]]).map_or(Transform::IDENTITY, |p| self.pose_model[p])
+    }
+}
+
+fn reads_follow_the_rule(seed: u64) {
+    let (s, _) = Scenario::new(seed);
+    let mut pose = posed(&s.parents, &s.local);
+    let model = pose.model().unwrap().to_vec();
+    for (j, (got, want)) in model.iter().zip(&s.model).enumerate() {
+        assert_close(&format!("Pose::model joint {j}"), got, want, 1e-5);
+        assert_eq!(pose.model_of(j).unwrap(), *got, "Pose::model_of({j})");
+    }
+    let shared: &Pose = &pose;
+    let mut into = vec![Transform::IDENTITY; s.n()];
+    shared.model_into(&mut into).unwrap();
+    assert_eq!(into, model, "Pose::model_into");
+    let (skeleton, ffi) = ffi_pose(&s.parents, &s.local);
+    let (all, each) = ffi_reads(ffi, s.n());
+    assert_eq!(all, model, "sinew_pose_get_model");
+    assert_eq!(each, model, "sinew_pose_get_model_transform");
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        sinew_pose_destroy(ffi);
+        sinew_skeleton_destroy(skeleton);
+    }
+}
+
+fn writes_invert_the_rule(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    for j in 0..s.n() {
+        let mut pose = posed(&s.parents, &s.local);
+        let scale = Vec3::new(
+            rng.range(0.5, 2.0),
+            rng.range(0.5, 2.0),
+            rng.range(0.5, 2.0),
+        );
+        let target = Transform::new(rng.vec3(3.0), rng.rotation(3.0), scale);
+        pose.set_model_of(j, &target).unwrap();
+        let after = s.model_of_pose(&pose);
+        assert_close(
+            &format!("set_model_of({j}) then FK"),
+            &after[j],
+            &target,
+            1e-4,
+        );
+        assert_close(
+            &format!("set_model_of({j}) then model_of"),
+            &pose.model_of(j).unwrap(),
+            &target,
+            1e-4,
+        );
+        // Ancestors and unrelated joints do not move; the rest of the pose is as before.
+        for k in (0..s.n()).filter(|&k| !path_up(&s.parents, k).contains(&j)) {
+            assert_eq!(after[k], s.model[k], "joint {k} moved when {j} was set");
+        }
+    }
+}
+
+fn two_bone_pose_solve_is_the_model_solve(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    let Some(chain) = s.chain(&mut rng, 3) else {
+        return;
+    };
+    let settings = TwoBoneIkSettings {
+        allow_stretching: rng.chance(0.5),
+        ..TwoBoneIkSettings::default()
+    };
+    let ik = TwoBoneIk::new(settings).unwrap();
+    let target = TwoBoneTarget::at(s.target(&mut rng, &chain));
+    let mut model_chain = [chain[0], chain[1], chain[2]].map(|j| s.pose_model[j]);
+    let want = ik.solve(&mut model_chain, &target).unwrap();
+    let mut pose = posed(&s.parents, &s.local);
+    let joints = [chain[0] as u32, chain[1] as u32, chain[2] as u32];
+    let got = ik.solve_pose(&mut pose, joints, &target).unwrap();
+    assert!(
+        (got.error - want.error).abs() <= 1e-4,
+        "{got:?} vs {want:?}"
+    );
+    let after = s.model_of_pose(&pose);
+    for (k, &j) in chain.iter().enumerate() {
+        assert_close(
+            &format!("two-bone joint {j}"),
+            &after[j],
+            &model_chain[k],
+            1e-4,
+        );
+    }
+}
+
+fn chain_pose_solves_are_the_model_solves(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    let len = 2 + rng.index(4);
+    let Some(chain) = s.chain(&mut rng, len).or_else(|| s.chain(&mut rng, 2)) else {
+        return;
+    };
+    let target = ChainTarget::at(s.target(&mut rng, &chain));
+    let joints: Vec<u32> = chain.iter().map(|&j| j as u32).collect();
+    let root_parent = s.root_parent(&chain).rotation;
+    for ccd in [false, true] {
+        let mut model_chain: Vec<Transform> = chain.iter().map(|&j| s.pose_model[j]).collect();
+        let mut pose = posed(&s.parents, &s.local);
+        let (want, got) = if ccd {
+            let mut solver = Ccd::new(CcdSettings::default(), 16).unwrap();
+            let want = solver
+                .solve(&mut model_chain, root_parent, &target)
+                .unwrap();
+            (
+                want,
+                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
+            )
+        } else {
+            let mut solver = Fabrik::new(FabrikSettings::default(), 16).unwrap();
+            let want = solver
+                .solve(&mut model_chain, root_parent, &target)
+                .unwrap();
+            (
+                want,
+                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
+            )
+        };
+        let name = if ccd { "CCD" } else { "FABRIK" };
+        assert!(
+            (got.error - want.error).abs() <= 1e-4,
+            "{name}: {got:?} vs {want:?}"
+        );
+        let after = s.model_of_pose(&pose);
+        for (k, &j) in chain.iter().enumerate() {
+            assert_close(
+                &format!("{name} joint {j}"),
+                &after[j],
+                &model_chain[k],
+                1e-4,
+            );
+        }
+    }
+}
+
+fn hand_retargeting_pose_is_the_model(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    let n = s.n();
+    let mut pick = || rng.index(n) as u32;
+    let hands = HandPair {
+        right_fk: pick(),
+        left_fk: pick(),
+        right_ik: pick(),
+        left_ik: pick(),
+    };
+    let bones: Vec<u32> = (0..1 + rng.index(3)).map(|_| rng.index(n) as u32).collect();
+    let settings = HandIkRetargetingSettings {
+        hand_fk_weight: rng.unit_f32(),
+        ..HandIkRetargetingSettings::default()
+    };
+    let retarget = HandIkRetargeting::new(settings).unwrap();
+    let mut model = s.pose_model.clone();
+    let want = retarget.apply_model(&mut model, &hands, &bones).unwrap();
+    let mut pose = posed(&s.parents, &s.local);
+    let got = retarget.apply_pose(&mut pose, &hands, &bones).unwrap();
+    assert!(got.abs_diff_eq(want, 1e-4), "offset {got} vs {want}");
+    let after = s.model_of_pose(&pose);
+    for &b in &bones {
+        let b = b as usize;
+        assert_close(&format!("bone {b}"), &after[b], &model[b], 1e-4);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn model_reads_follow_the_rule(seed in any::<u64>()) {
+        reads_follow_the_rule(seed);
+    }
+
+    #[test]
+    fn model_writes_invert_the_rule(seed in any::<u64>()) {
+        writes_invert_the_rule(seed);
+    }
+
+    #[test]
+    fn two_bone_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
+        two_bone_pose_solve_is_the_model_solve(seed);
+    }
+
+    #[test]
+    fn chain_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
+        chain_pose_solves_are_the_model_solves(seed);
+    }
+
+    #[test]
+    fn hand_retargeting_apply_pose_agrees_with_apply_model(seed in any::<u64>()) {
+        hand_retargeting_pose_is_the_model(seed);
+    }
+}
