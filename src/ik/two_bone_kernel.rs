@@ -134,10 +134,11 @@ fn toward_pole<L: Lane>(v: V3<L>, to_goal: V3<L>, goal_sq: L, tiny: L) -> (V3<L>
 
 /// The input's bend direction carried by the minimal arc from the input's root-end direction
 /// `e` onto the aim line, like the general path, with its length before normalizing and the
-/// lanes where it is usable. With the input's bend-plane normal `m = e × upper` it is
-/// `(m − e t) × dir` for `t = (m·g) / (|e||g| + e·g)`, here scaled by the positive
-/// `|e||g| + e·g` so nothing waits on a division; the cross product with `dir` is
-/// perpendicular to the aim line to rounding.
+/// lanes where it is usable. With the input's bend-plane normal `m = e × upper` and the
+/// root-goal vector `g` it is `(m − e t) × dir` for `t = (m·g) / (|e||g| + e·g)`, here scaled
+/// by the positive `|e||g| + e·g` so nothing waits on a division, and summed as
+/// `m |e||g| + (m (e·g) − e (m·g))` so only the last addition waits on the square root. The
+/// cross product with `dir` is perpendicular to the aim line to rounding.
 #[inline(always)]
 fn carried<L: Lane>(
     upper: V3<L>,
@@ -151,8 +152,10 @@ fn carried<L: Lane>(
     let m = e.cross(upper);
     let e_sq = e.dot(e);
     let eg = (e_sq * goal_sq).sqrt();
-    let den = eg + e.dot(to_goal);
-    let w = (m.scale(den) - e.scale(m.dot(to_goal))).cross(dir);
+    let e_dot_g = e.dot(to_goal);
+    let den = eg + e_dot_g;
+    let early = m.scale(e_dot_g) - e.scale(m.dot(to_goal));
+    let w = (m.scale(eg) + early).cross(dir);
     let w_sq = w.dot(w);
     let w_len = w_sq.sqrt();
     // Only where this matches the general path to full precision (rounding in `m` grows as
