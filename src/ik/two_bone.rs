@@ -52,7 +52,8 @@ pub struct TwoBoneIkSettings {
     /// Keep the joint bone's twist about its own axis relative to the root bone (Unreal's
     /// `bAllowTwist = false`) instead of the minimal-arc rotation.
     pub keep_twist: bool,
-    /// How far the bend plane turns from the input's towards the pole, in [0, 1].
+    /// How far the bend turns from the no-pole one (the input's, carried onto the target)
+    /// towards the pole, about the root-target line, in [0, 1].
     pub pole_weight: f32,
 }
 
@@ -121,7 +122,8 @@ pub struct TwoBoneTarget {
     pub position: Vec3,
     /// Rotation for [`EndRotation::CopyEffector`].
     pub rotation: Option<Quat>,
-    /// Point the joint bends towards; `None` keeps the input chain's bend plane.
+    /// Point the joint bends towards; `None` keeps the input chain's bend, turned by the
+    /// minimal rotation from its root-end direction onto the root-target direction.
     pub pole: Option<Vec3>,
 }
 
@@ -610,7 +612,7 @@ impl TwoBoneIk {
 
 /// The input's bend direction (the joint's offset from the root-end line, perpendicular to
 /// it) carried by the minimal rotation from the input's root-end direction to `dir`, so the
-/// joint keeps the animation's bend as the end is pulled toward the target (Unity's
+/// joint keeps the animation's bend as the end is pulled toward the target (like Unity's
 /// TwoBoneIK). A straight input (joint within `plane_eps` of its root-end line) uses a
 /// direction fixed in the root bone's frame, an input end at the root the upper bone, and a
 /// target within 0.1 degree of straight behind the input's end keeps the input's direction.
