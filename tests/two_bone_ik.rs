@@ -1724,7 +1724,7 @@ proptest! {
 /// here). One leg, Y up, walking along +X:
 ///
 /// - thigh 0.45 m, shin 0.43 m; the hip 0.92 m above the ground plane, moving forward at
-///   0.9 m/s ± 10 % (a 4.3 s period, so no two cycles are alike), bobbing ±2 cm twice per
+///   0.9 ± 0.08 m/s (a 4.3 s period, so no two cycles are alike), bobbing ±2 cm twice per
 ///   cycle and swaying ±2 cm sideways;
 /// - a gait cycle of 1.1 s sampled at 120 fps, six cycles (792 frames);
 /// - hip flexion 10° ± 20° (30° at contact, −10° at push-off), abduction −2° ± 3°, internal
@@ -1765,7 +1765,7 @@ impl Walk {
             let d = (p - c + 0.5).rem_euclid(1.0) - 0.5;
             (-(d / w) * (d / w)).exp()
         };
-        // Speed 0.8 m/s ± 10 % over a 4.3 s period, so no two cycles are alike.
+        // Speed 0.9 ± 0.08 m/s over a 4.3 s period, so no two cycles are alike.
         let hip = Vec3::new(
             0.9 * t - 0.08 * 4.3 / TAU * (TAU * t / 4.3).cos(),
             0.92 + 0.02 * (2.0 * TAU * p).cos(),
