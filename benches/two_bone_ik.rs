@@ -1,6 +1,7 @@
 //! Two-bone IK cost: single solves through the Rust API and the C ABI (reachable and
-//! unreachable targets, with and without stretch and soften), the C ABI's overhead on the same
-//! packed data, and batches of 256 chains (reported per solve) against 256 single calls.
+//! unreachable targets, with and without stretch and soften, with a pole and, through Rust,
+//! without), the C ABI's overhead on the same packed data, and batches of 256 chains (reported
+//! per solve) against 256 single calls.
 //!
 //! Inputs are prepared outside the timed region (`iter_batched_ref`), as in an engine where
 //! the chain comes from a pose computed earlier; resetting it inside the loop would time the
@@ -92,6 +93,15 @@ fn single(c: &mut Criterion) {
                     BatchSize::SmallInput,
                 )
             });
+            // Without a pole the bend comes from the input chain (a different rule).
+            let free = TwoBoneTarget::at(goal);
+            group.bench_function(format!("rust/{config}/{name}/no_pole"), |b| {
+                b.iter_batched_ref(
+                    || base,
+                    |chain| black_box(solver.solve(black_box(chain), &free).unwrap()),
+                    BatchSize::SmallInput,
+                )
+            });
             let base_c: [SinewTransform; 3] = base.map(Into::into);
             let (goal_c, pole_c) = (SinewVec3::from(goal), SinewVec3::from(POLE));
             group.bench_function(format!("c_abi/{config}/{name}"), |b| {
@@ -158,6 +168,18 @@ fn batch(c: &mut Criterion) {
             |chains| {
                 solver
                     .solve_batch(black_box(chains), &targets, &mut results)
+                    .unwrap()
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    let free: Vec<TwoBoneTarget> = goals.iter().map(|&g| TwoBoneTarget::at(g)).collect();
+    group.bench_function("rust_no_pole", |b| {
+        b.iter_batched_ref(
+            || input.clone(),
+            |chains| {
+                solver
+                    .solve_batch(black_box(chains), &free, &mut results)
                     .unwrap()
             },
             BatchSize::SmallInput,

@@ -1593,9 +1593,11 @@ proptest! {
             Transform::from_translation(Vec3::Y * l2),
         ];
         // Solution: joint at angle phi on the same side, lower bone pointing (almost) along -Y.
+        // The joint crosses the input's root-end line, so a pole far up picks that side.
         let joint = Vec3::new(phi.cos(), phi.sin(), 0.0) * l1;
         let goal_local = joint + Vec3::new(delta.sin(), -delta.cos(), 0.0) * l2;
         let goal = root.transform_point(goal_local);
+        let target = TwoBoneTarget::at(goal).with_pole(root.transform_point(Vec3::Y * 10.0));
         let skeleton = Arc::new(Skeleton::new(&[-1, 0, 1], &locals, None).unwrap());
         let mut pose = Pose::new(skeleton);
         let model = pose.model().unwrap().to_vec();
@@ -1603,7 +1605,7 @@ proptest! {
 
         let mut chain = input;
         let ik = solver(defaults());
-        let result = ik.solve(&mut chain, &TwoBoneTarget::at(goal)).unwrap();
+        let result = ik.solve(&mut chain, &target).unwrap();
         prop_assume!((chain[1].translation - root.transform_point(joint)).length() < 1e-3);
         prop_assert!(result.reached);
         for i in 0..2 {
@@ -1614,7 +1616,7 @@ proptest! {
             prop_assert!(mismatch < 1e-4, "bone {i}: rotation and direction disagree by {mismatch:e} rad (delta {delta:e})");
         }
 
-        ik.solve_pose(&mut pose, [0, 1, 2], &TwoBoneTarget::at(goal)).unwrap();
+        ik.solve_pose(&mut pose, [0, 1, 2], &target).unwrap();
         let end = pose.model().unwrap()[2].translation;
         let miss = (end - goal).length();
         prop_assert!(miss < 1e-4 * len, "solve_pose end misses by {miss:e} (chain {len}, delta {delta:e})");
@@ -1630,16 +1632,277 @@ fn solve_pose_misses_when_the_lower_bone_turns_nearly_half_a_turn() {
         Transform::from_translation(Vec3::Y),
     ];
     let mut pose = Pose::new(Arc::new(Skeleton::new(&[-1, 0, 1], &rest, None).unwrap()));
-    // Solution: joint at 60 degrees, lower bone at pi - 1e-3 from its input direction.
+    // Solution: joint at 60 degrees, lower bone at pi - 1e-3 from its input direction (the
+    // pole puts the joint across the input's root-end line).
     let delta = 1e-3f32;
     let goal = Vec3::new(0.5 + delta.sin(), 3f32.sqrt() / 2.0 - delta.cos(), 0.0);
+    let target = TwoBoneTarget::at(goal).with_pole(Vec3::Y * 10.0);
     let result = solver(defaults())
-        .solve_pose(&mut pose, [0, 1, 2], &TwoBoneTarget::at(goal))
+        .solve_pose(&mut pose, [0, 1, 2], &target)
         .unwrap();
+    let joint = pose.model().unwrap()[1].translation;
+    assert!(
+        (joint - Vec3::new(0.5, 3f32.sqrt() / 2.0, 0.0)).length() < 1e-4,
+        "{joint}"
+    );
     let end = pose.model().unwrap()[2].translation;
     let miss = (end - goal).length();
     assert!(
         miss < 1e-4 * 2.0,
         "end misses the target by {miss:e} while the solve reports {result:?}"
+    );
+}
+
+// ------------------------------------------------------------------------------------ no pole
+
+/// The documented rule, written independently: the input's bend direction (the joint's offset
+/// from the root–end line, perpendicular to it) carried by the minimal rotation from the
+/// input's root→end direction to the root→target direction.
+fn reference_bend(input: &[Transform; 3], goal: Vec3) -> Vec3 {
+    let a = input[0].translation;
+    let from = (input[2].translation - a).normalize();
+    let bend = perp(input[1].translation - a, from).normalize();
+    Quat::from_rotation_arc(from, (goal - a).normalize()) * bend
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Without a pole the joint bends toward the input's bend direction carried by the
+    /// minimal arc onto the aim line; with a pole at `pole_weight` w it turns from there
+    /// toward the pole by w of the angle between them (about the aim line).
+    #[test]
+    fn without_a_pole_the_input_bend_is_carried_by_the_minimal_arc(
+        case in chain_case(),
+        dir in unit_dir(),
+        f in 0.0f32..1.0,
+        pole in vec3(3.0),
+        w in 0.0f32..1.0,
+    ) {
+        let (l1, l2, len) = (case.l1, case.l2, case.length());
+        let input = case.chain;
+        let a = case.root();
+        let from = (input[2].translation - a).normalize();
+        // A bent input (joint clear of its root-end line) and a target neither nearly behind
+        // the input's end nor nearly straight or folded, so every direction is well defined.
+        prop_assume!(perp(input[1].translation - a, from).length() > 0.05 * l1);
+        let dir = if dir.dot(from) > -0.9 { dir } else { -dir };
+        let margin = 0.05 * len;
+        let lo = (l1 - l2).abs() + margin;
+        let goal = a + dir * (lo + (len - margin - lo) * f);
+        let expected = reference_bend(&input, goal);
+
+        let mut chain = input;
+        solver(defaults()).solve(&mut chain, &TwoBoneTarget::at(goal)).unwrap();
+        let joint_off = perp(chain[1].translation - a, dir);
+        prop_assert!(
+            dir_angle_deg(joint_off, expected) < 0.05,
+            "joint bends {} degrees away from the carried input bend",
+            dir_angle_deg(joint_off, expected)
+        );
+
+        // Partial pole weight: turned from there toward the pole by w.
+        let pole = a + pole * case.scale;
+        let pole_off = perp(pole - a, dir);
+        prop_assume!(pole_off.length() > 0.1 * case.scale);
+        let pole_off = pole_off.normalize();
+        let angle = expected.cross(pole_off).dot(dir).atan2(expected.dot(pole_off));
+        let blended = Quat::from_axis_angle(dir, w * angle) * expected;
+        let settings = TwoBoneIkSettings { pole_weight: w, ..defaults() };
+        let mut chain = input;
+        solver(settings).solve(&mut chain, &TwoBoneTarget::at(goal).with_pole(pole)).unwrap();
+        let joint_off = perp(chain[1].translation - a, dir);
+        prop_assert!(
+            dir_angle_deg(joint_off, blended) < 0.05,
+            "pole weight {w}: joint bends {} degrees away from the blend",
+            dir_angle_deg(joint_off, blended)
+        );
+    }
+}
+
+/// A synthetic walk standing in for mocap legs with foot locking (there are no mocap files
+/// here). One leg, Y up, walking along +X:
+///
+/// - thigh 0.45 m, shin 0.43 m; the hip 0.92 m above the ground plane, moving forward at
+///   0.9 ± 0.08 m/s (a 4.3 s period, so no two cycles are alike), bobbing ±2 cm twice per
+///   cycle and swaying ±2 cm sideways;
+/// - a gait cycle of 1.1 s sampled at 120 fps, six cycles (792 frames);
+/// - hip flexion 10° ± 20° (30° at contact, −10° at push-off), abduction −2° ± 3°, internal
+///   rotation ±(6° ± 2°); knee flexion 5°–70°: a loading bump of about 18° early in stance and
+///   the swing peak of 70°;
+/// - stance is the first 60 % of each cycle: at contact the foot target locks where the
+///   animated ankle is and stays there while the animated ankle slides back (the animation
+///   skates: its hip moves slower than its foot sweeps), up to 20 cm from the lock; over the
+///   first 12 frames of swing the target blends back to the animated ankle (smoothstep).
+///
+/// Every target is reachable. Each frame is solved from the animated chain (the input is the
+/// animation, not the previous output), with no pole.
+struct Walk;
+
+impl Walk {
+    const FPS: f32 = 120.0;
+    const CYCLE: f32 = 1.1;
+    const CYCLES: usize = 6;
+    const STANCE: f32 = 0.6;
+    const RELEASE_FRAMES: f32 = 12.0;
+
+    fn frames() -> usize {
+        (Self::CYCLES as f32 * Self::CYCLE * Self::FPS).round() as usize
+    }
+
+    /// Where in its gait cycle `frame` is, in [0, 1).
+    fn phase(frame: usize) -> f32 {
+        (frame as f32 / Self::FPS / Self::CYCLE).fract()
+    }
+
+    /// The animated chain (hip, knee, ankle in model space) on `frame`.
+    fn chain(frame: usize) -> [Transform; 3] {
+        use std::f32::consts::TAU;
+        let t = frame as f32 / Self::FPS;
+        let p = Self::phase(frame);
+        // A periodic bump of width `w` centred on phase `c`.
+        let bump = |c: f32, w: f32| {
+            let d = (p - c + 0.5).rem_euclid(1.0) - 0.5;
+            (-(d / w) * (d / w)).exp()
+        };
+        // Speed 0.9 ± 0.08 m/s over a 4.3 s period, so no two cycles are alike.
+        let hip = Vec3::new(
+            0.9 * t - 0.08 * 4.3 / TAU * (TAU * t / 4.3).cos(),
+            0.92 + 0.02 * (2.0 * TAU * p).cos(),
+            0.1 + 0.02 * (TAU * p).sin(),
+        );
+        let flexion = (10.0 + 20.0 * (TAU * p).cos()).to_radians();
+        let abduction = (-2.0 + 3.0 * (TAU * p).sin()).to_radians();
+        let rotation = ((6.0 + 2.0 * (TAU * t / 3.1).sin()) * (TAU * p + 0.5).sin()).to_radians();
+        let knee = (5.0 + 13.0 * bump(0.15, 0.07) + 65.0 * bump(0.72, 0.11)).to_radians();
+        let r_hip = Quat::from_rotation_z(flexion)
+            * Quat::from_rotation_x(abduction)
+            * Quat::from_rotation_y(rotation);
+        let r_knee = r_hip * Quat::from_rotation_z(-knee);
+        let k = hip + r_hip * Vec3::new(0.0, -0.45, 0.0);
+        let ankle = k + r_knee * Vec3::new(0.0, -0.43, 0.0);
+        [
+            Transform::from_rotation_translation(r_hip, hip),
+            Transform::from_rotation_translation(r_knee, k),
+            Transform::from_rotation_translation(r_knee, ankle),
+        ]
+    }
+
+    /// The animated chains and the locked foot targets of every frame.
+    fn run() -> Vec<([Transform; 3], Vec3)> {
+        let mut lock = Vec3::ZERO;
+        let mut released_at = 0usize;
+        (0..Self::frames())
+            .map(|f| {
+                let chain = Self::chain(f);
+                let ankle = chain[2].translation;
+                let p = Self::phase(f);
+                let stance = p < Self::STANCE;
+                if stance && (f == 0 || Self::phase(f - 1) >= Self::STANCE) {
+                    lock = ankle;
+                }
+                if !stance && (f == 0 || Self::phase(f - 1) < Self::STANCE) {
+                    released_at = f;
+                }
+                let w = if stance {
+                    1.0
+                } else {
+                    let x = ((f - released_at) as f32 / Self::RELEASE_FRAMES).min(1.0);
+                    1.0 - x * x * (3.0 - 2.0 * x)
+                };
+                (chain, ankle.lerp(lock, w))
+            })
+            .collect()
+    }
+}
+
+/// The joint's offset from the root–end line, perpendicular to it.
+fn bend_offset(chain: &[Transform; 3]) -> Vec3 {
+    let a = chain[0].translation;
+    perp(
+        chain[1].translation - a,
+        (chain[2].translation - a).normalize(),
+    )
+}
+
+/// What [`measure_walk`] found, in degrees.
+#[derive(Debug)]
+struct WalkStats {
+    max_deviation: f32,
+    max_deviation_frame: usize,
+    max_turn: f32,
+    max_turn_frame: usize,
+    max_input_turn: f32,
+    max_lock_distance: f32,
+    unreached: usize,
+}
+
+/// Solves every frame of the walk and measures the largest angle between the solved and the
+/// animated bend directions (both projected perpendicular to the root→target line) and the
+/// largest per-frame turn of the solved bend direction.
+fn measure_walk(ik: &TwoBoneIk) -> WalkStats {
+    let mut stats = WalkStats {
+        max_deviation: 0.0,
+        max_deviation_frame: 0,
+        max_turn: 0.0,
+        max_turn_frame: 0,
+        max_input_turn: 0.0,
+        max_lock_distance: 0.0,
+        unreached: 0,
+    };
+    let mut previous: Option<(Vec3, Vec3)> = None;
+    for (f, (input, goal)) in Walk::run().into_iter().enumerate() {
+        let mut chain = input;
+        let result = ik.solve(&mut chain, &TwoBoneTarget::at(goal)).unwrap();
+        stats.unreached += usize::from(!result.reached);
+        stats.max_lock_distance = stats
+            .max_lock_distance
+            .max((goal - input[2].translation).length());
+        let axis = (goal - input[0].translation).normalize();
+        let animated = perp(bend_offset(&input), axis);
+        let solved = perp(bend_offset(&chain), axis);
+        let deviation = dir_angle_deg(animated, solved);
+        if deviation > stats.max_deviation {
+            (stats.max_deviation, stats.max_deviation_frame) = (deviation, f);
+        }
+        if let Some((prev_in, prev_out)) = previous {
+            let turn = dir_angle_deg(prev_out, solved);
+            if turn > stats.max_turn {
+                (stats.max_turn, stats.max_turn_frame) = (turn, f);
+            }
+            stats.max_input_turn = stats.max_input_turn.max(dir_angle_deg(prev_in, animated));
+        }
+        previous = Some((animated, solved));
+    }
+    stats
+}
+
+/// Before the carried bend (the upper bone made perpendicular to the aim line) the knee
+/// swung up to 179.9 degrees from the animation's bend on this walk (142.8 degrees in one
+/// frame): a nearly straight stance leg whose target sits ahead of the animated ankle bent
+/// backwards. Now it stays within 0.21 degrees and turns at most 2.77 degrees per frame, as
+/// much as the animation's own bend does (2.77).
+#[test]
+fn walk_with_locked_feet_keeps_the_animated_bend_without_a_pole() {
+    let stats = measure_walk(&solver(defaults()));
+    eprintln!("walk with locked feet, no pole: {stats:?}");
+    // The workload is what it claims.
+    assert_eq!(stats.unreached, 0, "{stats:?}");
+    assert!(
+        (0.15..=0.21).contains(&stats.max_lock_distance),
+        "{stats:?}"
+    );
+    assert!(
+        stats.max_deviation <= 45.0,
+        "the knee swung {} degrees from the animation's bend (frame {})",
+        stats.max_deviation,
+        stats.max_deviation_frame
+    );
+    assert!(
+        stats.max_turn <= 4.0,
+        "the knee's bend turned {} degrees in one frame (frame {}); the animation's at most {}",
+        stats.max_turn,
+        stats.max_turn_frame,
+        stats.max_input_turn
     );
 }

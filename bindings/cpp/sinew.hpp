@@ -958,7 +958,8 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
 
   /// Solves three model-space transforms (root, joint, end) in place toward `effector`.
   /// `effector_rotation` is used by `EndRotation::copy_effector`; `joint_target` is the pole
-  /// (none keeps the chain's bend plane). `chain` must hold exactly 3 transforms.
+  /// (none keeps the chain's bend, turned onto the target by the minimal rotation of its
+  /// root-end direction). `chain` must hold exactly 3 transforms.
   Result<IkResult> solve(Span<Transform> chain, const Vec3& effector,
                          const std::optional<Quat>& effector_rotation = std::nullopt,
                          const std::optional<Vec3>& joint_target = std::nullopt) {

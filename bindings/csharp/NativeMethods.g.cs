@@ -892,8 +892,10 @@ namespace Sinew.Native
         /// <summary>
         ///  Solves a chain of three model-space transforms (root, joint, end) in place toward
         ///  `effector_position`. `effector_rotation` (used by `SINEW_END_ROTATION_COPY_EFFECTOR`) and
-        ///  `joint_target` (the pole: the joint bends toward it; NULL keeps the chain's current bend
-        ///  plane) may be NULL, as may `out_result`. On error `chain` and `out_result` are untouched.
+        ///  `joint_target` (the pole: the joint bends toward it) may be NULL, as may `out_result`.
+        ///  Without a pole the joint keeps the chain's bend: the direction of the joint's offset from
+        ///  the root-end line, turned by the minimal rotation from the root-end direction onto the
+        ///  root-target direction. On error `chain` and `out_result` are untouched.
         ///
         ///  # Safety
         ///  `chain` must hold 3 transforms; other non-NULL pointers must be valid.
@@ -1226,8 +1228,8 @@ namespace Sinew.Native
         /// </summary>
         public uint keep_twist;
         /// <summary>
-        ///  How far the bend plane turns toward the joint target, in [0, 1] (Unity's hint weight).
-        ///  Default 1.
+        ///  How far the bend turns from the no-pole one toward the joint target, about the
+        ///  root-target line, in [0, 1] (Unity's hint weight). Default 1.
         /// </summary>
         public float pole_weight;
     }

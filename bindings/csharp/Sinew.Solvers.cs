@@ -52,7 +52,8 @@ namespace Sinew
         /// <summary>
         /// Solves three model-space transforms (root, joint, end) in place toward
         /// <paramref name="effectorPosition"/>. <paramref name="jointTarget"/> is the pole (null
-        /// keeps the chain's bend plane). On error the chain is untouched.
+        /// keeps the chain's bend, turned onto the target by the minimal rotation of its root-end
+        /// direction). On error the chain is untouched.
         /// </summary>
         public IkResult Solve(Transform[] chain, Vec3 effectorPosition, Quat? effectorRotation = null, Vec3? jointTarget = null)
         {

@@ -227,7 +227,7 @@ namespace Sinew
         /// <summary>In (0, 1]; below 1 the reach eases in beyond this fraction of the chain length.</summary>
         public float Soften;
         uint keepTwist;
-        /// <summary>How far the bend plane turns toward the joint target, in [0, 1].</summary>
+        /// <summary>How far the bend turns from the no-pole one toward the joint target, in [0, 1].</summary>
         public float PoleWeight;
 
         /// <summary>Both bones may stretch toward far targets (Unreal's bAllowStretching).</summary>

@@ -52,7 +52,8 @@ pub struct TwoBoneIkSettings {
     /// Keep the joint bone's twist about its own axis relative to the root bone (Unreal's
     /// `bAllowTwist = false`) instead of the minimal-arc rotation.
     pub keep_twist: bool,
-    /// How far the bend plane turns from the input's towards the pole, in [0, 1].
+    /// How far the bend turns from the no-pole one (the input's, carried onto the target)
+    /// towards the pole, about the root-target line, in [0, 1].
     pub pole_weight: f32,
 }
 
@@ -121,7 +122,8 @@ pub struct TwoBoneTarget {
     pub position: Vec3,
     /// Rotation for [`EndRotation::CopyEffector`].
     pub rotation: Option<Quat>,
-    /// Point the joint bends towards; `None` keeps the input chain's bend plane.
+    /// Point the joint bends towards; `None` keeps the input chain's bend, turned by the
+    /// minimal rotation from its root-end direction onto the root-target direction.
     pub pole: Option<Vec3>,
 }
 
@@ -527,7 +529,10 @@ impl TwoBoneIk {
         } else {
             fallback_direction(&root, upper, c - a, tiny)
         };
-        let bend = self.bend_direction(&root, upper, dir, target.pole, tiny, l1);
+        let plane_eps = (l1 * 1e-5).max(tiny);
+        let bend = self.bend_direction(a, dir, target.pole, tiny, || {
+            carried_bend(&root, upper, c - a, dir, tiny, plane_eps)
+        });
 
         // Effective bone lengths: Unreal's stretch formula.
         let (mut u1, mut u2) = (l1, l2);
@@ -576,28 +581,24 @@ impl TwoBoneIk {
         }
     }
 
-    /// Unit direction perpendicular to `dir` toward which the joint bends: the input bend plane,
-    /// turned toward the pole by `pole_weight`; without a usable pole or plane, a direction
-    /// fixed in the root bone's frame.
+    /// Unit direction perpendicular to `dir` toward which the joint bends: without a pole
+    /// `no_pole` (the input's bend carried onto the aim line, [`carried_bend`]), turned from
+    /// there toward the pole by `pole_weight`.
     fn bend_direction(
         &self,
-        root: &Transform,
-        upper: Vec3A,
+        a: Vec3A,
         dir: Vec3A,
         pole: Option<Vec3>,
         tiny: f32,
-        l1: f32,
+        no_pole: impl FnOnce() -> Vec3A,
     ) -> Vec3A {
-        let a = Vec3A::from(root.translation);
         let pole_dir = pole.and_then(|p| perpendicular_unit(Vec3A::from(p) - a, dir, tiny));
         let w = self.settings.pole_weight;
         if let (Some(pole_dir), true) = (pole_dir, w >= 1.0) {
-            // The input's plane only matters when the pole is missing or only partly applied.
+            // The input's bend only matters when the pole is missing or only partly applied.
             return pole_dir;
         }
-        let plane_eps = (l1 * 1e-5).max(tiny);
-        let current = perpendicular_unit(upper, dir, plane_eps)
-            .unwrap_or_else(|| frame_perpendicular(root, upper, dir));
+        let current = no_pole();
         let Some(pole_dir) = pole_dir else {
             return current;
         };
@@ -607,6 +608,40 @@ impl TwoBoneIk {
             .atan2(current.dot(pole_dir));
         Quat::from_axis_angle(dir.into(), angle * w) * current
     }
+}
+
+/// The input's bend direction (the joint's offset from the root-end line, perpendicular to
+/// it) carried by the minimal rotation from the input's root-end direction to `dir`, so the
+/// joint keeps the animation's bend as the end is pulled toward the target (like Unity's
+/// TwoBoneIK). A straight input (joint within `plane_eps` of its root-end line) uses a
+/// direction fixed in the root bone's frame, an input end at the root the upper bone, and a
+/// target within 0.1 degree of straight behind the input's end keeps the input's direction.
+fn carried_bend(
+    root: &Transform,
+    upper: Vec3A,
+    to_end: Vec3A,
+    dir: Vec3A,
+    tiny: f32,
+    plane_eps: f32,
+) -> Vec3A {
+    let end_dist = to_end.length();
+    let Some(from) = (end_dist > tiny).then(|| to_end / end_dist) else {
+        return perpendicular_unit(upper, dir, plane_eps)
+            .unwrap_or_else(|| frame_perpendicular(root, upper, dir));
+    };
+    let Some(bend) = perpendicular_unit(upper, from, plane_eps) else {
+        return frame_perpendicular(root, upper, dir);
+    };
+    // The minimal rotation from `from` to `dir`, on a vector perpendicular to `from`: a
+    // reflection through the plane perpendicular to `from + dir`.
+    let k = 1.0 + from.dot(dir);
+    let carried = if k > 1e-6 {
+        bend - (from + dir) * (bend.dot(dir) / k)
+    } else {
+        bend
+    };
+    // Unit and perpendicular to `dir` up to rounding; one more pass makes it exact.
+    perpendicular_unit(carried, dir, 0.5).unwrap_or_else(|| frame_perpendicular(root, upper, dir))
 }
 
 /// Where a solve put the joint and end, the new root and joint rotations, and the input

@@ -36,7 +36,7 @@ pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
 }
 
 /// Places the joint and end like the general path: law of cosines in the plane toward the
-/// pole (or the input's bend plane), Unreal's stretch, soften, and minimal-arc rotations.
+/// pole (or the input's bend carried onto the aim line), Unreal's stretch, soften, and minimal-arc rotations.
 /// Written for a short dependency chain: no division waits on another where a product of
 /// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
@@ -44,7 +44,8 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let upper = k.b - k.a;
     let lower = k.c - k.b;
-    let l1 = upper.dot(upper).sqrt();
+    let upper_sq = upper.dot(upper);
+    let l1 = upper_sq.sqrt();
     let l2 = lower.dot(lower).sqrt();
     let length = l1 + l2;
     let tiny = length * L::splat(1e-6) + L::splat(f32::MIN_POSITIVE);
@@ -53,24 +54,12 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let goal_dist = goal_sq.sqrt();
     let dir = to_goal.scale(one / goal_dist);
 
-    // Bend direction: the pole (or the input's bend plane) made perpendicular to the aim line,
-    // projected with the squared goal distance so it need not wait for `dir`. One pass is
-    // exact enough unless the reference is within 30 degrees of the aim line.
-    let (v, min_len) = match k.pole {
-        Some(p) => (p - k.a, tiny),
-        None => (upper, (l1 * L::splat(1e-5)).max(tiny)),
+    let (bend, bend_len, bend_ok) = match k.pole {
+        Some(p) => toward_pole(p - k.a, to_goal, goal_sq, tiny),
+        None => carried(upper, upper_sq, k.c - k.a, to_goal, goal_sq, dir, tiny),
     };
-    let w = v - to_goal.scale(v.dot(to_goal) / goal_sq);
-    let w_sq = w.dot(w);
-    let w_len = w_sq.sqrt();
-    let bend = w.scale(one / w_len);
-    let finite = L::splat(f32::MAX).ge(length + goal_dist + w_len);
-    let mut ok = finite
-        & goal_dist.gt(tiny)
-        & l1.gt(tiny)
-        & l2.gt(tiny)
-        & w_len.gt(min_len)
-        & w_sq.ge(L::splat(0.25) * v.dot(v));
+    let finite = L::splat(f32::MAX).ge(length + goal_dist + bend_len);
+    let mut ok = finite & goal_dist.gt(tiny) & l1.gt(tiny) & l2.gt(tiny) & bend_ok;
 
     // Effective bone lengths (Unreal's stretch formula) and the softened reach distance.
     let (mut u1, mut u2) = (l1, l2);
@@ -128,6 +117,58 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
         length,
         ok,
     }
+}
+
+/// The pole `v` (from the root) made perpendicular to the aim line, unit, with its length
+/// before normalizing and the lanes where it is usable. Projected with the squared goal
+/// distance so it need not wait for `dir`; one pass is exact enough unless the pole is within
+/// 30 degrees of the aim line.
+#[inline(always)]
+fn toward_pole<L: Lane>(v: V3<L>, to_goal: V3<L>, goal_sq: L, tiny: L) -> (V3<L>, L, L::Mask) {
+    let w = v - to_goal.scale(v.dot(to_goal) / goal_sq);
+    let w_sq = w.dot(w);
+    let w_len = w_sq.sqrt();
+    let ok = w_len.gt(tiny) & w_sq.ge(L::splat(0.25) * v.dot(v));
+    (w.scale(L::splat(1.0) / w_len), w_len, ok)
+}
+
+/// The input's bend direction carried by the minimal arc from the input's root-end direction
+/// `e` onto the aim line, like the general path, with its length before normalizing and the
+/// lanes where it is usable. With the input's bend-plane normal `m = e × upper` and the
+/// root-goal vector `g` it is `(m − e t) × dir` for `t = (m·g) / (|e||g| + e·g)`, here scaled
+/// by the positive `|e||g| + e·g` so nothing waits on a division, and summed as
+/// `m |e||g| + (m (e·g) − e (m·g))` so only the last addition waits on the square root. The
+/// cross product with `dir` is perpendicular to the aim line to rounding.
+#[inline(always)]
+fn carried<L: Lane>(
+    upper: V3<L>,
+    upper_sq: L,
+    e: V3<L>,
+    to_goal: V3<L>,
+    goal_sq: L,
+    dir: V3<L>,
+    tiny: L,
+) -> (V3<L>, L, L::Mask) {
+    let m = e.cross(upper);
+    let e_sq = e.dot(e);
+    let eg = (e_sq * goal_sq).sqrt();
+    let e_dot_g = e.dot(to_goal);
+    let den = eg + e_dot_g;
+    let early = m.scale(e_dot_g) - e.scale(m.dot(to_goal));
+    let w = (m.scale(eg) + early).cross(dir);
+    let w_sq = w.dot(w);
+    let w_len = w_sq.sqrt();
+    // Only where this matches the general path to full precision (rounding in `m` grows as
+    // eps / sin of the input's bend, and the arc's near a half turn): the upper bone at least
+    // 0.01 rad off the input's root-end line (and clear of the general path's straight-input
+    // threshold), the input's end clear of the root, the target less than about 154 degrees
+    // from the input's end direction, and `w` well inside f32's normal range.
+    let bent_enough = (L::splat(1e-4) * upper_sq).max(L::splat(4.0) * tiny * tiny);
+    let ok = m.dot(m).gt(e_sq * bent_enough)
+        & e_sq.gt(L::splat(4.0) * tiny * tiny)
+        & den.gt(L::splat(0.1) * eg)
+        & w_sq.gt(L::splat(1e-30));
+    (w.scale(L::splat(1.0) / w_len), w_len, ok)
 }
 
 /// `rotation` turned by the minimal arc from `from` (of length `from_len`) to `to` (of length

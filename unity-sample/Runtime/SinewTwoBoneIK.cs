@@ -22,7 +22,7 @@ namespace SinewUnity
         [Header("Goal")]
         [Tooltip("Where the tip goes (position, and rotation by Target Rotation Weight).")]
         public Transform target;
-        [Tooltip("Optional pole: the mid joint bends toward it. Without one the current bend plane is kept.")]
+        [Tooltip("Optional pole: the mid joint bends toward it. Without one it keeps its animated bend.")]
         public Transform hint;
 
         [Header("Weights")]
@@ -32,7 +32,7 @@ namespace SinewUnity
         [Range(0f, 1f)] public float targetPositionWeight = 1f;
         [Tooltip("0 keeps the tip's animated world rotation, 1 copies the target's.")]
         [Range(0f, 1f)] public float targetRotationWeight = 1f;
-        [Tooltip("How far the bend plane turns toward the hint (Unity's hint weight).")]
+        [Tooltip("How far the bend turns from the animated one toward the hint (Unity's hint weight).")]
         [Range(0f, 1f)] public float hintWeight = 1f;
 
         [Header("Reach")]

@@ -51,7 +51,7 @@ struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SkeletalControlBa
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "IK|Sinew", meta = (ClampMin = "0.01", ClampMax = "1.0", PinHiddenByDefault))
 	float Soften = 1.0f;
 
-	/** Sinew: how far the bend plane turns from the animated one toward the joint target. */
+	/** Sinew: how far the bend turns from the animated one toward the joint target. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "IK|Sinew", meta = (ClampMin = "0.0", ClampMax = "1.0", PinHiddenByDefault))
 	float PoleWeight = 1.0f;
 
@@ -67,7 +67,7 @@ struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SkeletalControlBa
 	UPROPERTY(EditAnywhere, Category = Effector)
 	FBoneSocketTarget EffectorTarget;
 
-	/** Sinew: when false there is no joint target and the limb keeps its animated bend plane. */
+	/** Sinew: when false there is no joint target and the limb keeps its animated bend. */
 	UPROPERTY(EditAnywhere, Category = JointTarget)
 	bool bUseJointTarget = true;
 
