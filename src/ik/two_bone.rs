@@ -12,7 +12,8 @@ use crate::ik::two_bone_kernel::{self as kernel, KernelChain, Placed};
 use crate::ik::IkResult;
 use crate::pose::{finite, Pose};
 use crate::rotation::{
-    nlerp_shortest, perpendicular_unit, shortest_arc, swing_twist, unit_arc_unnormalized,
+    frame_perpendicular, nlerp_shortest, perpendicular_unit, shortest_arc, swing_twist,
+    unit_arc_unnormalized,
 };
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
@@ -627,10 +628,10 @@ fn carried_bend(
     let end_dist = to_end.length();
     let Some(from) = (end_dist > tiny).then(|| to_end / end_dist) else {
         return perpendicular_unit(upper, dir, plane_eps)
-            .unwrap_or_else(|| frame_perpendicular(root, upper, dir));
+            .unwrap_or_else(|| root_frame_perpendicular(root, upper, dir));
     };
     let Some(bend) = perpendicular_unit(upper, from, plane_eps) else {
-        return frame_perpendicular(root, upper, dir);
+        return root_frame_perpendicular(root, upper, dir);
     };
     // The minimal rotation from `from` to `dir`, on a vector perpendicular to `from`: a
     // reflection through the plane perpendicular to `from + dir`.
@@ -641,7 +642,8 @@ fn carried_bend(
         bend
     };
     // Unit and perpendicular to `dir` up to rounding; one more pass makes it exact.
-    perpendicular_unit(carried, dir, 0.5).unwrap_or_else(|| frame_perpendicular(root, upper, dir))
+    perpendicular_unit(carried, dir, 0.5)
+        .unwrap_or_else(|| root_frame_perpendicular(root, upper, dir))
 }
 
 /// Where a solve put the joint and end, the new root and joint rotations, and the input
@@ -791,20 +793,10 @@ fn fallback_direction(root: &Transform, upper: Vec3A, to_end: Vec3A, tiny: f32) 
         .map_or(root.rotation * Vec3A::X, Vec3A::normalize)
 }
 
-/// A bend direction that moves with the root bone: the root's local axis most perpendicular to
-/// the upper bone (a per-rig constant), taken to model space and made perpendicular to `dir`.
-fn frame_perpendicular(root: &Transform, upper: Vec3A, dir: Vec3A) -> Vec3A {
-    let local_bone = root.rotation.conjugate() * upper;
-    let mut axes = [Vec3A::X, Vec3A::Y, Vec3A::Z];
-    axes.sort_by(|p, q| {
-        local_bone
-            .dot(*p)
-            .abs()
-            .total_cmp(&local_bone.dot(*q).abs())
-    });
-    axes.iter()
-        .find_map(|&e| perpendicular_unit(root.rotation * e, dir, 1e-3))
-        .unwrap_or_else(|| dir.any_orthonormal_vector())
+/// A bend direction that moves with the root bone: [`frame_perpendicular`] of the root's
+/// rotation and the upper bone in its frame (a per-rig constant), perpendicular to `dir`.
+fn root_frame_perpendicular(root: &Transform, upper: Vec3A, dir: Vec3A) -> Vec3A {
+    frame_perpendicular(root.rotation, root.rotation.conjugate() * upper, dir)
 }
 
 /// Blends the solved chain with the input in local space by `w`, then rebuilds model space.
