@@ -185,9 +185,9 @@ impl Ccd {
         let s = self.settings;
         let tol = tolerance(s.precision, s.relative_precision, length);
         let goal = Vec3A::from(target.position);
-        let free = !s.fix_root
-            && !self.work.has_constraints(n)
-            && self.joints[..n].iter().all(CcdJoint::is_default);
+        // Per-joint limits and weights shape each sweep; only plain chains take closing steps.
+        let plain = self.joints[..n].iter().all(CcdJoint::is_default);
+        let free = plain && !s.fix_root && !self.work.has_constraints(n);
         let w = &mut self.work;
         let mut iterations = 0;
         if (w.positions[n - 1] - goal).length() > tol
@@ -209,13 +209,16 @@ impl Ccd {
         // overwritten, and restored at the end only when something worse followed.
         let mut at_best = true;
         let start_error = error;
-        if free
+        let first = usize::from(s.fix_root);
+        if plain
             && error > tol
             && w.close_first(n, goal, length)
-            && w.close(n, goal, tol, length, error)
+            && w.closing(n, first, root_parent, goal, tol, length, error)
         {
             // The closing step on the input counts as the first iteration.
-            w.orient(n, root_parent, s.end_rotation, target);
+            if free {
+                w.orient(n, root_parent, s.end_rotation, target);
+            }
             error = (w.positions[n - 1] - goal).length();
             best = best.min(error);
             iterations = 1;
@@ -225,7 +228,6 @@ impl Ccd {
             self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
             parent = self.work.input[i].rotation;
         }
-        let first = usize::from(s.fix_root);
         while error > tol && iterations < s.max_iterations {
             iterations += 1;
             if at_best {
@@ -240,9 +242,10 @@ impl Ccd {
             };
             let w = &mut self.work;
             w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
-            if free
+            if plain
                 && (w.positions[n - 1] - goal).length() > tol
-                && w.close(n, goal, tol, length, start_error)
+                && w.closing(n, first, root_parent, goal, tol, length, start_error)
+                && free
             {
                 w.orient(n, root_parent, s.end_rotation, target);
             }

@@ -4,7 +4,7 @@
 
 use glam::{Quat, Vec3, Vec3A};
 
-use crate::constraint::JointConstraint;
+use crate::constraint::{JointConstraint, Limit};
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::reach;
 use crate::ik::{EndRotation, IkResult};
@@ -430,6 +430,101 @@ impl ChainWork {
         moved
     }
 
+    /// The closing step that fits the chain: [`Self::close`] on the working positions for
+    /// chains without constraints whose root turns (`first` 0), else
+    /// [`Self::newton_constrained`] on the output. Whether the chain moved.
+    #[allow(clippy::too_many_arguments)]
+    pub fn closing(
+        &mut self,
+        n: usize,
+        first: usize,
+        root_parent: Quat,
+        goal: Vec3A,
+        tol: f32,
+        length: f32,
+        start_error: f32,
+    ) -> bool {
+        if first > 0 || self.has_constraints(n) {
+            self.newton_constrained(n, first, root_parent, goal, tol, length)
+        } else {
+            self.close(n, goal, tol, length, start_error)
+        }
+    }
+
+    /// The closing step of constrained chains (and CCD chains with a fixed root): up to
+    /// [`NEWTON_STEPS`] damped least-squares steps on the output rotations while they bring
+    /// the tip closer than `tol` allows, each joint's turn projected onto its constraint root to
+    /// tip (a hinge turns about its axis only), bone lengths held by forward kinematics. Joints
+    /// before `first` keep their rotation; the tip's rotation is left to the caller. Whether
+    /// the chain moved.
+    pub fn newton_constrained(
+        &mut self,
+        n: usize,
+        first: usize,
+        root_parent: Quat,
+        goal: Vec3A,
+        tol: f32,
+        length: f32,
+    ) -> bool {
+        let mut error = (self.positions[n - 1] - goal).length();
+        let mut moved = false;
+        let mut scale = 1.0;
+        for _ in 0..NEWTON_STEPS {
+            let next = self.constrained_step(n, first, root_parent, goal, length, scale);
+            if next >= error || next.is_nan() {
+                scale *= 0.5;
+                continue;
+            }
+            for i in first..n {
+                if i < n - 1 {
+                    self.output[i].rotation = self.deltas[i];
+                }
+                self.positions[i] = self.closed[i];
+                self.output[i].translation = self.closed[i].into();
+            }
+            (error, moved, scale) = (next, true, 1.0);
+            if error <= tol {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// One step of [`Self::newton_constrained`], `scale` times the full one: rotations into
+    /// `deltas`, positions into `closed`; returns the tip's distance to `goal`.
+    fn constrained_step(
+        &mut self,
+        n: usize,
+        first: usize,
+        root_parent: Quat,
+        goal: Vec3A,
+        length: f32,
+        scale: f32,
+    ) -> f32 {
+        let tip = self.positions[n - 1];
+        let (constraints, output) = (&self.constraints, &self.output);
+        let hinge = |i: usize| hinge_axis(constraints[i].as_ref(), output[i].rotation);
+        let pivots = (first..n - 1).map(|i| (self.positions[i], hinge(i)));
+        let y = reach::newton_direction(pivots, tip, goal, length) * scale;
+        let mut carried = Quat::IDENTITY;
+        let mut parent = if first == 0 {
+            root_parent
+        } else {
+            output[first - 1].rotation
+        };
+        self.closed[first] = self.positions[first];
+        for i in first..n - 1 {
+            let turn = reach::newton_turn(tip - self.positions[i], hinge(i), y);
+            carried = (carried * Quat::from_scaled_axis(turn.into())).normalize();
+            let desired = (carried * output[i].rotation).normalize();
+            let rotation = constrain(constraints[i].as_ref(), parent, desired);
+            self.deltas[i] = rotation;
+            self.closed[i + 1] = self.closed[i] + rotation * self.bones[i];
+            parent = rotation;
+        }
+        (self.closed[n - 1] - goal).length()
+    }
+
     /// Whether `goal` lies beyond [`NEAR_REACH`] of the chain length from the root.
     fn near_reach(&self, goal: Vec3A, length: f32) -> bool {
         (goal - self.positions[0]).length() >= NEAR_REACH * length
@@ -584,6 +679,12 @@ pub(crate) fn end_rotation(
         EndRotation::CopyEffector => target.rotation.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
     }
+}
+
+/// The model-space axis of a hinge constraint on a joint with model rotation `model`.
+fn hinge_axis(c: Option<&JointConstraint>, model: Quat) -> Option<Vec3A> {
+    c.filter(|c| matches!(c.limit(), Limit::Hinge { .. }))
+        .map(|c| Vec3A::from(model * c.axis()))
 }
 
 /// Applies a joint's constraint, if any, to a model rotation given its parent's model rotation.

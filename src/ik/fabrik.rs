@@ -145,9 +145,9 @@ impl Fabrik {
             let mut at_best = true;
             let mut sweeping = false;
             let start_error = error;
-            if !constrained && error > inner && w.close_first(n, goal, length) {
+            if error > inner && w.close_first(n, goal, length) {
                 // The closing step on the input counts as the first iteration.
-                w.close(n, goal, inner, length, start_error);
+                w.closing(n, 0, root_parent, goal, inner, length, start_error);
                 error = (w.positions[n - 1] - goal).length();
                 best = best.min(error);
                 iterations = 1;
@@ -163,9 +163,10 @@ impl Fabrik {
                     forward_backward(w, n, goal);
                     if constrained {
                         w.orient(n, root_parent, s.end_rotation, target);
-                    } else if (w.positions[n - 1] - goal).length() > inner {
-                        w.close(n, goal, inner, length, start_error);
                     }
+                }
+                if (w.positions[n - 1] - goal).length() > inner {
+                    w.closing(n, 0, root_parent, goal, inner, length, start_error);
                 }
                 let new_error = (w.positions[n - 1] - goal).length();
                 let stalled = new_error > error * (1.0 - STALL_RATIO);

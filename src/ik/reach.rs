@@ -306,16 +306,64 @@ fn bisect(
     None
 }
 
-/// Damping of [`newton_step`], as a fraction of the chain length: where the chain is far from
+/// Damping of Newton's steps, as a fraction of the chain length: where the chain is far from
 /// singular the step is Newton's; near full reach it shrinks instead of blowing up.
 const DAMPING: f32 = 0.05;
 
-/// One damped least-squares step (Levenberg–Marquardt on the tip position): every joint turns
-/// by the smallest rotations (in the least-squares sense) that would move the tip onto `goal`
-/// to first order. Bone lengths hold exactly; continuous in the chain and the goal. Converges
-/// quadratically where the closing step's split is ill-conditioned (far from full reach).
-/// `scale` shortens the step (1 is the full step). Writes the result into `candidate` and
-/// returns the tip's new distance to `goal`.
+/// The damped least-squares direction (Levenberg–Marquardt on the tip position) for joints at
+/// `pivots`, each free to turn about any axis or, with `Some(axis)` (model space, unit), only
+/// about that hinge axis: joint turns [`newton_turn`] of the result move the tip by the least
+/// joint motion (in the least-squares sense) that would put it on `goal` to first order.
+pub(crate) fn newton_direction(
+    pivots: impl Iterator<Item = (Vec3A, Option<Vec3A>)>,
+    tip: Vec3A,
+    goal: Vec3A,
+    length: f32,
+) -> Vec3A {
+    // A = sum over joints of J J^T: [r]x [r]x^T = |r|^2 I - r r^T for a free joint, c c^T
+    // with c = axis x r for a hinge; r from the joint to the tip.
+    let (mut diag, mut xy, mut xz, mut yz) = (Vec3A::ZERO, 0.0, 0.0, 0.0);
+    for (p, hinge) in pivots {
+        let r = tip - p;
+        match hinge {
+            None => {
+                let sq = r * r;
+                diag += Vec3A::splat(sq.x + sq.y + sq.z) - sq;
+                xy -= r.x * r.y;
+                xz -= r.x * r.z;
+                yz -= r.y * r.z;
+            }
+            Some(axis) => {
+                let c = axis.cross(r);
+                diag += c * c;
+                xy += c.x * c.y;
+                xz += c.x * c.z;
+                yz += c.y * c.z;
+            }
+        }
+    }
+    diag += Vec3A::splat((DAMPING * length).powi(2));
+    let m = glam::Mat3A::from_cols(
+        Vec3A::new(diag.x, xy, xz),
+        Vec3A::new(xy, diag.y, yz),
+        Vec3A::new(xz, yz, diag.z),
+    );
+    m.inverse() * (goal - tip)
+}
+
+/// The turn (rotation vector, model space) of a joint `r` away from the tip along the Newton
+/// direction `y`: `r x y` for a free joint, its projection on the axis for a hinge.
+pub(crate) fn newton_turn(r: Vec3A, hinge: Option<Vec3A>, y: Vec3A) -> Vec3A {
+    match hinge {
+        None => r.cross(y),
+        Some(axis) => axis * axis.cross(r).dot(y),
+    }
+}
+
+/// One damped least-squares step on a chain of free joints: every joint turns by
+/// [`newton_turn`], bone `j` following the turns of joints `0..=j`. Bone lengths hold exactly;
+/// continuous in the chain and the goal. `scale` shortens the step (1 is the full step).
+/// Writes the result into `candidate` and returns the tip's new distance to `goal`.
 pub(crate) fn newton_step(
     positions: &[Vec3A],
     goal: Vec3A,
@@ -325,30 +373,12 @@ pub(crate) fn newton_step(
 ) -> f32 {
     let n = positions.len();
     let tip = positions[n - 1];
-    let e = goal - tip;
-    // A = sum over joints of [r]x [r]x^T = |r|^2 I - r r^T, with r from the joint to the tip.
-    let (mut diag, mut xy, mut xz, mut yz) = (Vec3A::ZERO, 0.0, 0.0, 0.0);
-    for p in &positions[..n - 1] {
-        let r = tip - *p;
-        let sq = r * r;
-        let r2 = sq.x + sq.y + sq.z;
-        diag += Vec3A::splat(r2) - sq;
-        xy -= r.x * r.y;
-        xz -= r.x * r.z;
-        yz -= r.y * r.z;
-    }
-    diag += Vec3A::splat((DAMPING * length).powi(2));
-    let m = glam::Mat3A::from_cols(
-        Vec3A::new(diag.x, xy, xz),
-        Vec3A::new(xy, diag.y, yz),
-        Vec3A::new(xz, yz, diag.z),
-    );
-    let y = m.inverse() * e * scale;
-    // Joint j turns by r_j x y; bone j follows the turns of joints 0..=j, nearest applied first.
+    let pivots = positions[..n - 1].iter().map(|p| (*p, None));
+    let y = newton_direction(pivots, tip, goal, length) * scale;
     let mut carried = Quat::IDENTITY;
     candidate[0] = positions[0];
     for j in 0..n - 1 {
-        let turn = (tip - positions[j]).cross(y);
+        let turn = newton_turn(tip - positions[j], None, y);
         carried = (carried * Quat::from_scaled_axis(turn.into())).normalize();
         candidate[j + 1] = candidate[j] + carried * (positions[j + 1] - positions[j]);
     }
