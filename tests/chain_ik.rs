@@ -1275,3 +1275,39 @@ fn hand_retargeting_errors_write_nothing() {
     assert!(r.set_settings(settings(2.0, Vec3::ONE)).is_err());
     assert_eq!(r.settings().hand_fk_weight, 0.25);
 }
+
+/// A chain of subnormal length whose tip stays a chain length from the target is not
+/// reached, and its error is that distance (the squares of subnormal offsets underflow to 0,
+/// which once reported error 0 and `reached`). The error is checked against the distance
+/// computed in f64.
+#[test]
+fn chains_of_subnormal_length_report_their_true_error() {
+    let bone = 1e-39f32;
+    assert!(bone < f32::MIN_POSITIVE && bone > 0.0);
+    let chain = build(
+        Transform::IDENTITY,
+        &[
+            Transform::from_translation(Vec3::X * bone),
+            Transform::from_translation(Vec3::X * bone),
+        ],
+    );
+    // Twice the chain length beyond the tip along its line: unreachable, laid straight.
+    let goal = Vec3::X * (4.0 * bone);
+    for mut solver in Solver::both(10, true, EndRotation::KeepLocal, 4) {
+        let mut out = chain.clone();
+        let r = solver
+            .solve(&mut out, Quat::IDENTITY, &ChainTarget::at(goal))
+            .unwrap();
+        let d = |a: f32, b: f32| (f64::from(a) - f64::from(b)).abs();
+        let t = out[2].translation;
+        let truth = (d(t.x, goal.x).powi(2) + d(t.y, goal.y).powi(2) + d(t.z, goal.z).powi(2))
+            .sqrt();
+        assert!(!r.reached, "{}: reached with error {}", solver.name(), r.error);
+        assert!(
+            (f64::from(r.error) - truth).abs() <= 1e-3 * truth,
+            "{}: error {} but the tip is {truth} away",
+            solver.name(),
+            r.error
+        );
+    }
+}

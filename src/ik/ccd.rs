@@ -197,8 +197,8 @@ impl Ccd {
             // What unlimited CCD converges to for an unreachable target, in one pass.
             w.lay_straight(n, goal);
             w.orient(n, root_parent, s.end_rotation, target);
-            let error = (w.positions[n - 1] - goal).length();
-            return w.store(chain, chain_result(error, tol, 1));
+            let offset = w.positions[n - 1] - goal;
+            return w.store(chain, chain_result(offset, tol, 1));
         }
         // Start from the input projected onto the constraints.
         self.start(n, root_parent, target);
@@ -265,8 +265,8 @@ impl Ccd {
         }
         let w = &mut self.work;
         w.finish_tip(n, s.end_rotation, target);
-        let error = (w.positions[n - 1] - goal).length();
-        w.store(chain, chain_result(error, tol, iterations))
+        let offset = w.positions[n - 1] - goal;
+        w.store(chain, chain_result(offset, tol, iterations))
     }
 
     /// Sets the output to the working positions turned into (constrained) rotations; a fixed

@@ -41,14 +41,14 @@ impl ChainTarget {
     }
 }
 
-/// Reach tolerance: absolute, or a fraction of the chain length.
+/// Reach tolerance: absolute, or a fraction of the chain length (so a chain of subnormal
+/// length is held to a subnormal tolerance, not to the smallest normal float).
 pub(crate) fn tolerance(precision: f32, relative: bool, length: f32) -> f32 {
-    let t = if relative {
+    if relative {
         precision * length
     } else {
         precision
-    };
-    t.max(f32::MIN_POSITIVE)
+    }
 }
 
 /// Checks a precision and iteration count shared by the iterative solvers.
@@ -732,11 +732,24 @@ fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
     (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
 }
 
-/// Builds a result for a final error.
-pub(crate) fn chain_result(error: f32, tolerance: f32, iterations: u32) -> IkResult {
+/// Builds a result from the tip's offset to the goal: its exact length (no underflow for
+/// chains of subnormal size) against the tolerance.
+pub(crate) fn chain_result(offset: Vec3A, tolerance: f32, iterations: u32) -> IkResult {
+    let error = exact_length(offset);
     IkResult {
         reached: error <= tolerance,
         error,
         iterations,
     }
+}
+
+/// `|v|` without the underflow of squaring subnormal components (their squares are zero).
+fn exact_length(v: Vec3A) -> f32 {
+    let sq = v.length_squared();
+    if sq >= f32::MIN_POSITIVE || v == Vec3A::ZERO {
+        return sq.sqrt();
+    }
+    // Scaled by 2^64 the components are normal and their squares representable.
+    const UP: f32 = 18_446_744_073_709_551_616.0;
+    (v * UP).length() / UP
 }

@@ -197,8 +197,8 @@ impl Fabrik {
         } else {
             w.orient(n, root_parent, s.end_rotation, target);
         }
-        let error = (w.positions[n - 1] - goal).length();
-        w.store(chain, chain_result(error, tol, iterations))
+        let offset = w.positions[n - 1] - goal;
+        w.store(chain, chain_result(offset, tol, iterations))
     }
 
     /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
