@@ -113,8 +113,12 @@ impl JointConstraint {
         self.frame * Vec3::X
     }
 
-    /// The nearest allowed local rotation to `local` (itself when allowed). Continuous in
-    /// `local`: swings are pulled radially onto the cone's ellipse, angles clamped to their range.
+    /// `local` limited (itself, bit for bit, when allowed): split into swing and twist about
+    /// the axis (relative to the reference), the swing's rotation vector moved to the nearest
+    /// point of the ellipse, the twist clamped to the nearer end of its range (a hinge drops
+    /// any swing), then recombined as swing times twist. Continuous in `local`; the nearest
+    /// allowed rotation when only one of swing and twist is out of range, not always when both
+    /// are far out.
     pub fn project(&self, local: Quat) -> Quat {
         let rel = self.frame.conjugate() * self.reference.conjugate() * local * self.frame;
         let (swing, twist) = swing_twist(rel, Vec3::X);

@@ -1300,9 +1300,14 @@ fn chains_of_subnormal_length_report_their_true_error() {
             .unwrap();
         let d = |a: f32, b: f32| (f64::from(a) - f64::from(b)).abs();
         let t = out[2].translation;
-        let truth = (d(t.x, goal.x).powi(2) + d(t.y, goal.y).powi(2) + d(t.z, goal.z).powi(2))
-            .sqrt();
-        assert!(!r.reached, "{}: reached with error {}", solver.name(), r.error);
+        let truth =
+            (d(t.x, goal.x).powi(2) + d(t.y, goal.y).powi(2) + d(t.z, goal.z).powi(2)).sqrt();
+        assert!(
+            !r.reached,
+            "{}: reached with error {}",
+            solver.name(),
+            r.error
+        );
         assert!(
             (f64::from(r.error) - truth).abs() <= 1e-3 * truth,
             "{}: error {} but the tip is {truth} away",

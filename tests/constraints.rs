@@ -15,7 +15,7 @@ mod common;
 
 use common::chains::{bone_axis, bone_lengths, build, locals_of};
 use common::limits::{
-    check_allowed, constrain, pose_chain, random_allowed, random_spec, random_spec_of, Spec,
+    check_allowed, constrain, pose_chain, random_allowed, random_spec, random_spec_of, split, Spec,
     LIMIT_TOL,
 };
 use common::props::config;
@@ -119,6 +119,78 @@ proptest! {
         prop_assert!(c.violation(inside) <= 1e-5, "violation {} of an allowed rotation", c.violation(inside));
         // The violation measures the distance moved.
         prop_assert!((c.violation(q) - rot_between(p, q)).abs() <= 1e-3);
+    }
+}
+
+/// The documented projection, written from the README: swing and twist (about the axis,
+/// relative to the reference) limited on their own (the swing's rotation vector to the nearest
+/// point of the filled ellipse, found here by sampling its boundary; the twist to the nearer
+/// end of its range; a hinge's swing dropped), recombined as swing times twist.
+fn documented_projection(spec: &Spec, local: Quat) -> Quat {
+    let (swing, twist) = split(spec.relative(local));
+    let v = swing.to_scaled_axis();
+    let clamp = |a: f32, (min, max): (f32, f32)| {
+        if (min..=max).contains(&a) {
+            return a;
+        }
+        let around = |b: f32| {
+            let d = (a - b).abs() % (2.0 * PI);
+            d.min(2.0 * PI - d)
+        };
+        if around(min) <= around(max) {
+            min
+        } else {
+            max
+        }
+    };
+    let (swing_v, twist_a) = match spec.limit {
+        Limit::Cone {
+            half_angle_1: a,
+            half_angle_2: b,
+            twist: range,
+        } => {
+            let inside = a > 0.0 && b > 0.0 && (v.y / a).powi(2) + (v.z / b).powi(2) <= 1.0;
+            let near = if inside {
+                (v.y, v.z)
+            } else {
+                (0..20_000)
+                    .map(|k| {
+                        let t = k as f32 * 2.0 * PI / 20_000.0;
+                        (a * t.cos(), b * t.sin())
+                    })
+                    .min_by(|p, q| {
+                        let d = |(y, z): (f32, f32)| (y - v.y).hypot(z - v.z);
+                        d(*p).total_cmp(&d(*q))
+                    })
+                    .unwrap()
+            };
+            (
+                Vec3::new(0.0, near.0, near.1),
+                range.map_or(twist, |r| clamp(twist, r)),
+            )
+        }
+        Limit::Hinge { min, max } => (Vec3::ZERO, clamp(twist, (min, max))),
+        Limit::Twist { min, max } => (v, clamp(twist, (min, max))),
+    };
+    spec.local_at(swing_v, twist_a)
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// `project` does what the README says (within the sampling of the reference's ellipse).
+    #[test]
+    fn projection_follows_the_documented_rule(seed in any::<u64>()) {
+        let mut rng = seeded(seed);
+        let (reference, bone) = (rng.rotation(PI), rng.dir());
+        let spec = random_spec(&mut rng, reference, bone);
+        let q = rng.rotation(PI);
+        let got = spec.constraint().project(q);
+        let want = documented_projection(&spec, q);
+        prop_assert!(
+            rot_between(got, want) <= 2e-3,
+            "{spec:?}: {q} projects to {got}, the documented rule gives {want}"
+        );
     }
 }
 
