@@ -210,6 +210,12 @@ pub unsafe extern "C" fn sinew_ccd_set_joint(
 /// `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
 /// root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
 /// may be NULL. On error `chain` and `out_result` are untouched.
+/// Made to run every frame from the previous output: an iteration that leaves the tip off the
+/// target ends with a closing step (exact near full reach, damped least-squares steps
+/// elsewhere and on constrained chains), which also runs first on the input when the target
+/// moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
+/// iteration). A chain on the line from its root to the target bends toward the root joint's
+/// local axis most perpendicular to its bone. See the README, "Solving every frame".
 ///
 /// # Safety
 /// `chain` must hold `joint_count` transforms; other non-null pointers must be valid.

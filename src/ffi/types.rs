@@ -40,11 +40,13 @@ pub struct SinewTransform {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SinewIkResult {
-    /// 1 when the end finished within tolerance of the target, else 0.
+    /// 1 when the end finished within tolerance of the target (`error <= tolerance`), else 0.
     pub reached: u32,
-    /// Distance from the chain's end to the target after the solve.
+    /// Distance from the chain's end to the target after the solve (exact for subnormal
+    /// distances too).
     pub error: f32,
-    /// Iterations used (1 for analytic solvers).
+    /// Iterations used (1 for analytic solvers; FABRIK/CCD count a closing step on the input
+    /// as one).
     pub iterations: u32,
 }
 

@@ -7,7 +7,7 @@ use glam::{Quat, Vec3, Vec3A};
 use crate::constraint::{JointConstraint, Limit};
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::reach;
-use crate::ik::{EndRotation, IkResult};
+use crate::ik::{exact_length, EndRotation, IkResult};
 use crate::pose::{finite, Pose};
 use crate::rotation::{frame_perpendicular, shortest_arc};
 use crate::skeleton::{validated_rotation, validated_transform};
@@ -741,15 +741,4 @@ pub(crate) fn chain_result(offset: Vec3A, tolerance: f32, iterations: u32) -> Ik
         error,
         iterations,
     }
-}
-
-/// `|v|` without the underflow of squaring subnormal components (their squares are zero).
-fn exact_length(v: Vec3A) -> f32 {
-    let sq = v.length_squared();
-    if sq >= f32::MIN_POSITIVE || v == Vec3A::ZERO {
-        return sq.sqrt();
-    }
-    // Scaled by 2^64 the components are normal and their squares representable.
-    const UP: f32 = 18_446_744_073_709_551_616.0;
-    (v * UP).length() / UP
 }

@@ -30,3 +30,15 @@ pub struct IkResult {
     /// Iterations used (1 for analytic solvers).
     pub iterations: u32,
 }
+
+/// `|v|` without the underflow of squaring subnormal components (their squares are zero), so
+/// solvers report the true error of tiny chains.
+pub(crate) fn exact_length(v: glam::Vec3A) -> f32 {
+    let sq = v.length_squared();
+    if sq >= f32::MIN_POSITIVE || v == glam::Vec3A::ZERO {
+        return sq.sqrt();
+    }
+    // Scaled by 2^64 the components are normal and their squares representable.
+    const UP: f32 = 18_446_744_073_709_551_616.0;
+    (v * UP).length() / UP
+}

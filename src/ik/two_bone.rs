@@ -9,7 +9,7 @@ use crate::ik::access::TransformAccess;
 use crate::ik::chain_batch::batch_outcome;
 use crate::ik::lanes::{Q, V3};
 use crate::ik::two_bone_kernel::{self as kernel, KernelChain, Placed};
-use crate::ik::IkResult;
+use crate::ik::{exact_length, IkResult};
 use crate::pose::{finite, Pose};
 use crate::rotation::{
     frame_perpendicular, nlerp_shortest, perpendicular_unit, shortest_arc, swing_twist,
@@ -456,7 +456,7 @@ impl TwoBoneIk {
         };
         // At weight 0 there is nothing to apply: the chain stays bit-identical.
         if s.weight == 0.0 {
-            let error = (input[2].translation - target.position).length();
+            let error = exact_length((input[2].translation - target.position).into());
             return if error.is_finite() {
                 Ok((None, result(error, tolerance)))
             } else {
@@ -495,7 +495,7 @@ impl TwoBoneIk {
                 end: (e.translation, e.rotation),
             };
         }
-        let error = (solved.end.0 - target.position).length();
+        let error = exact_length((solved.end.0 - target.position).into());
         // Only the new values can be non-finite: the rest of the chain was checked on input.
         let zero = |q: Quat| Vec4::from(q) * 0.0;
         let probe = (Vec3A::from(solved.mid.0) + Vec3A::from(solved.end.0)) * 0.0;
