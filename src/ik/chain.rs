@@ -115,6 +115,10 @@ const NEAR_REACH: f32 = 0.9;
 /// the least motion, where CCD's sweeps would curl the chain's tip a little more every frame.
 const TRACKING: f32 = 0.05;
 
+/// Fraction of the error a Newton step must remove for the next one to be taken: past it the
+/// target is out of reach (or beyond the limits) and the iterations' own stall rule decides.
+const NEWTON_PROGRESS: f32 = 0.01;
+
 /// Smallest chain a solver accepts.
 pub(crate) const MIN_CHAIN: usize = 2;
 
@@ -422,8 +426,9 @@ impl ChainWork {
                 continue;
             }
             self.positions[..n].copy_from_slice(&self.closed[..n]);
+            let slow = next > error * (1.0 - NEWTON_PROGRESS);
             (error, moved, scale) = (next, true, 1.0);
-            if error <= tol {
+            if error <= tol || slow {
                 break;
             }
         }
@@ -482,8 +487,9 @@ impl ChainWork {
                 self.positions[i] = self.closed[i];
                 self.output[i].translation = self.closed[i].into();
             }
+            let slow = next > error * (1.0 - NEWTON_PROGRESS);
             (error, moved, scale) = (next, true, 1.0);
-            if error <= tol {
+            if error <= tol || slow {
                 break;
             }
         }
