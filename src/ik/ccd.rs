@@ -242,10 +242,9 @@ impl Ccd {
             };
             let w = &mut self.work;
             w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
-            if plain
+            if free
                 && (w.positions[n - 1] - goal).length() > tol
-                && w.closing(n, first, root_parent, goal, tol, length, start_error)
-                && free
+                && w.close(n, goal, tol, length, start_error)
             {
                 w.orient(n, root_parent, s.end_rotation, target);
             }
@@ -264,6 +263,10 @@ impl Ccd {
             self.work.restore_best_output(n);
         }
         let w = &mut self.work;
+        if plain && !free && (w.positions[n - 1] - goal).length() > tol {
+            // Constrained closing steps cost a projection per joint and step: once, last.
+            w.closing(n, first, root_parent, goal, tol, length, start_error);
+        }
         w.finish_tip(n, s.end_rotation, target);
         let offset = w.positions[n - 1] - goal;
         w.store(chain, chain_result(offset, tol, iterations))
