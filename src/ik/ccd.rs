@@ -242,11 +242,16 @@ impl Ccd {
             };
             let w = &mut self.work;
             w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
-            if free
+            // Constrained closing steps cost a projection per joint and step: only near the
+            // goal (farther off, Newton steps would not get there).
+            if plain
                 && (w.positions[n - 1] - goal).length() > tol
-                && w.close(n, goal, tol, length, start_error)
+                && (free || w.near_goal(n, goal, length))
             {
-                w.orient(n, root_parent, s.end_rotation, target);
+                let moved = w.closing(n, first, root_parent, goal, tol, length, start_error);
+                if moved && free {
+                    w.orient(n, root_parent, s.end_rotation, target);
+                }
             }
             let new_error = (self.work.positions[n - 1] - goal).length();
             let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
@@ -263,10 +268,6 @@ impl Ccd {
             self.work.restore_best_output(n);
         }
         let w = &mut self.work;
-        if plain && !free && (w.positions[n - 1] - goal).length() > tol {
-            // Constrained closing steps cost a projection per joint and step: once, last.
-            w.closing(n, first, root_parent, goal, tol, length, start_error);
-        }
         w.finish_tip(n, s.end_rotation, target);
         let offset = w.positions[n - 1] - goal;
         w.store(chain, chain_result(offset, tol, iterations))

@@ -536,11 +536,18 @@ impl ChainWork {
         (goal - self.positions[0]).length() >= NEAR_REACH * length
     }
 
-    /// Whether the closing step goes first: near full reach, or with the tip within
-    /// [`TRACKING`] of `goal`.
+    /// Whether the closing step goes first: with the tip within [`TRACKING`] of `goal`, and
+    /// for chains without constraints also near full reach (where the exact kind is cheap and
+    /// the iterations slow; constrained Newton steps would only add cost there).
     pub fn close_first(&self, n: usize, goal: Vec3A, length: f32) -> bool {
-        self.near_reach(goal, length)
-            || (goal - self.positions[n - 1]).length() <= TRACKING * length
+        self.near_goal(n, goal, length)
+            || (!self.has_constraints(n) && self.near_reach(goal, length))
+    }
+
+    /// Whether the tip lies within [`TRACKING`] of `goal`: close enough for Newton steps, a
+    /// local method, to be worth their cost on constrained chains.
+    pub fn near_goal(&self, n: usize, goal: Vec3A, length: f32) -> bool {
+        (goal - self.positions[n - 1]).length() <= TRACKING * length
     }
 
     /// Lays the chain straight from the root toward `target` (desired positions).

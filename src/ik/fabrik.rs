@@ -165,8 +165,12 @@ impl Fabrik {
                         w.orient(n, root_parent, s.end_rotation, target);
                     }
                 }
-                if !constrained && (w.positions[n - 1] - goal).length() > inner {
-                    w.close(n, goal, inner, length, start_error);
+                // Constrained closing steps cost a projection per joint and step: only near
+                // the goal (farther off, Newton steps would not get there).
+                if (w.positions[n - 1] - goal).length() > inner
+                    && (!constrained || w.near_goal(n, goal, length))
+                {
+                    w.closing(n, 0, root_parent, goal, inner, length, start_error);
                 }
                 let new_error = (w.positions[n - 1] - goal).length();
                 let stalled = new_error > error * (1.0 - STALL_RATIO);
@@ -189,10 +193,6 @@ impl Fabrik {
                 } else {
                     w.restore_best_positions(n);
                 }
-            }
-            if constrained && (w.positions[n - 1] - goal).length() > inner {
-                // Constrained closing steps cost a projection per joint and step: once, last.
-                w.closing(n, 0, root_parent, goal, inner, length, start_error);
             }
         }
         if constrained {
