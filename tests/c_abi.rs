@@ -24,11 +24,8 @@
 //! and add a checker to [`LINE_KINDS`]. Beyond parity, the chain checkers verify that every
 //! joint constraint holds on the output.
 //!
-//! Which `libsinew.so`: `cargo test` compiles the lib target once for all its crate types, so
-//! `target/<profile>/deps/libsinew.so` comes from the same rustc run as the rlib this test links
-//! and is rebuilt whenever `src/` changes. The uplifted `target/<profile>/libsinew.so` is NOT
-//! refreshed by `cargo test` (cargo only uplifts the artifacts of the units it was asked for,
-//! i.e. `cargo build`), so it can be stale or missing; this test never uses it.
+//! Which `libsinew.so`: the one `tests/common/native.rs` finds (built with the rlib this test
+//! links).
 //!
 //! `SINEW_ABI_TEST_VERBOSE=1` is passed through to the C program, which then prints every error
 //! message. `CC`/`CFLAGS` are honoured through the `cc` crate.
@@ -37,7 +34,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use sinew::ffi::SinewStatus;
 use sinew::ik::CcdJoint;
@@ -50,6 +47,7 @@ use sinew::{
 
 mod common;
 
+use common::native;
 use common::solvers::Solver;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
@@ -61,44 +59,7 @@ const TOLERANCE: f32 = 1e-6;
 /// A constrained joint's output may lie this far (radians) outside its constraint.
 const CONSTRAINT_SLACK: f32 = 1e-3;
 
-/// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
-fn deps_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    exe.parent()
-        .expect("test binary is in target/<profile>/deps")
-        .to_path_buf()
-}
-
-fn mtime(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("mtime of {}: {e}", path.display()))
-}
-
-/// The cdylib built with the rlib this test links. If it is newer than this test binary, the
-/// lib was rebuilt after this test was linked (e.g. a concurrent `cargo build` after a source
-/// change), and C and Rust would run different code.
-fn shared_library(dir: &Path) -> PathBuf {
-    let lib = dir.join(format!(
-        "{}sinew{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        lib.is_file(),
-        "{} is missing: the lib target must keep crate-type cdylib",
-        lib.display()
-    );
-    let exe = std::env::current_exe().expect("current_exe");
-    assert!(
-        mtime(&lib) <= mtime(&exe),
-        "{} was rebuilt after this test binary was linked; rerun `cargo test`",
-        lib.display()
-    );
-    lib
-}
-
-fn compile(lib_dir: &Path, out_dir: &Path) -> PathBuf {
+fn compile(out_dir: &Path) -> PathBuf {
     let manifest = Path::new(MANIFEST_DIR);
     let source = manifest.join("tests/c/abi_test.c");
     let exe = out_dir.join("abi_test");
@@ -115,15 +76,8 @@ fn compile(lib_dir: &Path, out_dir: &Path) -> PathBuf {
         .arg(manifest.join("include"))
         .arg(&source)
         .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir)
-        .arg("-lsinew")
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-        // DT_RPATH (not RUNPATH) so the rpath beats the LD_LIBRARY_PATH cargo sets, which lists
-        // target/<profile>/ first, where a stale libsinew.so from an older `cargo build` may sit.
-        .arg("-Wl,--disable-new-dtags")
-        .arg("-lm");
+        .arg(&exe);
+    native::link_sinew(&mut cmd);
     let output = cmd
         .output()
         .unwrap_or_else(|e| panic!("running the C compiler {cmd:?}: {e}"));
@@ -1577,14 +1531,10 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn c_program_passes_and_matches_rust_core() {
     let start = Instant::now();
-    let lib_dir = deps_dir();
-    let lib = shared_library(&lib_dir);
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("c_abi")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&out_dir).expect("create temp dir");
+    let lib = native::shared_library();
+    let out_dir = native::scratch_dir("c_abi");
 
-    let exe = compile(&lib_dir, &out_dir);
+    let exe = compile(&out_dir);
     let output = Command::new(&exe)
         .output()
         .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));

@@ -11,7 +11,7 @@
 //!   errors, disposal and finalization, and threads.
 //!
 //! Which `libsinew.so`: the cdylib cargo built together with the rlib this test links,
-//! `target/<profile>/deps/libsinew.so` (see `tests/c_abi.rs` for why not the uplifted one). It
+//! `target/<profile>/deps/libsinew.so` (`tests/common/native.rs` says why not the uplifted one). It
 //! is copied next to `SinewTests.exe`: Mono resolves `DllImport("sinew")` by probing the
 //! assembly's directory for `libsinew.so` (no dllmap or `LD_LIBRARY_PATH` needed, as for a
 //! plug-in shipped next to a game's assemblies). The program prints the path it actually mapped
@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use sinew::ffi::SinewEndRotation;
 use sinew::{
@@ -34,6 +34,10 @@ use sinew::{
     Interpolation, JointMask, Layer, Pose, Quat, Skeleton, Track, Transform, TwoBoneIk,
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
+
+mod common;
+
+use common::native;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 const GENERATED: &str = "bindings/csharp/NativeMethods.g.cs";
@@ -414,41 +418,6 @@ fn golden() -> String {
 
 // ------------------------------------------------------------------------------ Mono
 
-/// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
-fn deps_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    exe.parent()
-        .expect("test binary is in target/<profile>/deps")
-        .to_path_buf()
-}
-
-fn mtime(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("mtime of {}: {e}", path.display()))
-}
-
-/// The cdylib built with the rlib this test links (see `tests/c_abi.rs`).
-fn shared_library() -> PathBuf {
-    let lib = deps_dir().join(format!(
-        "{}sinew{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        lib.is_file(),
-        "{} is missing: the lib target must keep crate-type cdylib",
-        lib.display()
-    );
-    let exe = std::env::current_exe().expect("current_exe");
-    assert!(
-        mtime(&lib) <= mtime(&exe),
-        "{} was rebuilt after this test binary was linked; rerun `cargo test`",
-        lib.display()
-    );
-    lib
-}
-
 /// A tool from the environment variable `var` or PATH, if it runs.
 fn tool(var: &str, name: &str) -> Option<PathBuf> {
     let path = std::env::var_os(var).map_or_else(|| PathBuf::from(name), PathBuf::from);
@@ -510,11 +479,8 @@ fn csharp_tests_pass_under_mono() {
         skip("mcs or mono is not on PATH");
         return;
     };
-    let lib = shared_library();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("csharp")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let lib = native::shared_library();
+    let dir = native::scratch_dir("csharp");
 
     let exe = dir.join("SinewTests.exe");
     compile(&mcs, &exe);
