@@ -2,7 +2,7 @@
 # Runs the native test programs that call the C ABI under valgrind memcheck, against the debug
 # build of the library (target/debug/libsinew.so, refreshed here by `cargo build --lib`):
 #
-#   c_abi               tests/c/abi_test.c, built as tests/c_abi.rs builds it (full run, parity
+#   c_abi               tests/c/*.c, built as tests/c_abi.rs builds it (full run, parity
 #                       section included: ~15-30 s under valgrind)
 #   cpp_no_exceptions   tests/cpp/wrapper_test.cpp, the two builds tests/cpp_wrapper.rs makes
 #   cpp_exceptions
@@ -164,7 +164,7 @@ link=(-L "$lib_dir" -lsinew "-Wl,-rpath,$lib_dir" -lm)
 
 if wanted c_abi; then
   echo "== build c_abi"
-  "$cc" -std=c99 -Wall -Wextra -Werror -O0 -g -I include tests/c/abi_test.c \
+  "$cc" -std=c99 -Wall -Wextra -Werror -O0 -g -I include tests/c/*.c \
     -o "$out/abi_test" "${link[@]}"
   run c_abi "" "$out/abi_test"
 fi

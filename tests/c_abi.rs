@@ -1,6 +1,7 @@
-//! Compiles `tests/c/abi_test.c` against `include/sinew.h`, links it with the cdylib cargo built
-//! for this profile, runs it, and then recomputes every parity line it printed with the Rust
-//! core, comparing each output float (and status, and the solver result):
+//! Compiles the C program of `tests/c/` (`abi_test.c` and one file per job) against
+//! `include/sinew.h`, links it with the cdylib cargo built for this profile, runs it, and then
+//! recomputes every parity line it printed with the Rust core, comparing each output float (and
+//! status, and the solver result):
 //!
 //! | line     | C export                                                  | Rust core              |
 //! |----------|-----------------------------------------------------------|------------------------|
@@ -59,9 +60,17 @@ const TOLERANCE: f32 = 1e-6;
 /// A constrained joint's output may lie this far (radians) outside its constraint.
 const CONSTRAINT_SLACK: f32 = 1e-3;
 
+/// Compiles every `.c` file of `tests/c/` (the program's main and one file per job) into one
+/// program.
 fn compile(out_dir: &Path) -> PathBuf {
     let manifest = Path::new(MANIFEST_DIR);
-    let source = manifest.join("tests/c/abi_test.c");
+    let dir = manifest.join("tests/c");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    sources.sort();
     let exe = out_dir.join("abi_test");
     let compiler = cc::Build::new()
         .cargo_metadata(false)
@@ -74,7 +83,7 @@ fn compile(out_dir: &Path) -> PathBuf {
     cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
         .arg("-I")
         .arg(manifest.join("include"))
-        .arg(&source)
+        .args(&sources)
         .arg("-o")
         .arg(&exe);
     native::link_sinew(&mut cmd);

@@ -262,6 +262,10 @@ pub fn mask2(w: &World) -> *mut c_void {
 pub fn skel2(w: &World) -> *mut c_void {
     w.skel2.cast()
 }
+/// Of as many joints as the world's skeleton, without names.
+pub fn skel3(w: &World) -> *mut c_void {
+    w.skel3.cast()
+}
 pub fn clip_a(w: &World) -> *mut c_void {
     w.clip_a.cast()
 }

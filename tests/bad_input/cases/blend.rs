@@ -12,6 +12,46 @@ pub fn cases(t: &mut Table) {
     masks(t);
     blend(t);
     layers(t);
+    boundaries(t);
+}
+
+/// Unit-interval and positive arguments just outside their domain, and -0 (accepted as 0).
+fn boundaries(t: &mut Table) {
+    let mc = "sinew_joint_mask_create";
+    t.float(mc, "value", Domain, -f32::MIN_POSITIVE, INVALID);
+    t.float(mc, "value", Valid, -0.0, OK);
+    t.int(
+        "sinew_joint_mask_create_subtree",
+        "root",
+        Range,
+        u32::MAX as i64,
+        RANGE,
+    );
+    let mw = "sinew_joint_mask_set_weight";
+    t.int(mw, "joint", Range, u32::MAX as i64, RANGE);
+    t.float(mw, "weight", Domain, -f32::MIN_POSITIVE, INVALID);
+    t.float(mw, "weight", Domain, 1.000_000_1, INVALID);
+    let bl = "sinew_pose_blend";
+    for x in [-f32::MIN_POSITIVE, 1.000_000_1, f32::MAX, -f32::MAX] {
+        t.float(bl, "t", Domain, x, INVALID);
+    }
+    t.float(bl, "t", Valid, -0.0, OK);
+    let ly = "sinew_pose_blend_layers";
+    t.float(ly, "threshold", Domain, -0.0, INVALID);
+    t.float(ly, "threshold", Domain, -f32::MIN_POSITIVE, INVALID);
+    let tiny = |b: &mut Bufs| b.layers[1].weight = -f32::MIN_POSITIVE;
+    t.bufs(
+        ly,
+        "layers.weight",
+        Domain,
+        "layer weight -FLT_MIN",
+        tiny,
+        INVALID,
+    );
+    let what = "a layer weight -0 under threshold FLT_MIN";
+    let args = Args::none().float("threshold", f32::MIN_POSITIVE);
+    let zero = bufs(|b| b.layers[1].weight = -0.0);
+    t.add(ly, "layers.weight", Valid, what, args, zero, OK);
 }
 
 fn masks(t: &mut Table) {

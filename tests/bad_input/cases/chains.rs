@@ -12,6 +12,7 @@ use crate::world::*;
 
 pub fn cases(t: &mut Table) {
     settings(t);
+    settings_boundaries(t);
     constraints_and_tuning(t);
     for (solve, pose) in [
         ("sinew_fabrik_solve", "sinew_fabrik_solve_pose"),
@@ -96,14 +97,106 @@ fn settings(t: &mut Table) {
     }
 }
 
+/// Boundary values of the settings both solvers share: rejected just outside their set, accepted
+/// at its edges.
+fn settings_boundaries(t: &mut Table) {
+    for (export, fabrik) in [
+        ("sinew_fabrik_create", true),
+        ("sinew_fabrik_set_settings", true),
+        ("sinew_ccd_create", false),
+        ("sinew_ccd_set_settings", false),
+    ] {
+        let edit = move |f: fn(&mut SinewFabrikSettings), c: fn(&mut SinewCcdSettings)| {
+            move |b: &mut Bufs| {
+                if fabrik {
+                    f(&mut b.fabrik)
+                } else {
+                    c(&mut b.ccd)
+                }
+            }
+        };
+        for (path, what, class, f, c, expect) in [
+            (
+                "settings.precision",
+                "precision -0",
+                Domain,
+                (|s| s.precision = -0.0) as fn(&mut SinewFabrikSettings),
+                (|s| s.precision = -0.0) as fn(&mut SinewCcdSettings),
+                INVALID,
+            ),
+            (
+                "settings.precision",
+                "precision -3e38",
+                Domain,
+                |s| s.precision = -3e38,
+                |s| s.precision = -3e38,
+                INVALID,
+            ),
+            (
+                "settings.relative_precision",
+                "relative_precision u32::MAX",
+                Enum,
+                |s| s.relative_precision = u32::MAX,
+                |s| s.relative_precision = u32::MAX,
+                INVALID,
+            ),
+            (
+                "settings.end_rotation",
+                "end_rotation 9",
+                Enum,
+                |s| s.end_rotation = 9,
+                |s| s.end_rotation = 9,
+                INVALID,
+            ),
+            (
+                "settings.end_rotation",
+                "end_rotation i32::MIN",
+                Enum,
+                |s| s.end_rotation = i32::MIN,
+                |s| s.end_rotation = i32::MIN,
+                INVALID,
+            ),
+            (
+                "settings.precision",
+                "precision 1e-45 and max_iterations u32::MAX (accepted)",
+                Valid,
+                |s| (s.precision, s.max_iterations) = (1e-45, u32::MAX),
+                |s| (s.precision, s.max_iterations) = (1e-45, u32::MAX),
+                OK,
+            ),
+        ] {
+            t.bufs(export, path, class, what, edit(f, c), expect);
+        }
+        if !fabrik {
+            let root = |b: &mut Bufs| b.ccd.fix_root = u32::MAX;
+            t.bufs(
+                export,
+                "settings.fix_root",
+                Enum,
+                "fix_root u32::MAX",
+                root,
+                INVALID,
+            );
+        }
+    }
+}
+
 fn constraints_and_tuning(t: &mut Table) {
     for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
         t.int(export, "joint", Range, N as i64, RANGE);
         t.int(export, "joint", Range, u32::MAX as i64, RANGE);
         constraint_cases(t, export, "constraint", |b| &mut b.constraint);
     }
+    for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
+        let clear = Args::none()
+            .int("joint", u32::MAX as i64)
+            .null("constraint");
+        let what = "joint u32::MAX, clearing";
+        t.args(export, "joint", Range, what, clear, RANGE);
+    }
     let cj = "sinew_ccd_set_joint";
     t.int(cj, "joint", Range, N as i64, RANGE);
+    t.int(cj, "joint", Range, u32::MAX as i64, RANGE);
     t.float(cj, "rotation_limit_degrees", Domain, -1.0, INVALID);
     t.float(cj, "rotation_limit_degrees", Domain, 181.0, INVALID);
     t.float(cj, "weight", Domain, -0.1, INVALID);

@@ -47,6 +47,24 @@ pub fn cases(t: &mut Table) {
         );
         t.int(export, "key_count", Count, 0, INVALID);
         t.int(export, "key_count", Valid, 1, OK);
+        let arrays = ["times", "values", "in_tangents", "out_tangents"];
+        let no_keys = arrays
+            .iter()
+            .fold(none().int("key_count", 0), |a, p| a.null(p));
+        let what = "key_count 0 with every array NULL";
+        t.args(export, "key_count", Count, what, no_keys, INVALID);
+        let one_tangent = none().int("interpolation", linear).null("in_tangents");
+        let what = "linear with out_tangents only";
+        t.args(export, "in_tangents", Null, what, one_tangent, NULLP);
+        let past = |b: &mut Bufs| b.times[2] = 1.000_000_1;
+        t.bufs(
+            export,
+            "times",
+            Keys,
+            "key just after the duration",
+            past,
+            RANGE,
+        );
         for (what, times, expect) in [
             ("keys unsorted", [0.0, 0.8, 0.4], INVALID),
             ("keys duplicate", [0.0, 0.4, 0.4], INVALID),
@@ -74,8 +92,24 @@ pub fn cases(t: &mut Table) {
         let other = none().swap("clip", clip2).int("joint", J2 as i64);
         t.args(export, "clip", Size, what, other, RANGE);
     }
-    let zero = |b: &mut Bufs| b.q_values[1] = SinewQuat::default();
+    let zero = |b: &mut Bufs| {
+        b.q_values[1] = SinewQuat {
+            x: -0.0,
+            y: 0.0,
+            z: -0.0,
+            w: 0.0,
+        }
+    };
     let rt = "sinew_clip_set_rotation_track";
+    t.bufs(
+        rt,
+        "values",
+        Domain,
+        "negative-zero quaternion key",
+        zero,
+        INVALID,
+    );
+    let zero = |b: &mut Bufs| b.q_values[1] = SinewQuat::default();
     t.bufs(rt, "values", Domain, "zero quaternion key", zero, INVALID);
 
     let ct = "sinew_clip_clear_track";
@@ -92,6 +126,15 @@ pub fn cases(t: &mut Table) {
     );
     t.float("sinew_clip_create", "duration", Domain, -1.0, INVALID);
     t.float("sinew_clip_create", "duration", Valid, 0.0, OK);
+    t.float(
+        "sinew_clip_create",
+        "duration",
+        Domain,
+        -f32::MIN_POSITIVE,
+        INVALID,
+    );
+    t.float("sinew_clip_create", "duration", Valid, -0.0, OK);
+    t.float("sinew_clip_create", "duration", Valid, f32::MAX, OK);
 
     let cs = "sinew_clip_sample";
     t.int(cs, "looping", Enum, 2, INVALID);

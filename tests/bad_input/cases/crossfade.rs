@@ -48,6 +48,15 @@ pub fn cases(t: &mut Table) {
     t.swap(cp, "clip", Size, "clip of another skeleton", clip2, SIZE);
     t.float("sinew_crossfade_update", "dt", Domain, -0.1, INVALID);
     t.float("sinew_crossfade_update", "dt", Valid, 0.0, OK);
+    t.float(
+        "sinew_crossfade_update",
+        "dt",
+        Domain,
+        -f32::MIN_POSITIVE,
+        INVALID,
+    );
+    let tiny = none().float("duration", -f32::MIN_POSITIVE);
+    t.args(cf, "duration", Domain, "duration -FLT_MIN", tiny, INVALID);
     let gp = "sinew_crossfade_get_pose";
     t.swap(gp, "out", Size, "out of another skeleton", pose2, SIZE);
     t.swap(

@@ -58,6 +58,8 @@ pub fn cases(t: &mut Table) {
             beyond,
             RANGE,
         );
+        let beyond = |b: &mut Bufs| b.bones[1] = u32::MAX;
+        t.bufs(export, "bones", Range, "bones[1] = u32::MAX", beyond, RANGE);
         t.int(export, "bone_count", Count, 0, OK);
         t.bufs(
             export,

@@ -35,6 +35,7 @@ pub fn cases(t: &mut Table) {
 
     let sk = "sinew_skeleton_create";
     t.int(sk, "joint_count", Count, 0, RANGE);
+    t.int(sk, "joint_count", Count, u32::MAX as i64, RANGE);
     for (what, n, expect) in [
         (
             "joint_count SINEW_MAX_JOINTS + 1",
@@ -69,6 +70,7 @@ pub fn cases(t: &mut Table) {
         ("parents: forward reference (2 -> 5)", 2, 5),
         ("parents: parent -2", 4, -2),
         ("parents: parent beyond the joint count", 7, 100),
+        ("parents: parent i32::MIN", 6, i32::MIN),
     ] {
         let edit = move |b: &mut Bufs| {
             b.parents[k] = p;
@@ -126,6 +128,7 @@ pub fn cases(t: &mut Table) {
     // argument, not a lossy lookup that could match a joint named U+FFFD.
     for (what, name, expect) in [
         ("unknown name", c"elbow", NOT_FOUND),
+        ("a name in another case", c"Forearm", NOT_FOUND),
         ("empty name", c"", NOT_FOUND),
         ("name not UTF-8", c"\xff", INVALID),
     ] {
@@ -139,6 +142,15 @@ pub fn cases(t: &mut Table) {
             expect,
         );
     }
+    let fj = "sinew_skeleton_find_joint";
+    t.swap(
+        fj,
+        "skeleton",
+        Name,
+        "a skeleton without names",
+        skel3,
+        NOT_FOUND,
+    );
     for export in ["sinew_skeleton_get_parents", "sinew_skeleton_get_rest_pose"] {
         count_cases(t, export);
     }

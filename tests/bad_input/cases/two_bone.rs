@@ -126,6 +126,7 @@ fn solve_pose(t: &mut Table) {
     t.int(tp, "root", Range, J as i64, RANGE);
     t.int(tp, "joint", Range, J as i64, RANGE);
     t.int(tp, "end", Range, u32::MAX as i64, RANGE);
+    t.int(tp, "end", Range, 0x8000_0000, RANGE);
     let none = Args::none;
     let not_chain = none().int("end", 5);
     t.args(
