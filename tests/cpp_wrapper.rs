@@ -1,6 +1,7 @@
-//! Builds and runs the C++ wrapper's test program, `tests/cpp/wrapper_test.cpp`, against
-//! `bindings/cpp/sinew.hpp` and `include/sinew.h`, linked with the cdylib cargo built for this
-//! profile (the `target/<profile>/deps/libsinew.so` `tests/common/native.rs` finds). Two builds, both `-std=c++17 -Wall -Wextra -Werror -pedantic`:
+//! Builds and runs the C++ wrapper's test program, `tests/cpp/wrapper_test.cpp` with
+//! `tests/cpp/wrapper_blending_test.cpp`, against `bindings/cpp/sinew.hpp` and `include/sinew.h`,
+//! linked with the cdylib cargo built for this profile (the `target/<profile>/deps/libsinew.so`
+//! `tests/common/native.rs` finds). Two builds, both `-std=c++17 -Wall -Wextra -Werror -pedantic`:
 //!
 //! | build           | flags                                   | what it covers                |
 //! |-----------------|-----------------------------------------|-------------------------------|
@@ -26,6 +27,9 @@ use common::native;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 const TARGET: &str = env!("SINEW_BUILD_TARGET");
+
+/// The test program's sources, compiled together (helpers in `tests/cpp/wrapper_test.hpp`).
+const SOURCES: [&str; 2] = ["wrapper_test.cpp", "wrapper_blending_test.cpp"];
 
 /// Warnings are errors in every build, as the brief for the wrapper requires.
 const COMMON_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"];
@@ -118,10 +122,11 @@ fn both_streams(output: &Output) -> String {
 
 /// Compiles and links one build of the test program; returns the executable.
 fn build(compiler: &cc::Tool, variant: &Variant, out_dir: &Path) -> PathBuf {
-    let source = Path::new(MANIFEST_DIR).join("tests/cpp/wrapper_test.cpp");
+    let dir = Path::new(MANIFEST_DIR).join("tests/cpp");
+    let sources = SOURCES.map(|s| dir.join(s));
     let exe = out_dir.join(format!("wrapper_test_{}", variant.name));
     let mut cmd = compile_command(compiler, variant.flags);
-    cmd.arg(&source).arg("-o").arg(&exe);
+    cmd.args(&sources).arg("-o").arg(&exe);
     native::link_sinew(&mut cmd);
     let (text, output) = run(cmd);
     assert!(
