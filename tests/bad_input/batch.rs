@@ -27,6 +27,27 @@ pub struct Given {
     pub results: bool,
 }
 
+/// Replays `count` chains of `joints` transforms of `chains` through `solve` (the chain's
+/// index, a copy of the chain, a copy of its result).
+fn replay(
+    chains: &[SinewTransform],
+    results: &[SinewIkResult],
+    (count, joints): (usize, usize),
+    mut solve: impl FnMut(usize, &mut [SinewTransform], &mut SinewIkResult) -> St,
+) -> Replay {
+    let mut out = Vec::new();
+    for i in 0..count {
+        let mut chain = chains[joints * i..joints * (i + 1)].to_vec();
+        let mut result = results[i];
+        match solve(i, &mut chain, &mut result) {
+            St::Ok => out.push(Some((chain, result))),
+            St::NumericOverflow => out.push(None),
+            s => return Err((i, s)),
+        }
+    }
+    Ok(out)
+}
+
 /// Replays `count` two-bone chains of `b` through `sinew_two_bone_ik_solve`.
 pub fn two_bone_replay(
     solver: *mut SinewTwoBoneIk,
@@ -34,28 +55,15 @@ pub fn two_bone_replay(
     count: usize,
     given: Given,
 ) -> Replay {
-    let mut out = Vec::new();
-    for i in 0..count {
-        let mut chain = b.batch3[3 * i..3 * i + 3].to_vec();
-        let mut result = b.out_results[i];
-        // SAFETY: a live solver; copies of the world's arrays, one item per pointer.
-        let s = unsafe {
-            sinew_two_bone_ik_solve(
-                solver,
-                chain.as_mut_ptr(),
-                &b.batch_effectors3[i],
-                opt(given.rotations, &b.batch_rotations[i]),
-                opt(given.per_chain, &b.batch_poles[i]),
-                &mut result,
-            )
-        };
-        match s {
-            St::Ok => out.push(Some((chain, result))),
-            St::NumericOverflow => out.push(None),
-            s => return Err((i, s)),
+    replay(&b.batch3, &b.out_results, (count, 3), |i, chain, result| {
+        let rotation = opt(given.rotations, &b.batch_rotations[i]);
+        let pole = opt(given.per_chain, &b.batch_poles[i]);
+        let effector = &b.batch_effectors3[i];
+        // SAFETY: a live solver; a copy of one chain, one item per other pointer.
+        unsafe {
+            sinew_two_bone_ik_solve(solver, chain.as_mut_ptr(), effector, rotation, pole, result)
         }
-    }
-    Ok(out)
+    })
 }
 
 /// Replays `count` FABRIK or CCD chains of `joints` joints of `b` through the single solve
@@ -67,45 +75,39 @@ pub fn chain_replay(
     joints: usize,
     given: Given,
 ) -> Replay {
-    let mut out = Vec::new();
-    for i in 0..count {
-        let mut chain = b.batch[joints * i..joints * (i + 1)].to_vec();
-        let mut result = b.out_results[i];
-        let (parent, rotation) = (
-            opt(given.per_chain, &b.batch_parents[i]),
-            opt(given.rotations, &b.batch_rotations[i]),
-        );
-        // SAFETY: live solvers; copies of the world's arrays, `joints` transforms in `chain`.
-        let s = unsafe {
-            if solver.0 {
-                sinew_fabrik_solve(
-                    solver.1,
-                    chain.as_mut_ptr(),
-                    joints as u32,
-                    parent,
-                    &b.batch_effectors[i],
-                    rotation,
-                    &mut result,
-                )
-            } else {
-                sinew_ccd_solve(
-                    solver.2,
-                    chain.as_mut_ptr(),
-                    joints as u32,
-                    parent,
-                    &b.batch_effectors[i],
-                    rotation,
-                    &mut result,
-                )
-            }
-        };
-        match s {
-            St::Ok => out.push(Some((chain, result))),
-            St::NumericOverflow => out.push(None),
-            s => return Err((i, s)),
-        }
+    replay(
+        &b.batch,
+        &b.out_results,
+        (count, joints),
+        |i, chain, result| {
+            let parent = opt(given.per_chain, &b.batch_parents[i]);
+            let rotation = opt(given.rotations, &b.batch_rotations[i]);
+            let target = (&b.batch_effectors[i], rotation);
+            // SAFETY: live solvers; a copy of one chain, one item per other pointer.
+            unsafe { chain_solve(solver, chain, parent, target, result) }
+        },
+    )
+}
+
+/// The single FABRIK (`solver.0`) or CCD solve of `chain` (of `chain.len()` joints) toward
+/// `target` (effector position and optional rotation).
+///
+/// # Safety
+///
+/// The handles are live; `parent` and the target rotation are NULL or valid.
+pub unsafe fn chain_solve(
+    solver: (bool, *mut SinewFabrik, *mut SinewCcd),
+    chain: &mut [SinewTransform],
+    parent: *const SinewQuat,
+    (effector, rotation): (&SinewVec3, *const SinewQuat),
+    result: &mut SinewIkResult,
+) -> St {
+    let (c, n) = (chain.as_mut_ptr(), chain.len() as u32);
+    if solver.0 {
+        sinew_fabrik_solve(solver.1, c, n, parent, effector, rotation, result)
+    } else {
+        sinew_ccd_solve(solver.2, c, n, parent, effector, rotation, result)
     }
-    Ok(out)
 }
 
 /// `p` when the batch call passed its array, else NULL.

@@ -8,6 +8,7 @@ use sinew::ffi::SinewStatus as St;
 use sinew::ffi::*;
 use sinew::Quat;
 
+use crate::batch::chain_solve;
 use crate::world::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,22 @@ impl Probe {
             Kind::Transforms
         };
         self.push(label, kind, words_of(t));
+    }
+
+    /// A solver's settings read back through `get` into a copy of `sentinel`.
+    ///
+    /// # Safety
+    ///
+    /// `handle` is a live handle of the solver `get` reads.
+    pub unsafe fn settings<H, T: Copy>(
+        &mut self,
+        label: &str,
+        get: unsafe extern "C" fn(*const H, *mut T) -> St,
+        (handle, sentinel): (*const H, T),
+    ) {
+        let mut settings = sentinel;
+        self.status(format!("{label} settings"), get(handle, &mut settings));
+        self.push(format!("{label} settings"), Kind::Raw, words(&settings));
     }
 
     pub fn floats(&mut self, label: impl Into<String>, f: &[f32]) {
@@ -199,12 +216,8 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
             p.push(format!("find {name:?} index"), Kind::Raw, vec![index]);
         }
 
-        let mut settings = fresh.out_two;
-        p.status(
-            "two_bone settings",
-            sinew_two_bone_ik_get_settings(w.two_bone, &mut settings),
-        );
-        p.push("two_bone settings", Kind::Raw, words(&settings));
+        let two_bone = (w.two_bone.cast_const(), fresh.out_two);
+        p.settings("two_bone", sinew_two_bone_ik_get_settings, two_bone);
         for (k, target) in PROBE_TARGETS.iter().enumerate() {
             let mut chain = fresh.chain3;
             let mut result = fresh.out_result;
@@ -222,43 +235,26 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
             p.floats(format!("two_bone error {k}"), &[result.error]);
         }
 
-        let mut fabrik_settings = fresh.out_fabrik;
-        p.status(
-            "fabrik settings",
-            sinew_fabrik_get_settings(w.fabrik, &mut fabrik_settings),
+        let fabrik = (w.fabrik.cast_const(), fresh.out_fabrik);
+        p.settings("fabrik", sinew_fabrik_get_settings, fabrik);
+        p.settings(
+            "ccd",
+            sinew_ccd_get_settings,
+            (w.ccd.cast_const(), fresh.out_ccd),
         );
-        p.push("fabrik settings", Kind::Raw, words(&fabrik_settings));
-        let mut ccd_settings = fresh.out_ccd;
-        p.status(
-            "ccd settings",
-            sinew_ccd_get_settings(w.ccd, &mut ccd_settings),
-        );
-        p.push("ccd settings", Kind::Raw, words(&ccd_settings));
         for (k, target) in [fresh.chain_effector, v(5.0, 0.0, 0.0)].iter().enumerate() {
             for (label, is_fabrik) in [("fabrik", true), ("ccd", false)] {
                 let mut chain = fresh.chain;
                 let mut result = fresh.out_result;
-                let s = if is_fabrik {
-                    sinew_fabrik_solve(
-                        w.fabrik,
-                        chain.as_mut_ptr(),
-                        N as u32,
-                        &fresh.root_parent,
-                        target,
-                        null(),
-                        &mut result,
-                    )
-                } else {
-                    sinew_ccd_solve(
-                        w.ccd,
-                        chain.as_mut_ptr(),
-                        N as u32,
-                        &fresh.root_parent,
-                        target,
-                        null(),
-                        &mut result,
-                    )
-                };
+                let solver = (is_fabrik, w.fabrik, w.ccd);
+                let chain_n = &mut chain[..N];
+                let s = chain_solve(
+                    solver,
+                    chain_n,
+                    &fresh.root_parent,
+                    (target, null()),
+                    &mut result,
+                );
                 p.status(format!("{label} solve {k}"), s);
                 p.transforms(format!("{label} chain {k}"), &chain, true);
                 p.push(format!("{label} result {k}"), Kind::Raw, words(&result));
@@ -266,12 +262,8 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
             }
         }
 
-        let mut hand_settings = fresh.out_hand;
-        p.status(
-            "hand settings",
-            sinew_hand_ik_retargeting_get_settings(w.hand, &mut hand_settings),
-        );
-        p.push("hand settings", Kind::Raw, words(&hand_settings));
+        let hand = (w.hand.cast_const(), fresh.out_hand);
+        p.settings("hand", sinew_hand_ik_retargeting_get_settings, hand);
         let mut model = fresh.model;
         let mut offset = fresh.out_vec3;
         let s = sinew_hand_ik_retargeting_apply_model(

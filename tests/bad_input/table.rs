@@ -90,20 +90,6 @@ impl Table {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn custom(
-        &mut self,
-        export: &'static str,
-        param: &str,
-        class: Class,
-        what: &str,
-        setup: Setup,
-        call: impl Fn(&mut World) -> Outcome + Send + Sync + 'static,
-        expect: &[St],
-    ) {
-        self.push(export, param, class, what, setup, Arc::new(call), expect);
-    }
-
-    #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
         export: &'static str,
@@ -132,104 +118,70 @@ impl Table {
         self.cases.last_mut().expect("a case").needle = Some(needle.into());
     }
 
-    /// A case of `args` alone (no setup).
-    pub fn args(
-        &mut self,
-        export: &'static str,
-        param: &str,
-        class: Class,
-        what: &str,
-        args: Args,
-        expect: &[St],
-    ) {
-        self.add(export, param, class, what, args, Setup::None, expect);
+    /// The cases of `param` of `export`, of `class`.
+    pub fn at(&mut self, export: &'static str, param: &str, class: Class) -> At<'_> {
+        At {
+            table: self,
+            export,
+            param: param.to_string(),
+            class,
+        }
+    }
+}
+
+/// Cases of one argument or field of one export, of one class ([`Table::at`]).
+pub struct At<'t> {
+    table: &'t mut Table,
+    export: &'static str,
+    param: String,
+    class: Class,
+}
+
+impl At<'_> {
+    /// The valid call with `args`' bad values after `setup`.
+    pub fn add(self, what: &str, args: Args, setup: Setup, expect: &[St]) {
+        let (export, param, class) = (self.export, &self.param, self.class);
+        self.table
+            .add(export, param, class, what, args, setup, expect);
     }
 
-    /// Integer argument `param` = `value`.
-    pub fn int(
-        &mut self,
-        export: &'static str,
-        param: &'static str,
-        class: Class,
-        value: i64,
-        expect: &[St],
-    ) {
-        let what = format!("{param} {value}");
-        self.args(
-            export,
-            param,
-            class,
-            &what,
-            Args::none().int(param, value),
-            expect,
-        );
+    /// The valid call with `args`' bad values.
+    pub fn args(self, what: &str, args: Args, expect: &[St]) {
+        self.add(what, args, Setup::None, expect);
     }
 
-    /// Float argument `param` = `value`.
-    pub fn float(
-        &mut self,
-        export: &'static str,
-        param: &'static str,
-        class: Class,
-        value: f32,
-        expect: &[St],
-    ) {
-        let what = format!("{param} {value}");
-        self.args(
-            export,
-            param,
-            class,
-            &what,
-            Args::none().float(param, value),
-            expect,
-        );
+    /// The integer argument set to `value`.
+    pub fn int(self, value: i64, expect: &[St]) {
+        let (what, name) = (format!("{} {value}", self.param), leak(&self.param));
+        self.args(&what, Args::none().int(name, value), expect);
     }
 
-    /// Handle argument `param` swapped for another of the world's.
-    pub fn swap(
-        &mut self,
-        export: &'static str,
-        param: &'static str,
-        class: Class,
-        what: &str,
-        handle: Swap,
-        expect: &[St],
-    ) {
-        self.args(
-            export,
-            param,
-            class,
-            what,
-            Args::none().swap(param, handle),
-            expect,
-        );
+    /// The float argument set to `value`.
+    pub fn float(self, value: f32, expect: &[St]) {
+        let (what, name) = (format!("{} {value}", self.param), leak(&self.param));
+        self.args(&what, Args::none().float(name, value), expect);
+    }
+
+    /// The handle argument swapped for another of the world's.
+    pub fn swap(self, what: &str, handle: Swap, expect: &[St]) {
+        let name = leak(&self.param);
+        self.args(what, Args::none().swap(name, handle), expect);
     }
 
     /// The valid call after `f` edits the buffers.
-    pub fn bufs(
-        &mut self,
-        export: &'static str,
-        param: &str,
-        class: Class,
-        what: &str,
-        f: impl Fn(&mut Bufs) + Send + Sync + 'static,
-        expect: &[St],
-    ) {
-        self.add(export, param, class, what, Args::none(), bufs(f), expect);
+    pub fn bufs(self, what: &str, f: impl Fn(&mut Bufs) + Send + Sync + 'static, expect: &[St]) {
+        self.add(what, Args::none(), bufs(f), expect);
     }
 
     /// The valid call after `f` edits the world.
-    pub fn world(
-        &mut self,
-        export: &'static str,
-        param: &str,
-        class: Class,
-        what: &str,
-        f: impl Fn(&mut World) + Send + Sync + 'static,
-        expect: &[St],
-    ) {
-        self.add(export, param, class, what, Args::none(), world(f), expect);
+    pub fn world(self, what: &str, f: impl Fn(&mut World) + Send + Sync + 'static, expect: &[St]) {
+        self.add(what, Args::none(), world(f), expect);
     }
+}
+
+/// A parameter name for [`Args`], which keeps them for the life of the table.
+fn leak(name: &str) -> &'static str {
+    Box::leak(name.to_string().into_boxed_str())
 }
 
 pub const OK: &[St] = &[St::Ok];

@@ -522,33 +522,27 @@ impl Floats for f32 {
     }
 }
 
-impl Floats for LayerWeight {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        (path == "weight").then_some(&mut self.weight)
-    }
+/// `Floats` for a struct whose float fields are named directly.
+macro_rules! flat_floats {
+    ($($t:ty: $($field:ident),+;)*) => {
+        $(impl Floats for $t {
+            fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
+                match path {
+                    $(stringify!($field) => Some(&mut self.$field),)+
+                    _ => None,
+                }
+            }
+        })*
+    };
 }
 
-impl Floats for SinewVec3 {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        match path {
-            "x" => Some(&mut self.x),
-            "y" => Some(&mut self.y),
-            "z" => Some(&mut self.z),
-            _ => None,
-        }
-    }
-}
-
-impl Floats for SinewQuat {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        match path {
-            "x" => Some(&mut self.x),
-            "y" => Some(&mut self.y),
-            "z" => Some(&mut self.z),
-            "w" => Some(&mut self.w),
-            _ => None,
-        }
-    }
+flat_floats! {
+    LayerWeight: weight;
+    SinewVec3: x, y, z;
+    SinewQuat: x, y, z, w;
+    SinewTwoBoneIkSettings: weight, start_stretch_ratio, max_stretch_scale, soften, pole_weight;
+    SinewFabrikSettings: precision;
+    SinewCcdSettings: precision;
 }
 
 pub fn split(path: &str) -> (&str, &str) {
@@ -571,37 +565,20 @@ impl Floats for SinewJointConstraint {
         match split(path) {
             ("reference", rest) => self.reference.float_mut(rest),
             ("axis", rest) => self.axis.float_mut(rest),
-            ("swing_half_angle_1", "") => Some(&mut self.swing_half_angle_1),
-            ("swing_half_angle_2", "") => Some(&mut self.swing_half_angle_2),
-            ("min_angle", "") => Some(&mut self.min_angle),
-            ("max_angle", "") => Some(&mut self.max_angle),
+            (field, "") => {
+                let angles = [
+                    ("swing_half_angle_1", &mut self.swing_half_angle_1),
+                    ("swing_half_angle_2", &mut self.swing_half_angle_2),
+                    ("min_angle", &mut self.min_angle),
+                    ("max_angle", &mut self.max_angle),
+                ];
+                angles
+                    .into_iter()
+                    .find(|(name, _)| *name == field)
+                    .map(|(_, f)| f)
+            }
             _ => None,
         }
-    }
-}
-
-impl Floats for SinewTwoBoneIkSettings {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        match path {
-            "weight" => Some(&mut self.weight),
-            "start_stretch_ratio" => Some(&mut self.start_stretch_ratio),
-            "max_stretch_scale" => Some(&mut self.max_stretch_scale),
-            "soften" => Some(&mut self.soften),
-            "pole_weight" => Some(&mut self.pole_weight),
-            _ => None,
-        }
-    }
-}
-
-impl Floats for SinewFabrikSettings {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        (path == "precision").then_some(&mut self.precision)
-    }
-}
-
-impl Floats for SinewCcdSettings {
-    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
-        (path == "precision").then_some(&mut self.precision)
     }
 }
 
@@ -877,16 +854,7 @@ impl World {
                 null(),
                 3,
             ));
-            ok(sinew_clip_set_rotation_track(
-                w.clip,
-                3,
-                SinewInterpolation::Slerp as i32,
-                times,
-                b.q_values.as_ptr(),
-                null(),
-                null(),
-                3,
-            ));
+            rotation_track(w.clip, 3, SinewInterpolation::Slerp, &b.times, &b.q_values);
             ok(sinew_clip_set_scale_track(
                 w.clip,
                 4,
@@ -898,27 +866,10 @@ impl World {
                 3,
             ));
             ok(sinew_clip_create(w.skel, 1.0, &mut w.clip_a));
-            ok(sinew_clip_set_rotation_track(
-                w.clip_a,
-                2,
-                SinewInterpolation::Linear as i32,
-                times,
-                rot(0.6).as_ptr(),
-                null(),
-                null(),
-                3,
-            ));
+            rotation_track(w.clip_a, 2, SinewInterpolation::Linear, &b.times, &rot(0.6));
             ok(sinew_clip_create(w.skel, 0.5, &mut w.clip_b));
-            ok(sinew_clip_set_rotation_track(
-                w.clip_b,
-                3,
-                SinewInterpolation::Linear as i32,
-                [0.0, 0.2, 0.4].as_ptr(),
-                rot(-0.8).as_ptr(),
-                null(),
-                null(),
-                3,
-            ));
+            let (fast, linear) = ([0.0, 0.2, 0.4], SinewInterpolation::Linear);
+            rotation_track(w.clip_b, 3, linear, &fast, &rot(-0.8));
             ok(sinew_clip_set_translation_track(
                 w.clip_b,
                 0,
@@ -930,16 +881,7 @@ impl World {
                 2,
             ));
             ok(sinew_clip_create(w.skel2, 1.0, &mut w.clip2));
-            ok(sinew_clip_set_rotation_track(
-                w.clip2,
-                1,
-                SinewInterpolation::Linear as i32,
-                times,
-                rot(0.4).as_ptr(),
-                null(),
-                null(),
-                3,
-            ));
+            rotation_track(w.clip2, 1, SinewInterpolation::Linear, &b.times, &rot(0.4));
             ok(sinew_clip_cursor_create(w.clip, &mut w.cursor));
             ok(sinew_clip_cursor_create(w.clip2, &mut w.cursor2));
             ok(sinew_crossfade_create(w.skel, 2, &mut w.crossfade));
@@ -957,6 +899,31 @@ impl World {
         }
         w
     }
+}
+
+/// Sets a rotation track of three keys without tangents.
+///
+/// # Safety
+///
+/// `clip` is a live, editable clip of a skeleton with `joint`.
+unsafe fn rotation_track(
+    clip: *mut SinewClip,
+    joint: u32,
+    interpolation: SinewInterpolation,
+    times: &[f32; 3],
+    values: &[SinewQuat; 3],
+) {
+    let (t, v) = (times.as_ptr(), values.as_ptr());
+    ok(sinew_clip_set_rotation_track(
+        clip,
+        joint,
+        interpolation as i32,
+        t,
+        v,
+        null(),
+        null(),
+        3,
+    ));
 }
 
 impl Drop for World {

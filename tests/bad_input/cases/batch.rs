@@ -30,21 +30,15 @@ fn batch(t: &mut Table, export: &'static str) {
         "root_parent_rotations"
     };
     let what = "five chains, each as its single solve";
-    t.args(export, "chains", Valid, what, none(), OK);
+    t.at(export, "chains", Valid).args(what, none(), OK);
     // (In the two-bone batch, 1 is a scalar tail only and 4 one SIMD group with no tail.)
     for (n, what) in [
         (0, "chain_count 0 touches nothing"),
         (1, "chain_count 1"),
         (4, "chain_count 4"),
     ] {
-        t.args(
-            export,
-            "chain_count",
-            Count,
-            what,
-            none().int("chain_count", n),
-            OK,
-        );
+        t.at(export, "chain_count", Count)
+            .args(what, none().int("chain_count", n), OK);
     }
     let arrays = [
         "chains",
@@ -57,10 +51,11 @@ fn batch(t: &mut Table, export: &'static str) {
         .iter()
         .fold(none().int("chain_count", 0), |a, p| a.null(p));
     let what = "chain_count 0 with every array NULL";
-    t.args(export, "chain_count", Count, what, no_arrays, OK);
+    t.at(export, "chain_count", Count).args(what, no_arrays, OK);
     for p in arrays {
         let what = format!("misaligned {p}");
-        t.args(export, p, Align, &what, Args::misaligned(p), INVALID);
+        t.at(export, p, Align)
+            .args(&what, Args::misaligned(p), INVALID);
         t.needle(format!("`{p}`"));
     }
     // Finite input whose result overflows f32: that chain and its result stay untouched, the
@@ -77,7 +72,8 @@ fn batch(t: &mut Table, export: &'static str) {
                 batch_of(b, export).1[i] = huge;
             }
         };
-        t.bufs(export, "effector_positions", Overflow, what, edit, OVERFLOW);
+        t.at(export, "effector_positions", Overflow)
+            .bufs(what, edit, OVERFLOW);
         t.needle(format!("chain {}", chains.iter().min().unwrap()));
     }
     let zero = move |b: &mut Bufs| {
@@ -85,18 +81,13 @@ fn batch(t: &mut Table, export: &'static str) {
         let joints = chains.len() / B;
         chains[joints * BAD + 1].rotation = SinewQuat::default();
     };
-    t.bufs(
-        export,
-        "chains",
-        Domain,
-        "zero quaternion in chain 2",
-        zero,
-        INVALID,
-    );
+    t.at(export, "chains", Domain)
+        .bufs("zero quaternion in chain 2", zero, INVALID);
     t.needle(format!("chain {BAD}: "));
     let zero = |b: &mut Bufs| b.batch_rotations[BAD] = SinewQuat::default();
     let what = "zero effector rotation of chain 2";
-    t.bufs(export, "effector_rotations", Domain, what, zero, INVALID);
+    t.at(export, "effector_rotations", Domain)
+        .bufs(what, zero, INVALID);
     t.needle(format!("chain {BAD}: "));
     // The last chain: a bad value after every other chain, the SIMD group included.
     let nan = move |b: &mut Bufs| {
@@ -104,17 +95,12 @@ fn batch(t: &mut Table, export: &'static str) {
         chains[chains.len() - 1].translation.y = f32::NAN;
     };
     let what = "NaN in the last chain's end";
-    t.bufs(export, "chains", Nan, what, nan, &[St::NonFinite]);
+    t.at(export, "chains", Nan)
+        .bufs(what, nan, &[St::NonFinite]);
     t.needle(format!("chain {}: ", B - 1));
     let inf = move |b: &mut Bufs| batch_of(b, export).1[B - 1].z = f32::INFINITY;
     let what = "infinite effector of the last chain";
-    t.bufs(
-        export,
-        "effector_positions",
-        PosInf,
-        what,
-        inf,
-        &[St::NonFinite],
-    );
+    t.at(export, "effector_positions", PosInf)
+        .bufs(what, inf, &[St::NonFinite]);
     t.needle(format!("chain {}: ", B - 1));
 }

@@ -26,14 +26,8 @@ pub fn cases(t: &mut Table) {
         .null("root_parent_rotation")
         .null("effector_rotation");
     let fs = "sinew_fabrik_solve";
-    t.args(
-        fs,
-        "out_result",
-        Align,
-        "misaligned out_result",
-        misaligned,
-        INVALID,
-    );
+    t.at(fs, "out_result", Align)
+        .args("misaligned out_result", misaligned, INVALID);
     for export in ["sinew_fabrik_solve_batch", "sinew_ccd_solve_batch"] {
         batch(t, export);
     }
@@ -58,7 +52,8 @@ fn settings(t: &mut Table) {
             }),
             ("settings.precision", Domain, |b| b.fabrik.precision = 0.0),
         ] {
-            t.bufs(export, path, class, &format!("{path} invalid"), f, INVALID);
+            t.at(export, path, class)
+                .bufs(&format!("{path} invalid"), f, INVALID);
         }
     }
     for export in ["sinew_ccd_create", "sinew_ccd_set_settings"] {
@@ -81,7 +76,8 @@ fn settings(t: &mut Table) {
             }),
             ("settings.precision", Domain, |b| b.ccd.precision = -1.0),
         ] {
-            t.bufs(export, path, class, &format!("{path} invalid"), f, INVALID);
+            t.at(export, path, class)
+                .bufs(&format!("{path} invalid"), f, INVALID);
         }
     }
     for export in ["sinew_fabrik_create", "sinew_ccd_create"] {
@@ -92,7 +88,7 @@ fn settings(t: &mut Table) {
             (u32::MAX as i64, RANGE),
             (2, OK),
         ] {
-            t.int(export, "max_joints", Count, n, expect);
+            t.at(export, "max_joints", Count).int(n, expect);
         }
     }
 }
@@ -165,26 +161,20 @@ fn settings_boundaries(t: &mut Table) {
                 OK,
             ),
         ] {
-            t.bufs(export, path, class, what, edit(f, c), expect);
+            t.at(export, path, class).bufs(what, edit(f, c), expect);
         }
         if !fabrik {
             let root = |b: &mut Bufs| b.ccd.fix_root = u32::MAX;
-            t.bufs(
-                export,
-                "settings.fix_root",
-                Enum,
-                "fix_root u32::MAX",
-                root,
-                INVALID,
-            );
+            t.at(export, "settings.fix_root", Enum)
+                .bufs("fix_root u32::MAX", root, INVALID);
         }
     }
 }
 
 fn constraints_and_tuning(t: &mut Table) {
     for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
-        t.int(export, "joint", Range, N as i64, RANGE);
-        t.int(export, "joint", Range, u32::MAX as i64, RANGE);
+        t.at(export, "joint", Range).int(N as i64, RANGE);
+        t.at(export, "joint", Range).int(u32::MAX as i64, RANGE);
         constraint_cases(t, export, "constraint", |b| &mut b.constraint);
     }
     for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
@@ -192,24 +182,26 @@ fn constraints_and_tuning(t: &mut Table) {
             .int("joint", u32::MAX as i64)
             .null("constraint");
         let what = "joint u32::MAX, clearing";
-        t.args(export, "joint", Range, what, clear, RANGE);
+        t.at(export, "joint", Range).args(what, clear, RANGE);
     }
     let cj = "sinew_ccd_set_joint";
-    t.int(cj, "joint", Range, N as i64, RANGE);
-    t.int(cj, "joint", Range, u32::MAX as i64, RANGE);
-    t.float(cj, "rotation_limit_degrees", Domain, -1.0, INVALID);
-    t.float(cj, "rotation_limit_degrees", Domain, 181.0, INVALID);
-    t.float(cj, "weight", Domain, -0.1, INVALID);
-    t.float(cj, "weight", Domain, 1.1, INVALID);
+    t.at(cj, "joint", Range).int(N as i64, RANGE);
+    t.at(cj, "joint", Range).int(u32::MAX as i64, RANGE);
+    t.at(cj, "rotation_limit_degrees", Domain)
+        .float(-1.0, INVALID);
+    t.at(cj, "rotation_limit_degrees", Domain)
+        .float(181.0, INVALID);
+    t.at(cj, "weight", Domain).float(-0.1, INVALID);
+    t.at(cj, "weight", Domain).float(1.1, INVALID);
 }
 
 fn solve_cases(t: &mut Table, solve: &'static str) {
     // Counts below 2 are reported as INVALID_ARGUMENT (a chain needs 2 joints), above
     // max_joints as OUT_OF_RANGE.
     for (n, expect) in [(0, INVALID), (1, INVALID), (N as i64 + 1, RANGE)] {
-        t.int(solve, "joint_count", Count, n, expect);
+        t.at(solve, "joint_count", Count).int(n, expect);
     }
-    t.int(solve, "joint_count", Valid, 2, OK);
+    t.at(solve, "joint_count", Valid).int(2, OK);
     let degenerate: [(&str, BufsEdit); 6] = [
         ("zero-length bone", |b| {
             b.chain[2].translation = b.chain[1].translation
@@ -231,23 +223,19 @@ fn solve_cases(t: &mut Table, solve: &'static str) {
         ("zero scale", |b| b.chain[1].scale = v(0.0, 0.0, 0.0)),
     ];
     for (what, f) in degenerate {
-        t.bufs(solve, "chain", Degenerate, what, f, OK);
+        t.at(solve, "chain", Degenerate).bufs(what, f, OK);
     }
     let zero = |b: &mut Bufs| b.chain[2].rotation = SinewQuat::default();
-    t.bufs(
-        solve,
-        "chain",
-        Domain,
-        "zero quaternion in the chain",
-        zero,
-        INVALID,
-    );
+    t.at(solve, "chain", Domain)
+        .bufs("zero quaternion in the chain", zero, INVALID);
     let zero = |b: &mut Bufs| b.root_parent = SinewQuat::default();
     let what = "zero root parent rotation";
-    t.bufs(solve, "root_parent_rotation", Domain, what, zero, INVALID);
+    t.at(solve, "root_parent_rotation", Domain)
+        .bufs(what, zero, INVALID);
     let zero = |b: &mut Bufs| b.effector_rotation = SinewQuat::default();
     let what = "zero effector rotation";
-    t.bufs(solve, "effector_rotation", Domain, what, zero, INVALID);
+    t.at(solve, "effector_rotation", Domain)
+        .bufs(what, zero, INVALID);
 }
 
 fn solve_pose_cases(t: &mut Table, pose: &'static str) {
@@ -255,7 +243,8 @@ fn solve_pose_cases(t: &mut Table, pose: &'static str) {
         let what = format!("joint_count {n}");
         let args = Args::none().int("joint_count", n);
         let joints = bufs(|b| b.joints = [0, 1, 2, 3, 4, 5]);
-        t.add(pose, "joint_count", Count, &what, args, joints, expect);
+        t.at(pose, "joint_count", Count)
+            .add(&what, args, joints, expect);
     }
     for (what, joints, expect) in [
         ("joints[3] = joint count", [1, 2, 3, J as u32], RANGE),
@@ -264,24 +253,9 @@ fn solve_pose_cases(t: &mut Table, pose: &'static str) {
         ("joints repeat (1, 1, 2, 3)", [1, 1, 2, 3], INVALID),
     ] {
         let edit = move |b: &mut Bufs| b.joints[..N].copy_from_slice(&joints);
-        t.bufs(pose, "joints", Range, what, edit, expect);
+        t.at(pose, "joints", Range).bufs(what, edit, expect);
     }
-    let what = "pose of another skeleton (joints out of its range)";
-    t.swap(pose, "pose", Size, what, pose2, RANGE);
-    let zero_bone = |w: &mut World| pose_translation(w, 3, v(0.0, 0.0, 0.0));
-    t.world(
-        pose,
-        "pose",
-        Degenerate,
-        "zero-length bone in the pose",
-        zero_bone,
-        OK,
-    );
-    let at_root = |w: &mut World| w.b.pose_effector = pose_position(w, 1);
-    let what = "effector at the chain root";
-    t.world(pose, "effector_position", Degenerate, what, at_root, OK);
-    let what = "pose whose model space overflows";
-    t.world(pose, "pose", Overflow, what, overflow_pose, OVERFLOW);
+    super::pose_solve_cases(t, pose, 1);
 }
 
 /// Joint counts, root parent rotations, degenerate chains.
@@ -292,7 +266,7 @@ fn batch(t: &mut Table, export: &'static str) {
         (N as i64 + 1, RANGE),
         (u32::MAX as i64, RANGE),
     ] {
-        t.int(export, "joint_count", Count, n, expect);
+        t.at(export, "joint_count", Count).int(n, expect);
         // The count, whether the message names a chain or not.
         t.needle(if n < 2 {
             "joints".into()
@@ -303,22 +277,17 @@ fn batch(t: &mut Table, export: &'static str) {
     for n in [2, 3] {
         let what = format!("joint_count {n} (chains of {n} back to back)");
         let args = Args::none().int("joint_count", n);
-        t.args(export, "joint_count", Valid, &what, args, OK);
+        t.at(export, "joint_count", Valid).args(&what, args, OK);
     }
     let zero = |b: &mut Bufs| b.batch_parents[BAD] = SinewQuat::default();
     let what = "zero root parent rotation of chain 2";
-    t.bufs(export, "root_parent_rotations", Domain, what, zero, INVALID);
+    t.at(export, "root_parent_rotations", Domain)
+        .bufs(what, zero, INVALID);
     t.needle(format!("chain {BAD}: "));
     let inf = |b: &mut Bufs| b.batch_parents[B - 1].w = f32::NEG_INFINITY;
     let what = "infinite root parent rotation of the last chain";
-    t.bufs(
-        export,
-        "root_parent_rotations",
-        NegInf,
-        what,
-        inf,
-        &[St::NonFinite],
-    );
+    t.at(export, "root_parent_rotations", NegInf)
+        .bufs(what, inf, &[St::NonFinite]);
     t.needle(format!("chain {}: ", B - 1));
     let degenerate: [(&str, BufsEdit); 5] = [
         ("zero-length bone in chain 1", |b| {
@@ -340,6 +309,6 @@ fn batch(t: &mut Table, export: &'static str) {
         }),
     ];
     for (what, f) in degenerate {
-        t.bufs(export, "chains", Degenerate, what, f, OK);
+        t.at(export, "chains", Degenerate).bufs(what, f, OK);
     }
 }

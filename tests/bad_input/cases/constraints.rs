@@ -10,18 +10,12 @@ use crate::world::*;
 
 pub fn cases(t: &mut Table) {
     let ac = "sinew_pose_apply_constraints";
-    t.int(ac, "count", Count, 0, OK);
+    t.at(ac, "count", Count).int(0, OK);
     let what = "joints[1] = joint count (validated before any is applied)";
-    t.bufs(
-        ac,
-        "joints",
-        Range,
-        what,
-        |b| b.apply_joints[1] = J as u32,
-        RANGE,
-    );
+    t.at(ac, "joints", Range)
+        .bufs(what, |b| b.apply_joints[1] = J as u32, RANGE);
     let what = "pose of another skeleton (joints out of its range)";
-    t.swap(ac, "pose", Size, what, pose2, RANGE);
+    t.at(ac, "pose", Size).swap(what, pose2, RANGE);
     constraint_cases(t, ac, "constraints", |b| &mut b.constraints[1]);
 }
 
@@ -62,15 +56,8 @@ pub fn constraint_cases(
     for (field, what, class, f) in cases {
         let path = format!("{param}.{field}");
         let what = format!("{param}: {what}");
-        t.add(
-            export,
-            &path,
-            class,
-            &what,
-            Args::none(),
-            bufs(move |b| f(at(b))),
-            INVALID,
-        );
+        t.at(export, &path, class)
+            .add(&what, Args::none(), bufs(move |b| f(at(b))), INVALID);
     }
     // A hinge ignores the swing angles, but by the ABI's convention NaN is still NON_FINITE.
     let hinge = move |b: &mut Bufs| {
@@ -80,5 +67,5 @@ pub fn constraint_cases(
     };
     let path = format!("{param}.swing_half_angle_1");
     let what = "hinge with NaN swing angle";
-    t.bufs(export, &path, Nan, what, hinge, &[St::NonFinite]);
+    t.at(export, &path, Nan).bufs(what, hinge, &[St::NonFinite]);
 }

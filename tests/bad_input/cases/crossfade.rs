@@ -19,21 +19,23 @@ pub fn cases(t: &mut Table) {
         (1, OK),
         (256, OK),
     ] {
-        t.int(cc, "max_fades", Count, n, expect);
+        t.at(cc, "max_fades", Count).int(n, expect);
     }
     let cf = "sinew_crossfade_fade_to";
-    t.float(cf, "duration", Domain, -1.0, INVALID);
-    t.int(cf, "curve", Enum, 3, INVALID);
-    t.int(cf, "looping", Enum, 2, INVALID);
-    t.swap(cf, "clip", Size, "clip of another skeleton", clip2, SIZE);
+    t.at(cf, "duration", Domain).float(-1.0, INVALID);
+    t.at(cf, "curve", Enum).int(3, INVALID);
+    t.at(cf, "looping", Enum).int(2, INVALID);
+    t.at(cf, "clip", Size)
+        .swap("clip of another skeleton", clip2, SIZE);
     let fill = |w: &mut World| {
         let linear = SinewFadeCurve::Linear as i32;
         // SAFETY: live handles.
         ok(unsafe { sinew_crossfade_fade_to(w.crossfade, w.clip_a, 0.5, linear, 1, null_mut()) });
     };
-    t.world(cf, "clip", State, "queue full (max_fades 2)", fill, RANGE);
+    t.at(cf, "clip", State)
+        .world("queue full (max_fades 2)", fill, RANGE);
     let what = "the clip already last in the queue (ignored)";
-    t.swap(cf, "clip", Valid, what, clip_b, OK);
+    t.at(cf, "clip", Valid).swap(what, clip_b, OK);
     for (what, x, class) in [
         ("inertialized over 1e30 s", 1e30, Huge),
         ("inertialized over 1e-40 s", 1e-40, Denormal),
@@ -41,47 +43,34 @@ pub fn cases(t: &mut Table) {
     ] {
         let inertialize = SinewFadeCurve::Inertialize as i64;
         let args = none().int("curve", inertialize).float("duration", x);
-        t.args(cf, "duration", class, what, args, OK);
+        t.at(cf, "duration", class).args(what, args, OK);
     }
     let cp = "sinew_crossfade_play";
-    t.int(cp, "looping", Enum, 2, INVALID);
-    t.swap(cp, "clip", Size, "clip of another skeleton", clip2, SIZE);
-    t.float("sinew_crossfade_update", "dt", Domain, -0.1, INVALID);
-    t.float("sinew_crossfade_update", "dt", Valid, 0.0, OK);
-    t.float(
-        "sinew_crossfade_update",
-        "dt",
-        Domain,
-        -f32::MIN_POSITIVE,
-        INVALID,
-    );
+    t.at(cp, "looping", Enum).int(2, INVALID);
+    t.at(cp, "clip", Size)
+        .swap("clip of another skeleton", clip2, SIZE);
+    t.at("sinew_crossfade_update", "dt", Domain)
+        .float(-0.1, INVALID);
+    t.at("sinew_crossfade_update", "dt", Valid).float(0.0, OK);
+    t.at("sinew_crossfade_update", "dt", Domain)
+        .float(-f32::MIN_POSITIVE, INVALID);
     let tiny = none().float("duration", -f32::MIN_POSITIVE);
-    t.args(cf, "duration", Domain, "duration -FLT_MIN", tiny, INVALID);
+    t.at(cf, "duration", Domain)
+        .args("duration -FLT_MIN", tiny, INVALID);
     let gp = "sinew_crossfade_get_pose";
-    t.swap(gp, "out", Size, "out of another skeleton", pose2, SIZE);
-    t.swap(
-        gp,
-        "out",
-        Size,
-        "out of a skeleton with other parents",
-        pose3,
-        INVALID,
-    );
+    t.at(gp, "out", Size)
+        .swap("out of another skeleton", pose2, SIZE);
+    t.at(gp, "out", Size)
+        .swap("out of a skeleton with other parents", pose3, INVALID);
     for (export, out) in [
         ("sinew_crossfade_get_weights", "out_weights"),
         ("sinew_crossfade_get_times", "out_times"),
     ] {
         let what = format!("capacity 0 with NULL {out} (count only)");
         let query = none().null(out).int("capacity", 0);
-        t.args(export, "capacity", Count, &what, query, OK);
+        t.at(export, "capacity", Count).args(&what, query, OK);
         let what = "capacity 1 (fewer than the clips)";
-        t.args(
-            export,
-            "capacity",
-            Count,
-            what,
-            none().int("capacity", 1),
-            OK,
-        );
+        t.at(export, "capacity", Count)
+            .args(what, none().int("capacity", 1), OK);
     }
 }

@@ -21,30 +21,18 @@ pub fn cases(t: &mut Table) {
     }
     let gl = "sinew_pose_get_local";
     let other = none().swap("pose", pose2).int("count", J2 as i64);
-    t.args(
-        gl,
-        "count",
-        Size,
-        "pose of another skeleton, its count",
-        other,
-        OK,
-    );
+    t.at(gl, "count", Size)
+        .args("pose of another skeleton, its count", other, OK);
     let misaligned = none().misaligned_by("out_local", 1);
-    t.args(
-        gl,
-        "out_local",
-        Align,
-        "misaligned out_local",
-        misaligned,
-        INVALID,
-    );
+    t.at(gl, "out_local", Align)
+        .args("misaligned out_local", misaligned, INVALID);
 
     for export in [
         "sinew_pose_get_model_transform",
         "sinew_pose_set_model_transform",
     ] {
-        t.int(export, "joint", Range, J as i64, RANGE);
-        t.int(export, "joint", Range, u32::MAX as i64, RANGE);
+        t.at(export, "joint", Range).int(J as i64, RANGE);
+        t.at(export, "joint", Range).int(u32::MAX as i64, RANGE);
     }
     for (export, what) in [
         ("sinew_pose_get_model", "model space overflows"),
@@ -55,11 +43,13 @@ pub fn cases(t: &mut Table) {
             "parent model space overflows",
         ),
     ] {
-        t.world(export, "pose", Overflow, what, overflow_pose, OVERFLOW);
+        t.at(export, "pose", Overflow)
+            .world(what, overflow_pose, OVERFLOW);
     }
     let sl = "sinew_pose_set_local";
     let zero = |b: &mut Bufs| b.locals[2].rotation = SinewQuat::default();
-    t.bufs(sl, "local", Domain, "zero quaternion", zero, INVALID);
+    t.at(sl, "local", Domain)
+        .bufs("zero quaternion", zero, INVALID);
     let what = "every rotation component denormal (no usable direction)";
     let denormal = |b: &mut Bufs| {
         b.locals[2].rotation = SinewQuat {
@@ -69,31 +59,22 @@ pub fn cases(t: &mut Table) {
             w: 1e-40,
         }
     };
-    t.bufs(sl, "local", Denormal, what, denormal, INVALID);
+    t.at(sl, "local", Denormal).bufs(what, denormal, INVALID);
     let sm = "sinew_pose_set_model";
     let zero = |b: &mut Bufs| b.model[6].rotation = SinewQuat::default();
-    t.bufs(sm, "model", Domain, "zero quaternion", zero, INVALID);
+    t.at(sm, "model", Domain)
+        .bufs("zero quaternion", zero, INVALID);
     let zero_scale = |b: &mut Bufs| b.model[2].scale = v(0.0, 0.0, 0.0);
-    t.bufs(
-        sm,
-        "model",
-        Degenerate,
-        "zero scale (safe reciprocal)",
-        zero_scale,
-        OK,
-    );
+    t.at(sm, "model", Degenerate)
+        .bufs("zero scale (safe reciprocal)", zero_scale, OK);
     let coincident = |b: &mut Bufs| b.model[3].translation = b.model[2].translation;
-    t.bufs(sm, "model", Degenerate, "coincident joints", coincident, OK);
+    t.at(sm, "model", Degenerate)
+        .bufs("coincident joints", coincident, OK);
     let st = "sinew_pose_set_model_transform";
     let zero = |b: &mut Bufs| b.transform.rotation = SinewQuat::default();
-    t.bufs(st, "transform", Domain, "zero quaternion", zero, INVALID);
+    t.at(st, "transform", Domain)
+        .bufs("zero quaternion", zero, INVALID);
     let pc = "sinew_pose_create";
-    t.swap(
-        pc,
-        "skeleton",
-        Valid,
-        "a pose of the other skeleton",
-        skel2,
-        OK,
-    );
+    t.at(pc, "skeleton", Valid)
+        .swap("a pose of the other skeleton", skel2, OK);
 }

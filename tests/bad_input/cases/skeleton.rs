@@ -13,29 +13,17 @@ use crate::world::*;
 
 pub fn cases(t: &mut Table) {
     let none = Args::none;
-    t.args(
-        "sinew_abi_version",
-        "",
-        Valid,
-        "returns SINEW_ABI_VERSION",
-        none(),
-        &[],
-    );
+    t.at("sinew_abi_version", "", Valid)
+        .args("returns SINEW_ABI_VERSION", none(), &[]);
     let em = "sinew_last_error_message";
     let query = none().null("buf").int("capacity", 0);
-    t.args(
-        em,
-        "capacity",
-        Count,
-        "capacity 0 with a NULL buffer (length query)",
-        query,
-        OK,
-    );
-    t.int(em, "capacity", Count, 1, OK);
+    t.at(em, "capacity", Count)
+        .args("capacity 0 with a NULL buffer (length query)", query, OK);
+    t.at(em, "capacity", Count).int(1, OK);
 
     let sk = "sinew_skeleton_create";
-    t.int(sk, "joint_count", Count, 0, RANGE);
-    t.int(sk, "joint_count", Count, u32::MAX as i64, RANGE);
+    t.at(sk, "joint_count", Count).int(0, RANGE);
+    t.at(sk, "joint_count", Count).int(u32::MAX as i64, RANGE);
     for (what, n, expect) in [
         (
             "joint_count SINEW_MAX_JOINTS + 1",
@@ -61,7 +49,8 @@ pub fn cases(t: &mut Table) {
                 s => st(s),
             }
         };
-        t.custom(sk, "joint_count", Count, what, Setup::None, call, expect);
+        let call = std::sync::Arc::new(call);
+        t.push(sk, "joint_count", Count, what, Setup::None, call, expect);
     }
     for (what, k, p) in [
         ("parents: a cycle (1 -> 2 -> 1)", 1, 2),
@@ -78,13 +67,10 @@ pub fn cases(t: &mut Table) {
                 b.parents[2] = 1;
             }
         };
-        t.bufs(sk, "parents", Parents, what, edit, SKELETON);
+        t.at(sk, "parents", Parents).bufs(what, edit, SKELETON);
     }
     let zero_rotation = |b: &mut Bufs| b.rest[3].rotation = SinewQuat::default();
-    t.bufs(
-        sk,
-        "rest_pose",
-        Domain,
+    t.at(sk, "rest_pose", Domain).bufs(
         "rest rotation is a zero quaternion",
         zero_rotation,
         INVALID,
@@ -106,23 +92,11 @@ pub fn cases(t: &mut Table) {
             INVALID,
         ),
     ] {
-        t.world(
-            sk,
-            "names",
-            Name,
-            what,
-            move |w| w.names = names.map(CStr::as_ptr),
-            expect,
-        );
+        t.at(sk, "names", Name)
+            .world(what, move |w| w.names = names.map(CStr::as_ptr), expect);
     }
-    t.world(
-        sk,
-        "names",
-        Null,
-        "names[5] = NULL",
-        |w| w.names[5] = null(),
-        NULLP,
-    );
+    t.at(sk, "names", Null)
+        .world("names[5] = NULL", |w| w.names[5] = null(), NULLP);
 
     // Names are UTF-8 (as `sinew_skeleton_create` requires): one that is not is an invalid
     // argument, not a lossy lookup that could match a joint named U+FFFD.
@@ -133,24 +107,12 @@ pub fn cases(t: &mut Table) {
         ("name not UTF-8", c"\xff", INVALID),
     ] {
         let fj = "sinew_skeleton_find_joint";
-        t.world(
-            fj,
-            "name",
-            Name,
-            what,
-            move |w| w.name = name.as_ptr(),
-            expect,
-        );
+        t.at(fj, "name", Name)
+            .world(what, move |w| w.name = name.as_ptr(), expect);
     }
     let fj = "sinew_skeleton_find_joint";
-    t.swap(
-        fj,
-        "skeleton",
-        Name,
-        "a skeleton without names",
-        skel3,
-        NOT_FOUND,
-    );
+    t.at(fj, "skeleton", Name)
+        .swap("a skeleton without names", skel3, NOT_FOUND);
     for export in ["sinew_skeleton_get_parents", "sinew_skeleton_get_rest_pose"] {
         count_cases(t, export);
     }
@@ -160,13 +122,7 @@ pub fn cases(t: &mut Table) {
 pub fn count_cases(t: &mut Table, export: &'static str) {
     for n in [0, J as i64 - 1, J as i64 + 1] {
         let what = format!("count {n} for {J} joints");
-        t.args(
-            export,
-            "count",
-            Size,
-            &what,
-            Args::none().int("count", n),
-            SIZE,
-        );
+        t.at(export, "count", Size)
+            .args(&what, Args::none().int("count", n), SIZE);
     }
 }

@@ -25,7 +25,7 @@ fn settings(t: &mut Table) {
             ("max_stretch_scale 0.9", |b| b.two.max_stretch_scale = 0.9),
             ("pole_weight 1.5", |b| b.two.pole_weight = 1.5),
         ] {
-            t.bufs(export, "settings", Domain, what, f, INVALID);
+            t.at(export, "settings", Domain).bufs(what, f, INVALID);
         }
         for (path, f) in [
             (
@@ -35,14 +35,8 @@ fn settings(t: &mut Table) {
             ("settings.keep_twist", |b| b.two.keep_twist = 2),
             ("settings.end_rotation", |b| b.two.end_rotation = 3),
         ] {
-            t.bufs(
-                export,
-                path,
-                Enum,
-                &format!("{path} out of its set"),
-                f,
-                INVALID,
-            );
+            t.at(export, path, Enum)
+                .bufs(&format!("{path} out of its set"), f, INVALID);
         }
     }
 }
@@ -88,7 +82,7 @@ fn solve(t: &mut Table) {
         }),
     ];
     for (what, f) in degenerate {
-        t.bufs(ts, "chain", Degenerate, what, f, OK);
+        t.at(ts, "chain", Degenerate).bufs(what, f, OK);
     }
     let straight = bufs(|b| {
         b.chain3[1].translation = v(0.44, 1.5, 0.0);
@@ -96,81 +90,38 @@ fn solve(t: &mut Table) {
     });
     let no_pole = Args::none().null("joint_target");
     let what = "straight chain, no pole";
-    t.add(ts, "joint_target", Degenerate, what, no_pole, straight, OK);
+    t.at(ts, "joint_target", Degenerate)
+        .add(what, no_pole, straight, OK);
     let zero = |b: &mut Bufs| b.chain3[1].rotation = SinewQuat::default();
-    t.bufs(
-        ts,
-        "chain",
-        Domain,
-        "zero quaternion in the chain",
-        zero,
-        INVALID,
-    );
+    t.at(ts, "chain", Domain)
+        .bufs("zero quaternion in the chain", zero, INVALID);
     let zero = |b: &mut Bufs| b.effector_rotation = SinewQuat::default();
-    t.bufs(
-        ts,
-        "effector_rotation",
-        Domain,
-        "zero effector rotation",
-        zero,
-        INVALID,
-    );
+    t.at(ts, "effector_rotation", Domain)
+        .bufs("zero effector rotation", zero, INVALID);
     let misaligned = Args::misaligned("chain")
         .null("effector_rotation")
         .null("joint_target");
-    t.args(ts, "chain", Align, "misaligned chain", misaligned, INVALID);
+    t.at(ts, "chain", Align)
+        .args("misaligned chain", misaligned, INVALID);
 }
 
 fn solve_pose(t: &mut Table) {
     let tp = "sinew_two_bone_ik_solve_pose";
-    t.int(tp, "root", Range, J as i64, RANGE);
-    t.int(tp, "joint", Range, J as i64, RANGE);
-    t.int(tp, "end", Range, u32::MAX as i64, RANGE);
-    t.int(tp, "end", Range, 0x8000_0000, RANGE);
+    t.at(tp, "root", Range).int(J as i64, RANGE);
+    t.at(tp, "joint", Range).int(J as i64, RANGE);
+    t.at(tp, "end", Range).int(u32::MAX as i64, RANGE);
+    t.at(tp, "end", Range).int(0x8000_0000, RANGE);
     let none = Args::none;
     let not_chain = none().int("end", 5);
-    t.args(
-        tp,
-        "end",
-        Range,
-        "joints not a chain (2, 3, 5)",
-        not_chain,
-        INVALID,
-    );
+    t.at(tp, "end", Range)
+        .args("joints not a chain (2, 3, 5)", not_chain, INVALID);
     let repeated = none().int("joint", 2).int("end", 3);
-    t.args(
-        tp,
-        "joint",
-        Range,
-        "joints not a chain (2, 2, 3)",
-        repeated,
-        INVALID,
-    );
-    let what = "pose of another skeleton (joints out of its range)";
-    t.swap(tp, "pose", Size, what, pose2, RANGE);
-    let zero_bone = |w: &mut World| pose_translation(w, 3, v(0.0, 0.0, 0.0));
-    t.world(
-        tp,
-        "pose",
-        Degenerate,
-        "zero-length bone in the pose",
-        zero_bone,
-        OK,
-    );
-    let at_root = |w: &mut World| w.b.pose_effector = pose_position(w, 2);
-    let what = "effector at the root joint";
-    t.world(tp, "effector_position", Degenerate, what, at_root, OK);
+    t.at(tp, "joint", Range)
+        .args("joints not a chain (2, 2, 3)", repeated, INVALID);
+    super::pose_solve_cases(t, tp, 2);
     let pole_at_root = |w: &mut World| w.b.pole = pose_position(w, 2);
-    t.world(
-        tp,
-        "joint_target",
-        Degenerate,
-        "pole at the root joint",
-        pole_at_root,
-        OK,
-    );
-    let what = "pose whose model space overflows";
-    t.world(tp, "pose", Overflow, what, overflow_pose, OVERFLOW);
+    t.at(tp, "joint_target", Degenerate)
+        .world("pole at the root joint", pole_at_root, OK);
 }
 
 /// Lanes of the batch's SIMD kernel (with poles at pole_weight 1, or without poles) that are
@@ -217,10 +168,12 @@ fn batch(t: &mut Table) {
             f(&mut w.b);
         };
         let what_poles = format!("{what}, poles at pole_weight 1");
-        t.world(tb, "chains", Degenerate, &what_poles, with_poles, OK);
+        t.at(tb, "chains", Degenerate)
+            .world(&what_poles, with_poles, OK);
         let no_poles = Args::none().null("joint_targets");
         let what = format!("{what}, no poles");
-        t.add(tb, "chains", Degenerate, &what, no_poles, bufs(f), OK);
+        t.at(tb, "chains", Degenerate)
+            .add(&what, no_poles, bufs(f), OK);
     }
     let settings: [(&str, SettingsEdit); 4] = [
         ("pole_weight 1 (the SIMD kernel with poles)", |s| {
@@ -247,10 +200,11 @@ fn batch(t: &mut Table) {
             // SAFETY: a live solver and valid settings.
             ok(unsafe { sinew_two_bone_ik_set_settings(w.two_bone, &s) });
         };
-        t.world(tb, "solver", Valid, what, set, OK);
+        t.at(tb, "solver", Valid).world(what, set, OK);
     }
     let nan = |b: &mut Bufs| b.batch_poles[B - 1].x = f32::NAN;
     let what = "NaN pole of the last chain";
-    t.bufs(tb, "joint_targets", Nan, what, nan, &[St::NonFinite]);
+    t.at(tb, "joint_targets", Nan)
+        .bufs(what, nan, &[St::NonFinite]);
     t.needle(format!("chain {}: ", B - 1));
 }
