@@ -33,7 +33,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -52,7 +51,6 @@ use common::native;
 use common::solvers::Solver;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const TARGET: &str = env!("SINEW_BUILD_TARGET");
 
 /// Outputs must agree within this (relative to the magnitude, for huge-input cases).
 const TOLERANCE: f32 = 1e-6;
@@ -72,14 +70,7 @@ fn compile(out_dir: &Path) -> PathBuf {
         .collect();
     sources.sort();
     let exe = out_dir.join("abi_test");
-    let compiler = cc::Build::new()
-        .cargo_metadata(false)
-        .target(TARGET)
-        .host(TARGET)
-        .opt_level(0)
-        .debug(true)
-        .get_compiler();
-    let mut cmd = compiler.to_command();
+    let mut cmd = native::compiler().debug(true).get_compiler().to_command();
     cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
         .arg("-I")
         .arg(manifest.join("include"))
@@ -87,15 +78,7 @@ fn compile(out_dir: &Path) -> PathBuf {
         .arg("-o")
         .arg(&exe);
     native::link_sinew(&mut cmd);
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running the C compiler {cmd:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "C compilation failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    native::build(&mut cmd, "the C compiler");
     exe
 }
 
@@ -1544,9 +1527,7 @@ fn c_program_passes_and_matches_rust_core() {
     let out_dir = native::scratch_dir("c_abi");
 
     let exe = compile(&out_dir);
-    let output = Command::new(&exe)
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
+    let output = native::run_program(&exe);
     let stdout = String::from_utf8(output.stdout).expect("C output is UTF-8");
     // FAIL lines go to stderr; the assertions below show them.
     let stderr = String::from_utf8_lossy(&output.stderr);

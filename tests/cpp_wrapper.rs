@@ -26,7 +26,6 @@ mod common;
 use common::native;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const TARGET: &str = env!("SINEW_BUILD_TARGET");
 
 /// The test program's sources, compiled together (helpers in `tests/cpp/wrapper_test.hpp`).
 const SOURCES: [&str; 2] = ["wrapper_test.cpp", "wrapper_blending_test.cpp"];
@@ -81,14 +80,7 @@ const MUST_NOT_COMPILE: [(&str, &str, &[&str], &str); 3] = [
 ];
 
 fn compiler() -> cc::Tool {
-    cc::Build::new()
-        .cpp(true)
-        .cargo_metadata(false)
-        .target(TARGET)
-        .host(TARGET)
-        .opt_level(0)
-        .debug(false)
-        .get_compiler()
+    native::compiler().cpp(true).debug(false).get_compiler()
 }
 
 /// A compiler command with the common flags and both include directories.
@@ -128,13 +120,7 @@ fn build(compiler: &cc::Tool, variant: &Variant, out_dir: &Path) -> PathBuf {
     let mut cmd = compile_command(compiler, variant.flags);
     cmd.args(&sources).arg("-o").arg(&exe);
     native::link_sinew(&mut cmd);
-    let (text, output) = run(cmd);
-    assert!(
-        output.status.success(),
-        "C++ compilation ({}) failed: {text}\n{}",
-        variant.name,
-        both_streams(&output)
-    );
+    native::build(&mut cmd, &format!("C++ compilation ({})", variant.name));
     exe
 }
 

@@ -1,8 +1,6 @@
-//! The C# bindings (`bindings/csharp/`) under Mono, and the freshness of the generated part.
+//! The C# bindings (`bindings/csharp/`) under Mono (`tests/header.rs` checks that the committed
+//! `bindings/csharp/NativeMethods.g.cs` is what the build generates).
 //!
-//! - `csharp_bindings_match_build_output` / `committed_csharp_bindings_are_current`: the
-//!   committed `bindings/csharp/NativeMethods.g.cs` is what `build.rs` generates with csbindgen
-//!   (like `tests/header.rs` for the C header).
 //! - `csharp_tests_pass_under_mono`: compiles `tests/csharp/SinewTests.cs` with every
 //!   `bindings/csharp/*.cs` (`mcs -unsafe`), runs it with `mono` and requires its last line to
 //!   be `N passed, 0 failed`. The program compares the idiomatic layer with raw `NativeMethods`
@@ -40,40 +38,6 @@ mod common;
 use common::native;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const GENERATED: &str = "bindings/csharp/NativeMethods.g.cs";
-
-// ------------------------------------------------------------------------------ freshness
-
-#[test]
-fn csharp_bindings_match_build_output() {
-    let root = Path::new(MANIFEST_DIR);
-    let generated =
-        std::fs::read_to_string(Path::new(env!("OUT_DIR")).join("NativeMethods.g.cs")).unwrap();
-    let in_tree = std::fs::read_to_string(root.join(GENERATED)).unwrap();
-    assert!(
-        generated == in_tree,
-        "{GENERATED} differs from the build's csbindgen output"
-    );
-}
-
-#[test]
-fn committed_csharp_bindings_are_current() {
-    let committed = Command::new("git")
-        .args(["-C", MANIFEST_DIR, "show", &format!("HEAD:{GENERATED}")])
-        .output();
-    let committed = match committed {
-        Ok(out) if out.status.success() => out.stdout,
-        _ => {
-            eprintln!("SKIPPED: not a git checkout with a committed {GENERATED}; cannot compare");
-            return;
-        }
-    };
-    let in_tree = std::fs::read(Path::new(MANIFEST_DIR).join(GENERATED)).unwrap();
-    assert!(
-        committed == in_tree,
-        "the committed {GENERATED} is stale: the build regenerated it; commit the new file"
-    );
-}
 
 // ------------------------------------------------------------------------------ golden values
 //
@@ -460,15 +424,7 @@ fn compile(mcs: &Path, exe: &Path) {
     ])
     .arg(format!("-out:{}", exe.display()))
     .args(&sources);
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "mcs failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    native::build(&mut cmd, "mcs");
 }
 
 #[test]

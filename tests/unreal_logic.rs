@@ -16,11 +16,10 @@
 mod common;
 mod unreal_support;
 
-use std::process::Command;
 use std::time::Instant;
 
 use common::native;
-use unreal_support::{cxx_command, root, run};
+use unreal_support::{cxx_command, root};
 
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
@@ -39,17 +38,9 @@ fn unreal_logic_program_passes() {
         .arg("-o")
         .arg(&exe);
     native::link_sinew(&mut cmd);
-    let built = run(&mut cmd);
-    assert!(
-        built.status.success(),
-        "C++ compilation failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&built.stdout),
-        String::from_utf8_lossy(&built.stderr)
-    );
+    native::build(&mut cmd, "the C++ compiler");
 
-    let output = Command::new(&exe)
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
+    let output = native::run_program(&exe);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     print!("{stdout}");

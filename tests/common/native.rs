@@ -8,7 +8,7 @@
 //! i.e. `cargo build`), so it can be stale or missing; no test uses it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::SystemTime;
 
 /// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
@@ -75,4 +75,38 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 pub fn passed_failed(summary: &str) -> Option<(u32, u32)> {
     let (passed, failed) = summary.strip_suffix(" failed")?.split_once(" passed, ")?;
     Some((passed.parse().ok()?, failed.parse().ok()?))
+}
+
+const TARGET: &str = env!("SINEW_BUILD_TARGET");
+
+/// A `cc` build for this target as the tests compile their programs (no optimization, no cargo
+/// metadata; `CC`, `CXX` and their flags honoured): callers add the language and options.
+pub fn compiler() -> cc::Build {
+    let mut build = cc::Build::new();
+    build
+        .cargo_metadata(false)
+        .target(TARGET)
+        .host(TARGET)
+        .opt_level(0);
+    build
+}
+
+/// Runs a build command (`what` names it), panicking with its output if it fails.
+pub fn build(cmd: &mut Command, what: &str) {
+    let output = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {what} {cmd:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed: {cmd:?}\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Runs a test program to its end.
+pub fn run_program(exe: &Path) -> Output {
+    Command::new(exe)
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()))
 }

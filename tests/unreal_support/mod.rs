@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::native;
+
 pub const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const TARGET: &str = env!("SINEW_BUILD_TARGET");
 
 /// The repository root.
 pub fn root() -> &'static Path {
@@ -17,12 +18,8 @@ pub fn root() -> &'static Path {
 /// The C++ compiler for this target (`CXX` is honoured through the `cc` crate; g++ here), with
 /// no warning flags of its own: each test passes the ones it wants.
 pub fn cxx() -> cc::Tool {
-    cc::Build::new()
+    native::compiler()
         .cpp(true)
-        .cargo_metadata(false)
-        .target(TARGET)
-        .host(TARGET)
-        .opt_level(0)
         .debug(false)
         .warnings(false)
         .extra_warnings(false)
