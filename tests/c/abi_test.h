@@ -114,6 +114,9 @@ void print_result(const SinewIkResult *r);
 void print_quat(const SinewQuat *q);
 void print_opt_quat(const char *tag, const SinewQuat *q);
 void print_opt_vec(const char *tag, const SinewVec3 *v);
+void print_outputs(SinewStatus st, const SinewTransform *out, const SinewTransform *model,
+                   uint32_t n);
+void print_xfs_untagged(const char *tag, const SinewTransform *t, uint32_t n);
 void print_xfs(const char *tag, const SinewTransform *t, uint32_t n);
 void print_indices(const char *tag, const uint32_t *j, uint32_t n);
 void print_skeleton(uint32_t n, const char *const *names, const int32_t *parents,
@@ -131,6 +134,8 @@ SinewQuat rng_small_rotation(float max_angle);
 extern const char *const BIG_NAMES[NB];
 extern const int32_t BIG_PARENTS[NB];
 SinewSkeleton *make_big_skeleton(SinewTransform rest[NB]);
+SinewPose *make_big_pose(SinewTransform rest[NB]);
+void print_big_pose(const SinewTransform rest[NB], const SinewTransform local[NB]);
 uint32_t big_depth(uint32_t j);
 int big_is_ancestor(uint32_t a, uint32_t j);
 void big_pick_chain(uint32_t *joints, uint32_t k);

@@ -882,7 +882,6 @@ int g_chain_pose_id;
 void chain_pose(void)
 {
     SinewTransform rest[NB], local[NB], before[NB], after[NB], model[NB];
-    SinewSkeleton *skel;
     SinewPose *pose = NULL;
     SinewFabrikSettings fs;
     SinewCcdSettings cs;
@@ -890,11 +889,10 @@ void chain_pose(void)
     int c, kind, i;
 
     g_section = "A parity: chain IK on a pose";
-    skel = make_big_skeleton(rest);
-    if (skel == NULL || !EXPECT(sinew_pose_create(skel, &pose), SINEW_STATUS_OK)) {
+    pose = make_big_pose(rest);
+    if (pose == NULL) {
         return;
     }
-    sinew_skeleton_destroy(skel);
     sinew_fabrik_settings_default(&fs);
     sinew_ccd_settings_default(&cs);
     for (kind = 0; kind < 2; kind++) {
@@ -950,25 +948,14 @@ void chain_pose(void)
 
         g_chain_pose_id++;
         printf("CHPOSE %d", id);
-        print_skeleton(NB, BIG_NAMES, BIG_PARENTS, rest);
-        printf(" LOCAL");
-        for (i = 0; i < NB; i++) {
-            print_xf(&local[i]);
-        }
+        print_big_pose(rest, local);
         print_chain_solver(&cc, s.max_joints);
         print_indices("JOINTS", joints, k);
         print_chain_joints(&cc);
         printf(" E");
         print_vec(&cc.eff);
         print_opt_quat("R", cc.has_rot ? &cc.rot : NULL);
-        printf(" ST %d OUT", (int)st);
-        for (i = 0; i < NB; i++) {
-            print_xf(&after[i]);
-        }
-        printf(" MODEL");
-        for (i = 0; i < NB; i++) {
-            print_xf(&model[i]);
-        }
+        print_outputs(st, after, model, NB);
         print_result(&res);
         printf("\n");
 
@@ -1022,16 +1009,14 @@ void apply_constraints(void)
     SinewTransform rest[NB], local[NB], before[NB], after[NB], again[NB];
     SinewJointConstraint cons[8];
     uint32_t joints[8];
-    SinewSkeleton *skel;
     SinewPose *pose = NULL;
     int c, i;
 
     g_section = "A parity: sinew_pose_apply_constraints";
-    skel = make_big_skeleton(rest);
-    if (skel == NULL || !EXPECT(sinew_pose_create(skel, &pose), SINEW_STATUS_OK)) {
+    pose = make_big_pose(rest);
+    if (pose == NULL) {
         return;
     }
-    sinew_skeleton_destroy(skel);
     for (c = 0; c < N_APPLY; c++) {
         uint32_t count = (uint32_t)rng_below(9), k, m;
         int dup = 0, id = g_apply_id++;
@@ -1053,20 +1038,13 @@ void apply_constraints(void)
         EXPECT(sinew_pose_get_local(pose, after, NB), SINEW_STATUS_OK);
 
         printf("APPLY %d", id);
-        print_skeleton(NB, BIG_NAMES, BIG_PARENTS, rest);
-        printf(" LOCAL");
-        for (i = 0; i < NB; i++) {
-            print_xf(&local[i]);
-        }
+        print_big_pose(rest, local);
         printf(" LIST %" PRIu32, count);
         for (k = 0; k < count; k++) {
             printf(" %" PRIu32, joints[k]);
             print_constraint(&cons[k]);
         }
-        printf(" ST %d OUT", (int)st);
-        for (i = 0; i < NB; i++) {
-            print_xf(&after[i]);
-        }
+        print_outputs(st, after, NULL, NB);
         printf("\n");
 
         CHECK(st == SINEW_STATUS_OK, "apply case %d returned %s", id, status_name(st));

@@ -118,29 +118,19 @@ int is_filled(const void *p, size_t n)
 
 SinewVec3 v3(float x, float y, float z)
 {
-    SinewVec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
+    SinewVec3 v = {x, y, z};
     return v;
 }
 
 SinewQuat qt(float x, float y, float z, float w)
 {
-    SinewQuat q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
+    SinewQuat q = {x, y, z, w};
     return q;
 }
 
 SinewTransform xf(SinewVec3 t, SinewQuat r, SinewVec3 s)
 {
-    SinewTransform x;
-    x.translation = t;
-    x.rotation = r;
-    x.scale = s;
+    SinewTransform x = {t, r, s};
     return x;
 }
 
@@ -405,6 +395,27 @@ void print_opt_vec(const char *tag, const SinewVec3 *v)
     }
 }
 
+/* " ST st OUT <n transforms>" and, when `model` is not NULL, " MODEL <n transforms>". */
+void print_outputs(SinewStatus st, const SinewTransform *out, const SinewTransform *model,
+                   uint32_t n)
+{
+    printf(" ST %d", (int)st);
+    print_xfs_untagged(" OUT", out, n);
+    if (model != NULL) {
+        print_xfs_untagged(" MODEL", model, n);
+    }
+}
+
+/* `tag` and n transforms (without their count). */
+void print_xfs_untagged(const char *tag, const SinewTransform *t, uint32_t n)
+{
+    uint32_t i;
+    printf("%s", tag);
+    for (i = 0; i < n; i++) {
+        print_xf(&t[i]);
+    }
+}
+
 /* " TAG n" and n transforms. */
 void print_xfs(const char *tag, const SinewTransform *t, uint32_t n)
 {
@@ -571,6 +582,28 @@ int big_is_ancestor(uint32_t a, uint32_t j)
         }
     }
     return 0;
+}
+
+/* A pose of the big skeleton (which it keeps alive), its rest pose in `rest`; NULL on failure. */
+SinewPose *make_big_pose(SinewTransform rest[NB])
+{
+    SinewSkeleton *skel = make_big_skeleton(rest);
+    SinewPose *pose = NULL;
+    if (skel == NULL) {
+        return NULL;
+    }
+    if (!EXPECT(sinew_pose_create(skel, &pose), SINEW_STATUS_OK)) {
+        pose = NULL;
+    }
+    sinew_skeleton_destroy(skel);
+    return pose;
+}
+
+/* " NAMES .. PAR .. REST <rest> LOCAL <local>": a pose of the big skeleton. */
+void print_big_pose(const SinewTransform rest[NB], const SinewTransform local[NB])
+{
+    print_skeleton(NB, BIG_NAMES, BIG_PARENTS, rest);
+    print_xfs_untagged(" LOCAL", local, NB);
 }
 
 /* k joints of the big skeleton, root first, each the parent of the next. */

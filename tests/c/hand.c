@@ -139,7 +139,6 @@ void hand_pose(void)
     SinewTransform rest[NB], local[NB], before[NB], after[NB], model0[NB], model1[NB];
     SinewHandIkRetargetingSettings def;
     SinewHandIkRetargeting *node = NULL;
-    SinewSkeleton *skel;
     SinewPose *pose = NULL;
     SinewHandJoints h;
     SinewVec3 off, want;
@@ -147,11 +146,10 @@ void hand_pose(void)
     int c, i;
 
     g_section = "A parity: hand IK retargeting, pose";
-    skel = make_big_skeleton(rest);
-    if (skel == NULL || !EXPECT(sinew_pose_create(skel, &pose), SINEW_STATUS_OK)) {
+    pose = make_big_pose(rest);
+    if (pose == NULL) {
         return;
     }
-    sinew_skeleton_destroy(skel);
     sinew_hand_ik_retargeting_settings_default(&def);
     if (!EXPECT(sinew_hand_ik_retargeting_create(&def, &node), SINEW_STATUS_OK)) {
         return;
@@ -180,21 +178,10 @@ void hand_pose(void)
         EXPECT(sinew_pose_get_model(pose, model1, NB), SINEW_STATUS_OK);
 
         printf("HANDP %d", id);
-        print_skeleton(NB, BIG_NAMES, BIG_PARENTS, rest);
-        printf(" LOCAL");
-        for (i = 0; i < NB; i++) {
-            print_xf(&local[i]);
-        }
+        print_big_pose(rest, local);
         print_hand_settings(&s, &h);
         print_indices("BONES", bones, bc);
-        printf(" ST %d OUT", (int)st);
-        for (i = 0; i < NB; i++) {
-            print_xf(&after[i]);
-        }
-        printf(" MODEL");
-        for (i = 0; i < NB; i++) {
-            print_xf(&model1[i]);
-        }
+        print_outputs(st, after, model1, NB);
         print_opt_vec("OFF", with_offset ? &off : NULL);
         printf("\n");
 

@@ -80,10 +80,7 @@ static SinewStatus run_case(const SinewTwoBoneIkSettings *s, const SinewTransfor
         print_xf(&in[i]);
     }
     print_target(eff, rot, pole);
-    printf(" ST %d OUT", (int)st);
-    for (i = 0; i < 3; i++) {
-        print_xf(&chain[i]);
-    }
+    print_outputs(st, chain, NULL, 3);
     print_result(&res);
     printf("\n");
 
@@ -454,14 +451,7 @@ void two_bone_pose(void)
         printf(" J %s %" PRIu32 " %s %" PRIu32 " %s %" PRIu32, JOINT_NAMES[r], r, JOINT_NAMES[j],
                j, JOINT_NAMES[e], e);
         print_target(&eff, rot_p, pole_p);
-        printf(" ST %d OUT", (int)st);
-        for (i = 0; i < NJ; i++) {
-            print_xf(&after[i]);
-        }
-        printf(" MODEL");
-        for (i = 0; i < NJ; i++) {
-            print_xf(&model[i]);
-        }
+        print_outputs(st, after, model, NJ);
         print_result(&res);
         printf("\n");
 
