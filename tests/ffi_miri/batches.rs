@@ -108,9 +108,7 @@ fn two_bone_ik_batch_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors; every array holds CHAINS items
     // (`chains` three per chain).
     unsafe {
-        let mut defaults = MaybeUninit::uninit();
-        sinew_two_bone_ik_settings_default(defaults.as_mut_ptr());
-        let defaults = defaults.assume_init();
+        let defaults = defaults(sinew_two_bone_ik_settings_default);
         let mut solver = null_mut();
         ok(sinew_two_bone_ik_create(&defaults, &mut solver));
         let chains = arm_chains();

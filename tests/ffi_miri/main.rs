@@ -40,6 +40,30 @@ mod solvers;
 
 // ------------------------------------------------------------------------------ helpers
 
+/// Settings filled by a `*_settings_default` export.
+fn defaults<T>(fill: unsafe extern "C" fn(*mut T)) -> T {
+    let mut settings = MaybeUninit::uninit();
+    // SAFETY: an out-pointer to a local; the export fills it completely.
+    unsafe {
+        fill(settings.as_mut_ptr());
+        settings.assume_init()
+    }
+}
+
+/// The settings a `*_get_settings` export reads from `solver`.
+///
+/// # Safety
+///
+/// `solver` is a live handle of the solver `get` reads.
+unsafe fn settings_of<H, T>(
+    get: unsafe extern "C" fn(*const H, *mut T) -> SinewStatus,
+    solver: *mut H,
+) -> T {
+    let mut settings = MaybeUninit::uninit();
+    ok(get(solver, settings.as_mut_ptr()));
+    settings.assume_init()
+}
+
 /// Asserts `SINEW_STATUS_OK`, showing the error message otherwise.
 #[track_caller]
 fn ok(status: SinewStatus) {
@@ -456,7 +480,7 @@ fn two_threads_share_a_skeleton_and_keep_their_own_errors() {
 
 // ------------------------------------------------------------------------------ coverage
 
-/// Every function the header declares is called somewhere above. (A text scan, nothing for Miri
+/// Every function the header declares is called somewhere in these files. (A text scan, nothing for Miri
 /// to check, and slow when interpreted.)
 #[test]
 #[cfg_attr(miri, ignore = "a text scan; nothing for Miri to check")]
@@ -495,7 +519,12 @@ fn every_export_is_called_here() {
     );
     let missing: Vec<_> = declared
         .iter()
-        .filter(|name| !this.contains(&format!("{name}(")))
+        .filter(|name| {
+            // Called, or passed to a helper that calls it (`settings_of(get, solver)`).
+            !["(", ",", ")"]
+                .iter()
+                .any(|next| this.contains(&format!("{name}{next}")))
+        })
         .collect();
     assert!(
         missing.is_empty(),

@@ -14,14 +14,13 @@ fn two_bone_ik_round_trip_and_errors() {
     // SAFETY: settings are written before read; handles are live until destroyed; pointers are
     // to locals or arrays of the stated sizes.
     unsafe {
-        let mut defaults = MaybeUninit::uninit();
-        sinew_two_bone_ik_settings_default(defaults.as_mut_ptr());
-        let defaults = defaults.assume_init();
+        let defaults = defaults(sinew_two_bone_ik_settings_default);
         let mut solver = null_mut();
         ok(sinew_two_bone_ik_create(&defaults, &mut solver));
-        let mut read = MaybeUninit::uninit();
-        ok(sinew_two_bone_ik_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), defaults);
+        assert_eq!(
+            settings_of(sinew_two_bone_ik_get_settings, solver),
+            defaults
+        );
 
         let mut stretchy = defaults;
         stretchy.allow_stretching = 1;
@@ -43,8 +42,8 @@ fn two_bone_ik_round_trip_and_errors() {
         let mut other = null_mut();
         assert_ne!(sinew_two_bone_ik_create(&bad, &mut other), SinewStatus::Ok);
         assert!(other.is_null());
-        ok(sinew_two_bone_ik_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), stretchy, "unchanged by failed sets");
+        let read = settings_of(sinew_two_bone_ik_get_settings, solver);
+        assert_eq!(read, stretchy, "unchanged by failed sets");
         ok(sinew_two_bone_ik_set_settings(solver, &defaults));
 
         // A chain in place, with a pole and an effector rotation.
@@ -158,17 +157,13 @@ fn two_bone_ik_round_trip_and_errors() {
 fn fabrik_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let mut defaults = MaybeUninit::uninit();
-        sinew_fabrik_settings_default(defaults.as_mut_ptr());
-        let defaults = defaults.assume_init();
+        let defaults = defaults(sinew_fabrik_settings_default);
         let mut solver = null_mut();
         let s = sinew_fabrik_create(&defaults, 0, &mut solver);
         assert_eq!(s, SinewStatus::OutOfRange, "{}", last_error_message());
         assert!(solver.is_null());
         ok(sinew_fabrik_create(&defaults, 4, &mut solver));
-        let mut read = MaybeUninit::uninit();
-        ok(sinew_fabrik_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), defaults);
+        assert_eq!(settings_of(sinew_fabrik_get_settings, solver), defaults);
         let mut changed = defaults;
         changed.max_iterations = 20;
         ok(sinew_fabrik_set_settings(solver, &changed));
@@ -176,8 +171,7 @@ fn fabrik_round_trip_and_errors() {
         bad.stop_when_stalled = 3;
         let s = sinew_fabrik_set_settings(solver, &bad);
         fails(s, SinewStatus::InvalidArgument, "stop_when_stalled");
-        ok(sinew_fabrik_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), changed);
+        assert_eq!(settings_of(sinew_fabrik_get_settings, solver), changed);
 
         let hinge = hinge();
         ok(sinew_fabrik_set_constraint(solver, 1, &hinge));
@@ -275,14 +269,10 @@ fn fabrik_round_trip_and_errors() {
 fn ccd_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let mut defaults = MaybeUninit::uninit();
-        sinew_ccd_settings_default(defaults.as_mut_ptr());
-        let defaults = defaults.assume_init();
+        let defaults = defaults(sinew_ccd_settings_default);
         let mut solver = null_mut();
         ok(sinew_ccd_create(&defaults, 4, &mut solver));
-        let mut read = MaybeUninit::uninit();
-        ok(sinew_ccd_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), defaults);
+        assert_eq!(settings_of(sinew_ccd_get_settings, solver), defaults);
         let mut changed = defaults;
         changed.start_from_tail = 0;
         ok(sinew_ccd_set_settings(solver, &changed));
@@ -290,8 +280,7 @@ fn ccd_round_trip_and_errors() {
         bad.fix_root = 5;
         let s = sinew_ccd_set_settings(solver, &bad);
         fails(s, SinewStatus::InvalidArgument, "fix_root");
-        ok(sinew_ccd_get_settings(solver, read.as_mut_ptr()));
-        assert_eq!(read.assume_init(), changed);
+        assert_eq!(settings_of(sinew_ccd_get_settings, solver), changed);
 
         ok(sinew_ccd_set_joint(solver, 1, 30.0, 0.8));
         let s = sinew_ccd_set_joint(solver, 1, 270.0, 0.8);
@@ -360,9 +349,7 @@ fn ccd_round_trip_and_errors() {
 fn hand_ik_retargeting_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let mut defaults = MaybeUninit::uninit();
-        sinew_hand_ik_retargeting_settings_default(defaults.as_mut_ptr());
-        let defaults = defaults.assume_init();
+        let defaults = defaults(sinew_hand_ik_retargeting_settings_default);
         let mut node = null_mut();
         ok(sinew_hand_ik_retargeting_create(&defaults, &mut node));
         let mut read = MaybeUninit::uninit();
