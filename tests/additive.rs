@@ -435,13 +435,17 @@ fn additive_formulas_single_cases() {
 /// place on the base but refuses an output that is the delta.
 #[test]
 fn c_additive_matches_the_core_and_checks_aliasing() {
-    let s = body();
-    let (la, lb) = (sample_locals(0.0), sample_locals(1.0));
-    let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
-    let mask = JointMask::subtree(&s, CHEST, 0).unwrap();
-    let mut h = Handles::new(&s);
-    let c_mask = h.subtree_mask(CHEST as u32);
-    let (ca, cb, out) = (h.pose(&la), h.pose(&lb), h.pose(&la));
+    let CPair {
+        s,
+        a,
+        b,
+        lb,
+        mask,
+        mut h,
+        c_mask,
+        c: [ca, cb, out],
+        ..
+    } = c_pair();
 
     let mut delta = Pose::new(s.clone());
     delta.make_additive(&a, &b).unwrap();

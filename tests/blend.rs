@@ -1004,16 +1004,19 @@ fn c_blend_allows_the_output_to_be_an_input() {
     }
 }
 
-/// `sinew_pose_blend_layers` equals the core and refuses an output that is one of the layers;
+/// `sinew_pose_blend_layers` equals the core and refuses an output that is one of the layers.
 #[test]
 fn c_layers_match_the_core_and_check_aliasing() {
-    let s = body();
-    let (la, lb) = (sample_locals(0.0), sample_locals(1.0));
-    let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
-    let mask = JointMask::subtree(&s, CHEST, 0).unwrap();
-    let mut h = Handles::new(&s);
-    let c_mask = h.subtree_mask(CHEST as u32);
-    let (ca, cb, out) = (h.pose(&la), h.pose(&lb), h.pose(&la));
+    let CPair {
+        s,
+        a,
+        b,
+        mask,
+        c_mask,
+        h: _handles,
+        c: [ca, cb, out],
+        ..
+    } = c_pair();
 
     let mut expected = Pose::new(s.clone());
     expected

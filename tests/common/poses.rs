@@ -240,3 +240,37 @@ pub fn sample(clip: &Clip, s: &Arc<Skeleton>, time: f32, looping: bool) -> Pose 
     clip.sample(time, looping, None, &mut out).unwrap();
     out
 }
+
+/// Two sample poses of the body skeleton and a mask of the chest's subtree, and the same
+/// through the C ABI: C poses holding `a`, `b` and `a` again (an output) and the C mask.
+pub struct CPair {
+    pub s: Arc<Skeleton>,
+    pub lb: Vec<Transform>,
+    pub a: Pose,
+    pub b: Pose,
+    pub mask: JointMask,
+    pub h: Handles,
+    pub c_mask: *mut SinewJointMask,
+    pub c: [*mut SinewPose; 3],
+}
+
+/// A [`CPair`]; its handles live as long as its `h`.
+pub fn c_pair() -> CPair {
+    let s = body();
+    let (la, lb) = (sample_locals(0.0), sample_locals(1.0));
+    let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
+    let mask = JointMask::subtree(&s, CHEST, 0).unwrap();
+    let mut h = Handles::new(&s);
+    let c_mask = h.subtree_mask(CHEST as u32);
+    let c = [h.pose(&la), h.pose(&lb), h.pose(&la)];
+    CPair {
+        s,
+        lb,
+        a,
+        b,
+        mask,
+        h,
+        c_mask,
+        c,
+    }
+}
