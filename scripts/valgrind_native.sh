@@ -2,9 +2,9 @@
 # Runs the native test programs that call the C ABI under valgrind memcheck, against the debug
 # build of the library (target/debug/libsinew.so, refreshed here by `cargo build --lib`):
 #
-#   c_abi               tests/c/abi_test.c, built as tests/c_abi.rs builds it (full run, parity
+#   c_abi               tests/c/*.c, built as tests/c_abi.rs builds it (full run, parity
 #                       section included: ~15-30 s under valgrind)
-#   cpp_no_exceptions   tests/cpp/wrapper_test.cpp, the two builds tests/cpp_wrapper.rs makes
+#   cpp_no_exceptions   tests/cpp/wrapper_*test.cpp, the two builds tests/cpp_wrapper.rs makes
 #   cpp_exceptions
 #   unreal_logic        tests/cpp/unreal_logic_test.cpp, built as tests/unreal_logic.rs builds it
 #   csharp              tests/csharp/SinewTests.cs under `valgrind mono` (see below)
@@ -164,7 +164,7 @@ link=(-L "$lib_dir" -lsinew "-Wl,-rpath,$lib_dir" -lm)
 
 if wanted c_abi; then
   echo "== build c_abi"
-  "$cc" -std=c99 -Wall -Wextra -Werror -O0 -g -I include tests/c/abi_test.c \
+  "$cc" -std=c99 -Wall -Wextra -Werror -O0 -g -I include tests/c/*.c \
     -o "$out/abi_test" "${link[@]}"
   run c_abi "" "$out/abi_test"
 fi
@@ -177,7 +177,8 @@ for variant in cpp_no_exceptions cpp_exceptions; do
     cpp_exceptions) extra=(-fexceptions -DSINEW_CPP_EXCEPTIONS) ;;
   esac
   echo "== build $variant"
-  "$cxx" "${cpp_flags[@]}" "${extra[@]}" tests/cpp/wrapper_test.cpp -o "$out/$variant" "${link[@]}"
+  "$cxx" "${cpp_flags[@]}" "${extra[@]}" tests/cpp/wrapper_test.cpp \
+    tests/cpp/wrapper_blending_test.cpp -o "$out/$variant" "${link[@]}"
   run "$variant" "" --opts --soname-synonyms=somalloc=nouserintercepts -- "$out/$variant"
 done
 

@@ -1,6 +1,7 @@
-//! Compiles `tests/c/abi_test.c` against `include/sinew.h`, links it with the cdylib cargo built
-//! for this profile, runs it, and then recomputes every parity line it printed with the Rust
-//! core, comparing each output float (and status, and the solver result):
+//! Compiles the C program of `tests/c/` (`abi_test.c` and one file per job) against
+//! `include/sinew.h`, links it with the cdylib cargo built for this profile, runs it, and then
+//! recomputes every parity line it printed with the Rust core, comparing each output float (and
+//! status, and the solver result):
 //!
 //! | line     | C export                                                  | Rust core              |
 //! |----------|-----------------------------------------------------------|------------------------|
@@ -24,20 +25,16 @@
 //! and add a checker to [`LINE_KINDS`]. Beyond parity, the chain checkers verify that every
 //! joint constraint holds on the output.
 //!
-//! Which `libsinew.so`: `cargo test` compiles the lib target once for all its crate types, so
-//! `target/<profile>/deps/libsinew.so` comes from the same rustc run as the rlib this test links
-//! and is rebuilt whenever `src/` changes. The uplifted `target/<profile>/libsinew.so` is NOT
-//! refreshed by `cargo test` (cargo only uplifts the artifacts of the units it was asked for,
-//! i.e. `cargo build`), so it can be stale or missing; this test never uses it.
+//! Which `libsinew.so`: the one `tests/common/native.rs` finds (built with the rlib this test
+//! links).
 //!
 //! `SINEW_ABI_TEST_VERBOSE=1` is passed through to the C program, which then prints every error
 //! message. `CC`/`CFLAGS` are honoured through the `cc` crate.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use sinew::ffi::SinewStatus;
 use sinew::ik::CcdJoint;
@@ -50,10 +47,10 @@ use sinew::{
 
 mod common;
 
+use common::native;
 use common::solvers::Solver;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const TARGET: &str = env!("SINEW_BUILD_TARGET");
 
 /// Outputs must agree within this (relative to the magnitude, for huge-input cases).
 const TOLERANCE: f32 = 1e-6;
@@ -61,78 +58,27 @@ const TOLERANCE: f32 = 1e-6;
 /// A constrained joint's output may lie this far (radians) outside its constraint.
 const CONSTRAINT_SLACK: f32 = 1e-3;
 
-/// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
-fn deps_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    exe.parent()
-        .expect("test binary is in target/<profile>/deps")
-        .to_path_buf()
-}
-
-fn mtime(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("mtime of {}: {e}", path.display()))
-}
-
-/// The cdylib built with the rlib this test links. If it is newer than this test binary, the
-/// lib was rebuilt after this test was linked (e.g. a concurrent `cargo build` after a source
-/// change), and C and Rust would run different code.
-fn shared_library(dir: &Path) -> PathBuf {
-    let lib = dir.join(format!(
-        "{}sinew{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        lib.is_file(),
-        "{} is missing: the lib target must keep crate-type cdylib",
-        lib.display()
-    );
-    let exe = std::env::current_exe().expect("current_exe");
-    assert!(
-        mtime(&lib) <= mtime(&exe),
-        "{} was rebuilt after this test binary was linked; rerun `cargo test`",
-        lib.display()
-    );
-    lib
-}
-
-fn compile(lib_dir: &Path, out_dir: &Path) -> PathBuf {
+/// Compiles every `.c` file of `tests/c/` (the program's main and one file per job) into one
+/// program.
+fn compile(out_dir: &Path) -> PathBuf {
     let manifest = Path::new(MANIFEST_DIR);
-    let source = manifest.join("tests/c/abi_test.c");
+    let dir = manifest.join("tests/c");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    sources.sort();
     let exe = out_dir.join("abi_test");
-    let compiler = cc::Build::new()
-        .cargo_metadata(false)
-        .target(TARGET)
-        .host(TARGET)
-        .opt_level(0)
-        .debug(true)
-        .get_compiler();
-    let mut cmd = compiler.to_command();
+    let mut cmd = native::compiler().debug(true).get_compiler().to_command();
     cmd.args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
         .arg("-I")
         .arg(manifest.join("include"))
-        .arg(&source)
+        .args(&sources)
         .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir)
-        .arg("-lsinew")
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-        // DT_RPATH (not RUNPATH) so the rpath beats the LD_LIBRARY_PATH cargo sets, which lists
-        // target/<profile>/ first, where a stale libsinew.so from an older `cargo build` may sit.
-        .arg("-Wl,--disable-new-dtags")
-        .arg("-lm");
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running the C compiler {cmd:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "C compilation failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .arg(&exe);
+    native::link_sinew(&mut cmd);
+    native::build(&mut cmd, "the C compiler");
     exe
 }
 
@@ -1577,17 +1523,11 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn c_program_passes_and_matches_rust_core() {
     let start = Instant::now();
-    let lib_dir = deps_dir();
-    let lib = shared_library(&lib_dir);
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("c_abi")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&out_dir).expect("create temp dir");
+    let lib = native::shared_library();
+    let out_dir = native::scratch_dir("c_abi");
 
-    let exe = compile(&lib_dir, &out_dir);
-    let output = Command::new(&exe)
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
+    let exe = compile(&out_dir);
+    let output = native::run_program(&exe);
     let stdout = String::from_utf8(output.stdout).expect("C output is UTF-8");
     // FAIL lines go to stderr; the assertions below show them.
     let stderr = String::from_utf8_lossy(&output.stderr);

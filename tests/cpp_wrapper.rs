@@ -1,7 +1,7 @@
-//! Builds and runs the C++ wrapper's test program, `tests/cpp/wrapper_test.cpp`, against
-//! `bindings/cpp/sinew.hpp` and `include/sinew.h`, linked with the cdylib cargo built for this
-//! profile (the same `target/<profile>/deps/libsinew.so` `tests/c_abi.rs` uses; see there why
-//! not the uplifted copy). Two builds, both `-std=c++17 -Wall -Wextra -Werror -pedantic`:
+//! Builds and runs the C++ wrapper's test program, `tests/cpp/wrapper_test.cpp` with
+//! `tests/cpp/wrapper_blending_test.cpp`, against `bindings/cpp/sinew.hpp` and `include/sinew.h`,
+//! linked with the cdylib cargo built for this profile (the `target/<profile>/deps/libsinew.so`
+//! `tests/common/native.rs` finds). Two builds, both `-std=c++17 -Wall -Wextra -Werror -pedantic`:
 //!
 //! | build           | flags                                   | what it covers                |
 //! |-----------------|-----------------------------------------|-------------------------------|
@@ -19,10 +19,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
+
+mod common;
+
+use common::native;
 
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const TARGET: &str = env!("SINEW_BUILD_TARGET");
+
+/// The test program's sources, compiled together (helpers in `tests/cpp/wrapper_test.hpp`).
+const SOURCES: [&str; 2] = ["wrapper_test.cpp", "wrapper_blending_test.cpp"];
 
 /// Warnings are errors in every build, as the brief for the wrapper requires.
 const COMMON_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"];
@@ -73,51 +79,8 @@ const MUST_NOT_COMPILE: [(&str, &str, &[&str], &str); 3] = [
     ),
 ];
 
-/// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
-fn deps_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    exe.parent()
-        .expect("test binary is in target/<profile>/deps")
-        .to_path_buf()
-}
-
-fn mtime(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("mtime of {}: {e}", path.display()))
-}
-
-/// The cdylib built with the rlib this test links; refused if it was rebuilt after this test
-/// binary (a concurrent build after a source change), as in `tests/c_abi.rs`.
-fn shared_library(dir: &Path) -> PathBuf {
-    let lib = dir.join(format!(
-        "{}sinew{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        lib.is_file(),
-        "{} is missing: the lib target must keep crate-type cdylib",
-        lib.display()
-    );
-    let exe = std::env::current_exe().expect("current_exe");
-    assert!(
-        mtime(&lib) <= mtime(&exe),
-        "{} was rebuilt after this test binary was linked; rerun `cargo test`",
-        lib.display()
-    );
-    lib
-}
-
 fn compiler() -> cc::Tool {
-    cc::Build::new()
-        .cpp(true)
-        .cargo_metadata(false)
-        .target(TARGET)
-        .host(TARGET)
-        .opt_level(0)
-        .debug(false)
-        .get_compiler()
+    native::compiler().cpp(true).debug(false).get_compiler()
 }
 
 /// A compiler command with the common flags and both include directories.
@@ -150,28 +113,14 @@ fn both_streams(output: &Output) -> String {
 }
 
 /// Compiles and links one build of the test program; returns the executable.
-fn build(compiler: &cc::Tool, variant: &Variant, lib_dir: &Path, out_dir: &Path) -> PathBuf {
-    let source = Path::new(MANIFEST_DIR).join("tests/cpp/wrapper_test.cpp");
+fn build(compiler: &cc::Tool, variant: &Variant, out_dir: &Path) -> PathBuf {
+    let dir = Path::new(MANIFEST_DIR).join("tests/cpp");
+    let sources = SOURCES.map(|s| dir.join(s));
     let exe = out_dir.join(format!("wrapper_test_{}", variant.name));
     let mut cmd = compile_command(compiler, variant.flags);
-    cmd.arg(&source)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir)
-        .arg("-lsinew")
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-        // DT_RPATH (not RUNPATH) so the rpath beats the LD_LIBRARY_PATH cargo sets, which lists
-        // target/<profile>/ first, where a stale libsinew.so from an older `cargo build` may sit.
-        .arg("-Wl,--disable-new-dtags")
-        .arg("-lm");
-    let (text, output) = run(cmd);
-    assert!(
-        output.status.success(),
-        "C++ compilation ({}) failed: {text}\n{}",
-        variant.name,
-        both_streams(&output)
-    );
+    cmd.args(&sources).arg("-o").arg(&exe);
+    native::link_sinew(&mut cmd);
+    native::build(&mut cmd, &format!("C++ compilation ({})", variant.name));
     exe
 }
 
@@ -222,9 +171,7 @@ fn run_program(variant: &Variant, exe: &Path) -> String {
         "the {} build ran the wrong layer",
         variant.name
     );
-    let passed: u32 = summary
-        .strip_suffix(" passed, 0 failed")
-        .and_then(|n| n.parse().ok())
+    let (passed, _) = native::passed_failed(&summary)
         .unwrap_or_else(|| panic!("unexpected summary line {summary:?}"));
     assert!(
         passed >= MIN_CHECKS,
@@ -266,20 +213,16 @@ fn cpp_wrapper_builds_and_matches_c_abi() {
         return;
     }
 
-    let lib_dir = deps_dir();
-    let lib = shared_library(&lib_dir);
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cpp_wrapper")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&out_dir).expect("create temp dir");
+    let lib = native::shared_library();
+    let out_dir = native::scratch_dir("cpp_wrapper");
 
     // Compile everything at once: the two builds dominate the test's time.
     let exes: Vec<PathBuf> = std::thread::scope(|scope| {
         let builds: Vec<_> = VARIANTS
             .iter()
             .map(|v| {
-                let (compiler, lib_dir, out_dir) = (&compiler, &lib_dir, &out_dir);
-                scope.spawn(move || build(compiler, v, lib_dir, out_dir))
+                let (compiler, out_dir) = (&compiler, &out_dir);
+                scope.spawn(move || build(compiler, v, out_dir))
             })
             .collect();
         let rejections: Vec<_> = MUST_NOT_COMPILE

@@ -1,7 +1,7 @@
-//! Behaviour tests for the crossfade controller: playback time, queued linear and smooth fades
-//! (weights, curves, finishing order), ignored and refused requests, inertialized transitions
-//! (start pose, convergence, monotonic decay, velocity continuity), pose continuity during
-//! fades, and the C ABI.
+//! The crossfade controller. Validity first: full queues and bad requests are refused, repeated
+//! requests ignored. Then the behaviour: playback time, queued linear and smooth fades (weights,
+//! curves, finishing order), inertialized transitions (start pose, convergence, monotonic decay,
+//! velocity continuity), pose continuity during fades, and the C ABI.
 //!
 //! Shared helpers come from tests/common; the fixtures are local to this file.
 
@@ -25,15 +25,13 @@ use sinew::{
 
 mod common;
 
+use common::poses::{bits, sample};
 use common::rotations::rot_between;
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
 
 /// root -> spine -> arm.
 const PARENTS: [i32; 3] = [-1, 0, 1];
 const N: usize = PARENTS.len();
+
 const DT: f32 = 1.0 / 60.0;
 
 fn skeleton() -> Arc<Skeleton> {
@@ -147,22 +145,6 @@ fn wave(s: &Skeleton) -> Arc<Clip> {
     })
 }
 
-fn sample(clip: &Clip, s: &Arc<Skeleton>, time: f32, looping: bool) -> Pose {
-    let mut out = Pose::new(s.clone());
-    clip.sample(time, looping, None, &mut out).unwrap();
-    out
-}
-
-fn bits(p: &Pose) -> Vec<[u32; 10]> {
-    p.local()
-        .iter()
-        .map(|t| {
-            let (v, q, s) = (t.translation, t.rotation, t.scale);
-            [v.x, v.y, v.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z].map(f32::to_bits)
-        })
-        .collect()
-}
-
 /// Largest translation, rotation and scale difference between two poses.
 fn pose_gap(a: &[Transform], b: &[Transform]) -> (f32, f32, f32) {
     a.iter()
@@ -199,9 +181,107 @@ fn smoothstep(x: f32) -> f32 {
     x * x * (3.0 - 2.0 * x)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Playback and fades
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------------------ validity
+
+#[test]
+fn repeated_requests_are_ignored() {
+    let s = skeleton();
+    let (a, b, d) = (walk(&s), turn(&s), wave(&s));
+    let mut c = Crossfade::new(s.clone(), 4).unwrap();
+    // With nothing playing, a fade just plays the clip.
+    assert!(c.fade_to(a.clone(), 0.5, FadeCurve::Linear, true).unwrap());
+    assert_eq!((c.fade_count(), c.current_time()), (0, Some(0.0)));
+    c.update(0.1).unwrap();
+    for curve in [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize] {
+        assert!(
+            !c.fade_to(a.clone(), 0.5, curve, true).unwrap(),
+            "{curve:?}"
+        );
+        assert!(
+            !c.fade_to(a.clone(), 0.0, curve, false).unwrap(),
+            "{curve:?}"
+        );
+    }
+    assert_eq!(c.fade_count(), 0);
+    assert!(!c.is_inertializing());
+    assert_eq!(
+        c.current_time(),
+        Some(0.1),
+        "the playing clip was not restarted"
+    );
+
+    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Linear, true).unwrap());
+    for curve in [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize] {
+        assert!(
+            !c.fade_to(b.clone(), 0.2, curve, true).unwrap(),
+            "{curve:?}"
+        );
+    }
+    assert_eq!(c.fade_count(), 1);
+    assert!(c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
+    assert!(!c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
+    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
+    assert_eq!(c.fade_count(), 3);
+
+    // A zero-length fade plays the clip at once and drops the queue.
+    assert!(c.fade_to(a.clone(), 0.0, FadeCurve::Linear, true).unwrap());
+    assert_eq!((c.fade_count(), c.current_time()), (0, Some(0.0)));
+}
+
+#[test]
+fn full_queues_and_bad_requests_are_refused() {
+    let s = skeleton();
+    let (a, b, d, e) = (walk(&s), turn(&s), wave(&s), walk(&s));
+    let mut c = Crossfade::new(s.clone(), 2).unwrap();
+    c.play(a.clone(), true).unwrap();
+    c.update(DT).unwrap();
+    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Linear, true).unwrap());
+    assert!(c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
+    c.update(DT).unwrap();
+    let before = (weights(&c), bits(c.pose()), c.current_time());
+    for curve in [FadeCurve::Linear, FadeCurve::Smooth] {
+        let err = c.fade_to(e.clone(), 0.5, curve, true).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OutOfRange, "{curve:?}");
+    }
+    // The last request is still ignored, not refused.
+    assert!(!c.fade_to(d.clone(), 0.5, FadeCurve::Linear, true).unwrap());
+    assert_eq!(c.fade_count(), 2);
+
+    let other = Arc::new(Skeleton::new(&[-1, 0], &[Transform::IDENTITY; 2], None).unwrap());
+    let foreign = Arc::new(Clip::new(&other, 1.0).unwrap());
+    for (clip, duration, kind) in [
+        (e.clone(), -0.5, ErrorKind::InvalidArgument),
+        (e.clone(), f32::NAN, ErrorKind::NonFinite),
+        (e.clone(), f32::INFINITY, ErrorKind::NonFinite),
+        (foreign.clone(), 0.5, ErrorKind::SizeMismatch),
+    ] {
+        for curve in [FadeCurve::Linear, FadeCurve::Inertialize] {
+            let err = c.fade_to(clip.clone(), duration, curve, true).unwrap_err();
+            assert_eq!(err.kind(), kind, "{duration} {curve:?}");
+        }
+    }
+    assert_eq!(
+        c.play(foreign.clone(), true).unwrap_err().kind(),
+        ErrorKind::SizeMismatch
+    );
+    assert_eq!((weights(&c), bits(c.pose()), c.current_time()), before);
+
+    // An inertialized transition does not queue, so a full queue does not stop it.
+    assert!(c
+        .fade_to(e.clone(), 0.3, FadeCurve::Inertialize, true)
+        .unwrap());
+    assert_eq!(c.fade_count(), 0);
+
+    for max in [0, 257, usize::MAX] {
+        assert_eq!(
+            Crossfade::new(s.clone(), max).unwrap_err().kind(),
+            ErrorKind::OutOfRange
+        );
+    }
+    assert!(Crossfade::new(s.clone(), 256).is_ok());
+}
+
+// ------------------------------------------------------------------------------ behaviour
 
 #[test]
 fn play_then_update_advances_time() {
@@ -451,51 +531,6 @@ fn newest_finished_fade_becomes_current() {
     assert_eq!(c.fade_count(), 2);
 }
 
-#[test]
-fn repeated_requests_are_ignored() {
-    let s = skeleton();
-    let (a, b, d) = (walk(&s), turn(&s), wave(&s));
-    let mut c = Crossfade::new(s.clone(), 4).unwrap();
-    // With nothing playing, a fade just plays the clip.
-    assert!(c.fade_to(a.clone(), 0.5, FadeCurve::Linear, true).unwrap());
-    assert_eq!((c.fade_count(), c.current_time()), (0, Some(0.0)));
-    c.update(0.1).unwrap();
-    for curve in [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize] {
-        assert!(
-            !c.fade_to(a.clone(), 0.5, curve, true).unwrap(),
-            "{curve:?}"
-        );
-        assert!(
-            !c.fade_to(a.clone(), 0.0, curve, false).unwrap(),
-            "{curve:?}"
-        );
-    }
-    assert_eq!(c.fade_count(), 0);
-    assert!(!c.is_inertializing());
-    assert_eq!(
-        c.current_time(),
-        Some(0.1),
-        "the playing clip was not restarted"
-    );
-
-    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Linear, true).unwrap());
-    for curve in [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize] {
-        assert!(
-            !c.fade_to(b.clone(), 0.2, curve, true).unwrap(),
-            "{curve:?}"
-        );
-    }
-    assert_eq!(c.fade_count(), 1);
-    assert!(c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
-    assert!(!c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
-    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
-    assert_eq!(c.fade_count(), 3);
-
-    // A zero-length fade plays the clip at once and drops the queue.
-    assert!(c.fade_to(a.clone(), 0.0, FadeCurve::Linear, true).unwrap());
-    assert_eq!((c.fade_count(), c.current_time()), (0, Some(0.0)));
-}
-
 /// A request for the clip already requested last starts no transition but applies its looping
 /// flag, whatever the curve: turned off, the clip plays on from where it shows (no jump) and
 /// holds its last pose; turned on, a clip held at its end starts over. The same for the last
@@ -631,59 +666,6 @@ fn clip_times_and_inertialization_state_are_reported() {
     assert_eq!(clip_times(&c), vec![0.5]);
 }
 
-#[test]
-fn full_queues_and_bad_requests_are_refused() {
-    let s = skeleton();
-    let (a, b, d, e) = (walk(&s), turn(&s), wave(&s), walk(&s));
-    let mut c = Crossfade::new(s.clone(), 2).unwrap();
-    c.play(a.clone(), true).unwrap();
-    c.update(DT).unwrap();
-    assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Linear, true).unwrap());
-    assert!(c.fade_to(d.clone(), 0.5, FadeCurve::Smooth, true).unwrap());
-    c.update(DT).unwrap();
-    let before = (weights(&c), bits(c.pose()), c.current_time());
-    for curve in [FadeCurve::Linear, FadeCurve::Smooth] {
-        let err = c.fade_to(e.clone(), 0.5, curve, true).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::OutOfRange, "{curve:?}");
-    }
-    // The last request is still ignored, not refused.
-    assert!(!c.fade_to(d.clone(), 0.5, FadeCurve::Linear, true).unwrap());
-    assert_eq!(c.fade_count(), 2);
-
-    let other = Arc::new(Skeleton::new(&[-1, 0], &[Transform::IDENTITY; 2], None).unwrap());
-    let foreign = Arc::new(Clip::new(&other, 1.0).unwrap());
-    for (clip, duration, kind) in [
-        (e.clone(), -0.5, ErrorKind::InvalidArgument),
-        (e.clone(), f32::NAN, ErrorKind::NonFinite),
-        (e.clone(), f32::INFINITY, ErrorKind::NonFinite),
-        (foreign.clone(), 0.5, ErrorKind::SizeMismatch),
-    ] {
-        for curve in [FadeCurve::Linear, FadeCurve::Inertialize] {
-            let err = c.fade_to(clip.clone(), duration, curve, true).unwrap_err();
-            assert_eq!(err.kind(), kind, "{duration} {curve:?}");
-        }
-    }
-    assert_eq!(
-        c.play(foreign.clone(), true).unwrap_err().kind(),
-        ErrorKind::SizeMismatch
-    );
-    assert_eq!((weights(&c), bits(c.pose()), c.current_time()), before);
-
-    // An inertialized transition does not queue, so a full queue does not stop it.
-    assert!(c
-        .fade_to(e.clone(), 0.3, FadeCurve::Inertialize, true)
-        .unwrap());
-    assert_eq!(c.fade_count(), 0);
-
-    for max in [0, 257, usize::MAX] {
-        assert_eq!(
-            Crossfade::new(s.clone(), max).unwrap_err().kind(),
-            ErrorKind::OutOfRange
-        );
-    }
-    assert!(Crossfade::new(s.clone(), 256).is_ok());
-}
-
 /// Linear and smooth fades (and a fade interrupted by another) never pop: at 60 fps no joint
 /// turns more than a few degrees or moves more than a few centimetres per frame, for clips
 /// that move smoothly themselves; an instant switch between the same clips would.
@@ -737,10 +719,6 @@ fn fades_keep_the_pose_continuous() {
         }
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Inertialization
-// ---------------------------------------------------------------------------------------------
 
 /// The first update(0) after an inertialized request gives the previous output, whether that
 /// came from a single clip or from the middle of a fade; the queue is dropped.
@@ -991,10 +969,6 @@ fn inertialization_before_any_output_just_plays() {
     c.update(0.25).unwrap();
     assert_eq!(bits(c.pose()), bits(&sample(&turn, &s, 0.25, true)));
 }
-
-// ---------------------------------------------------------------------------------------------
-// C ABI
-// ---------------------------------------------------------------------------------------------
 
 struct CHandles {
     skeleton: *mut SinewSkeleton,

@@ -1,8 +1,6 @@
-//! The C# bindings (`bindings/csharp/`) under Mono, and the freshness of the generated part.
+//! The C# bindings (`bindings/csharp/`) under Mono (`tests/header.rs` checks that the committed
+//! `bindings/csharp/NativeMethods.g.cs` is what the build generates).
 //!
-//! - `csharp_bindings_match_build_output` / `committed_csharp_bindings_are_current`: the
-//!   committed `bindings/csharp/NativeMethods.g.cs` is what `build.rs` generates with csbindgen
-//!   (like `tests/header.rs` for the C header).
 //! - `csharp_tests_pass_under_mono`: compiles `tests/csharp/SinewTests.cs` with every
 //!   `bindings/csharp/*.cs` (`mcs -unsafe`), runs it with `mono` and requires its last line to
 //!   be `N passed, 0 failed`. The program compares the idiomatic layer with raw `NativeMethods`
@@ -11,7 +9,7 @@
 //!   errors, disposal and finalization, and threads.
 //!
 //! Which `libsinew.so`: the cdylib cargo built together with the rlib this test links,
-//! `target/<profile>/deps/libsinew.so` (see `tests/c_abi.rs` for why not the uplifted one). It
+//! `target/<profile>/deps/libsinew.so` (`tests/common/native.rs` says why not the uplifted one). It
 //! is copied next to `SinewTests.exe`: Mono resolves `DllImport("sinew")` by probing the
 //! assembly's directory for `libsinew.so` (no dllmap or `LD_LIBRARY_PATH` needed, as for a
 //! plug-in shipped next to a game's assemblies). The program prints the path it actually mapped
@@ -25,7 +23,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use sinew::ffi::SinewEndRotation;
 use sinew::{
@@ -35,41 +33,11 @@ use sinew::{
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
+mod common;
+
+use common::native;
+
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-const GENERATED: &str = "bindings/csharp/NativeMethods.g.cs";
-
-// ------------------------------------------------------------------------------ freshness
-
-#[test]
-fn csharp_bindings_match_build_output() {
-    let root = Path::new(MANIFEST_DIR);
-    let generated =
-        std::fs::read_to_string(Path::new(env!("OUT_DIR")).join("NativeMethods.g.cs")).unwrap();
-    let in_tree = std::fs::read_to_string(root.join(GENERATED)).unwrap();
-    assert!(
-        generated == in_tree,
-        "{GENERATED} differs from the build's csbindgen output"
-    );
-}
-
-#[test]
-fn committed_csharp_bindings_are_current() {
-    let committed = Command::new("git")
-        .args(["-C", MANIFEST_DIR, "show", &format!("HEAD:{GENERATED}")])
-        .output();
-    let committed = match committed {
-        Ok(out) if out.status.success() => out.stdout,
-        _ => {
-            eprintln!("SKIPPED: not a git checkout with a committed {GENERATED}; cannot compare");
-            return;
-        }
-    };
-    let in_tree = std::fs::read(Path::new(MANIFEST_DIR).join(GENERATED)).unwrap();
-    assert!(
-        committed == in_tree,
-        "the committed {GENERATED} is stale: the build regenerated it; commit the new file"
-    );
-}
 
 // ------------------------------------------------------------------------------ golden values
 //
@@ -414,41 +382,6 @@ fn golden() -> String {
 
 // ------------------------------------------------------------------------------ Mono
 
-/// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
-fn deps_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    exe.parent()
-        .expect("test binary is in target/<profile>/deps")
-        .to_path_buf()
-}
-
-fn mtime(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("mtime of {}: {e}", path.display()))
-}
-
-/// The cdylib built with the rlib this test links (see `tests/c_abi.rs`).
-fn shared_library() -> PathBuf {
-    let lib = deps_dir().join(format!(
-        "{}sinew{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        lib.is_file(),
-        "{} is missing: the lib target must keep crate-type cdylib",
-        lib.display()
-    );
-    let exe = std::env::current_exe().expect("current_exe");
-    assert!(
-        mtime(&lib) <= mtime(&exe),
-        "{} was rebuilt after this test binary was linked; rerun `cargo test`",
-        lib.display()
-    );
-    lib
-}
-
 /// A tool from the environment variable `var` or PATH, if it runs.
 fn tool(var: &str, name: &str) -> Option<PathBuf> {
     let path = std::env::var_os(var).map_or_else(|| PathBuf::from(name), PathBuf::from);
@@ -491,15 +424,7 @@ fn compile(mcs: &Path, exe: &Path) {
     ])
     .arg(format!("-out:{}", exe.display()))
     .args(&sources);
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "mcs failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    native::build(&mut cmd, "mcs");
 }
 
 #[test]
@@ -510,11 +435,8 @@ fn csharp_tests_pass_under_mono() {
         skip("mcs or mono is not on PATH");
         return;
     };
-    let lib = shared_library();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("csharp")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let lib = native::shared_library();
+    let dir = native::scratch_dir("csharp");
 
     let exe = dir.join("SinewTests.exe");
     compile(&mcs, &exe);

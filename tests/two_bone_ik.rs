@@ -1,4 +1,5 @@
-//! Two-bone IK: the behaviour a user relies on, checked on random chains and along paths.
+//! Two-bone IK: the behaviour a user relies on, checked on random chains and along paths. Validity
+//! first: invalid settings are rejected and errors leave the chain untouched.
 
 use std::sync::Arc;
 
@@ -123,6 +124,174 @@ fn max_turn(frames: &[[Transform; 3]]) -> (f32, f32) {
         }
     }
     (rot, dir)
+}
+
+// ------------------------------------------------------------------------------------ validity
+
+#[test]
+fn errors_leave_the_chain_untouched() {
+    let chain = build_chain(
+        Vec3::new(0.1, 0.2, 0.3),
+        Quat::from_rotation_y(0.4),
+        Quat::from_rotation_z(0.7),
+        Quat::from_rotation_x(0.1),
+        1.0,
+        0.8,
+    );
+    let ok = TwoBoneTarget::at(Vec3::new(1.0, 0.5, 0.0));
+    let nan = f32::NAN;
+    let inf = f32::INFINITY;
+    let cases: Vec<(&str, [Transform; 3], TwoBoneTarget, ErrorKind)> = vec![
+        (
+            "NaN effector",
+            chain,
+            TwoBoneTarget::at(Vec3::new(nan, 0.0, 0.0)),
+            ErrorKind::NonFinite,
+        ),
+        (
+            "infinite effector",
+            chain,
+            TwoBoneTarget::at(Vec3::new(0.0, -inf, 0.0)),
+            ErrorKind::NonFinite,
+        ),
+        (
+            "NaN pole",
+            chain,
+            ok.with_pole(Vec3::new(0.0, 0.0, nan)),
+            ErrorKind::NonFinite,
+        ),
+        (
+            "NaN effector rotation",
+            chain,
+            TwoBoneTarget {
+                rotation: Some(Quat::from_xyzw(nan, 0.0, 0.0, 1.0)),
+                ..ok
+            },
+            ErrorKind::NonFinite,
+        ),
+        (
+            "zero effector rotation",
+            chain,
+            TwoBoneTarget {
+                rotation: Some(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+                ..ok
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            "NaN root",
+            {
+                let mut c = chain;
+                c[0].translation.y = nan;
+                c
+            },
+            ok,
+            ErrorKind::NonFinite,
+        ),
+        (
+            "NaN joint rotation",
+            {
+                let mut c = chain;
+                c[1].rotation = Quat::from_xyzw(0.0, nan, 0.0, 1.0);
+                c
+            },
+            ok,
+            ErrorKind::NonFinite,
+        ),
+        (
+            "infinite end scale",
+            {
+                let mut c = chain;
+                c[2].scale.z = inf;
+                c
+            },
+            ok,
+            ErrorKind::NonFinite,
+        ),
+        (
+            "zero joint rotation",
+            {
+                let mut c = chain;
+                c[1].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+                c
+            },
+            ok,
+            ErrorKind::InvalidArgument,
+        ),
+    ];
+    for settings in all_settings() {
+        for (name, input, target, kind) in &cases {
+            let mut c = *input;
+            let err = solver(settings).solve(&mut c, target).unwrap_err();
+            assert_eq!(err.kind(), *kind, "{name}: {err:?}");
+            assert!(!err.message().is_empty());
+            assert_eq!(bits(&c), bits(input), "{name}: chain changed on error");
+        }
+    }
+}
+
+#[test]
+fn invalid_settings_are_rejected() {
+    let d = defaults();
+    let bad = [
+        (
+            TwoBoneIkSettings { weight: -0.1, ..d },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings { weight: 1.5, ..d },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings {
+                weight: f32::NAN,
+                ..d
+            },
+            ErrorKind::NonFinite,
+        ),
+        (
+            TwoBoneIkSettings { soften: 0.0, ..d },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings { soften: 1.01, ..d },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings {
+                pole_weight: 2.0,
+                ..d
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings {
+                max_stretch_scale: 0.9,
+                ..d
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings {
+                start_stretch_ratio: 0.0,
+                ..d
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            TwoBoneIkSettings {
+                start_stretch_ratio: f32::INFINITY,
+                ..d
+            },
+            ErrorKind::NonFinite,
+        ),
+    ];
+    for (s, kind) in bad {
+        assert_eq!(TwoBoneIk::new(s).unwrap_err().kind(), kind, "{s:?}");
+        let mut ik = solver(d);
+        assert_eq!(ik.set_settings(s).unwrap_err().kind(), kind);
+        assert_eq!(*ik.settings(), d, "settings changed on error");
+    }
 }
 
 // ------------------------------------------------------------------------------------ reach
@@ -1279,172 +1448,6 @@ proptest! {
 }
 
 // ------------------------------------------------------------------------------------ errors
-
-#[test]
-fn errors_leave_the_chain_untouched() {
-    let chain = build_chain(
-        Vec3::new(0.1, 0.2, 0.3),
-        Quat::from_rotation_y(0.4),
-        Quat::from_rotation_z(0.7),
-        Quat::from_rotation_x(0.1),
-        1.0,
-        0.8,
-    );
-    let ok = TwoBoneTarget::at(Vec3::new(1.0, 0.5, 0.0));
-    let nan = f32::NAN;
-    let inf = f32::INFINITY;
-    let cases: Vec<(&str, [Transform; 3], TwoBoneTarget, ErrorKind)> = vec![
-        (
-            "NaN effector",
-            chain,
-            TwoBoneTarget::at(Vec3::new(nan, 0.0, 0.0)),
-            ErrorKind::NonFinite,
-        ),
-        (
-            "infinite effector",
-            chain,
-            TwoBoneTarget::at(Vec3::new(0.0, -inf, 0.0)),
-            ErrorKind::NonFinite,
-        ),
-        (
-            "NaN pole",
-            chain,
-            ok.with_pole(Vec3::new(0.0, 0.0, nan)),
-            ErrorKind::NonFinite,
-        ),
-        (
-            "NaN effector rotation",
-            chain,
-            TwoBoneTarget {
-                rotation: Some(Quat::from_xyzw(nan, 0.0, 0.0, 1.0)),
-                ..ok
-            },
-            ErrorKind::NonFinite,
-        ),
-        (
-            "zero effector rotation",
-            chain,
-            TwoBoneTarget {
-                rotation: Some(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
-                ..ok
-            },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            "NaN root",
-            {
-                let mut c = chain;
-                c[0].translation.y = nan;
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
-        ),
-        (
-            "NaN joint rotation",
-            {
-                let mut c = chain;
-                c[1].rotation = Quat::from_xyzw(0.0, nan, 0.0, 1.0);
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
-        ),
-        (
-            "infinite end scale",
-            {
-                let mut c = chain;
-                c[2].scale.z = inf;
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
-        ),
-        (
-            "zero joint rotation",
-            {
-                let mut c = chain;
-                c[1].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-                c
-            },
-            ok,
-            ErrorKind::InvalidArgument,
-        ),
-    ];
-    for settings in all_settings() {
-        for (name, input, target, kind) in &cases {
-            let mut c = *input;
-            let err = solver(settings).solve(&mut c, target).unwrap_err();
-            assert_eq!(err.kind(), *kind, "{name}: {err:?}");
-            assert!(!err.message().is_empty());
-            assert_eq!(bits(&c), bits(input), "{name}: chain changed on error");
-        }
-    }
-}
-
-#[test]
-fn invalid_settings_are_rejected() {
-    let d = defaults();
-    let bad = [
-        (
-            TwoBoneIkSettings { weight: -0.1, ..d },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings { weight: 1.5, ..d },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings {
-                weight: f32::NAN,
-                ..d
-            },
-            ErrorKind::NonFinite,
-        ),
-        (
-            TwoBoneIkSettings { soften: 0.0, ..d },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings { soften: 1.01, ..d },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings {
-                pole_weight: 2.0,
-                ..d
-            },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings {
-                max_stretch_scale: 0.9,
-                ..d
-            },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings {
-                start_stretch_ratio: 0.0,
-                ..d
-            },
-            ErrorKind::InvalidArgument,
-        ),
-        (
-            TwoBoneIkSettings {
-                start_stretch_ratio: f32::INFINITY,
-                ..d
-            },
-            ErrorKind::NonFinite,
-        ),
-    ];
-    for (s, kind) in bad {
-        assert_eq!(TwoBoneIk::new(s).unwrap_err().kind(), kind, "{s:?}");
-        let mut ik = solver(d);
-        assert_eq!(ik.set_settings(s).unwrap_err().kind(), kind);
-        assert_eq!(*ik.settings(), d, "settings changed on error");
-    }
-}
 
 // ------------------------------------------------------------------------------------ solve_pose
 

@@ -1,8 +1,8 @@
 //! Compiles `tests/cpp/unreal_logic_test.cpp` (the tests of
 //! `bindings/cpp/unreal/sinew_unreal.hpp`, the engine-independent half of the SinewIK Unreal
 //! plugin) with `-std=c++17 -Wall -Wextra -Werror` (plus `-Wshadow -fno-exceptions -fno-rtti`, as
-//! Unreal compiles modules), links it with the cdylib cargo built for this profile (as
-//! `tests/c_abi.rs` does), runs it and requires its last line to read
+//! Unreal compiles modules), links it with the cdylib cargo built for this profile
+//! (`tests/common/native.rs`), runs it and requires its last line to read
 //! `N passed, 0 failed`.
 //!
 //! What the C++ program checks, through the real library: double/float conversion and rebasing
@@ -13,20 +13,20 @@
 //! blend matching Sinew's weight, the output sorted by bone index, chain collection, and handles
 //! that copies never share.
 
+mod common;
 mod unreal_support;
 
-use std::process::Command;
 use std::time::Instant;
 
-use unreal_support::{cxx_command, deps_dir, root, run, scratch_dir, shared_library};
+use common::native;
+use unreal_support::{cxx_command, root};
 
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn unreal_logic_program_passes() {
     let start = Instant::now();
-    let lib_dir = deps_dir();
-    let lib = shared_library(&lib_dir);
-    let out_dir = scratch_dir("unreal_logic");
+    let lib = native::shared_library();
+    let out_dir = native::scratch_dir("unreal_logic");
     let exe = out_dir.join("unreal_logic_test");
 
     let mut cmd = cxx_command(&[]);
@@ -36,47 +36,25 @@ fn unreal_logic_program_passes() {
         .args(["-fno-exceptions", "-fno-rtti"])
         .arg(root().join("tests/cpp/unreal_logic_test.cpp"))
         .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(&lib_dir)
-        .arg("-lsinew")
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-        // DT_RPATH (not RUNPATH) so the rpath beats the LD_LIBRARY_PATH cargo sets, which lists
-        // target/<profile>/ first, where a stale libsinew.so from an older `cargo build` may sit.
-        .arg("-Wl,--disable-new-dtags")
-        .arg("-lm");
-    let built = run(&mut cmd);
-    assert!(
-        built.status.success(),
-        "C++ compilation failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&built.stdout),
-        String::from_utf8_lossy(&built.stderr)
-    );
+        .arg(&exe);
+    native::link_sinew(&mut cmd);
+    native::build(&mut cmd, "the C++ compiler");
 
-    let output = Command::new(&exe)
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
+    let output = native::run_program(&exe);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     print!("{stdout}");
     eprint!("{stderr}");
 
     let summary = stdout.lines().last().unwrap_or("");
-    let counts: Vec<u32> = summary
-        .strip_suffix(" failed")
-        .and_then(|s| s.split_once(" passed, "))
-        .and_then(|(p, f)| Some(vec![p.parse().ok()?, f.parse().ok()?]))
-        .unwrap_or_else(|| {
-            panic!(
-                "the program did not finish ({}): last line {summary:?}\nstderr:\n{stderr}",
-                output.status
-            )
-        });
-    assert_eq!(
-        counts[1], 0,
-        "C++ checks failed: {summary} (FAIL lines above)"
-    );
-    assert!(counts[0] > 100, "only {} checks ran", counts[0]);
+    let (passed, failed) = native::passed_failed(summary).unwrap_or_else(|| {
+        panic!(
+            "the program did not finish ({}): last line {summary:?}\nstderr:\n{stderr}",
+            output.status
+        )
+    });
+    assert_eq!(failed, 0, "C++ checks failed: {summary} (FAIL lines above)");
+    assert!(passed > 100, "only {passed} checks ran");
     assert!(output.status.success(), "exit status {}", output.status);
 
     let _ = std::fs::remove_dir_all(&out_dir);

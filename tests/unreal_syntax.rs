@@ -9,6 +9,7 @@
 //! with `sinew::detail::check` unless the plugin sets it aside). It does not prove the plugin
 //! builds in Unreal Engine: see `tests/unreal-shim/README.md`.
 
+mod common;
 mod unreal_support;
 
 use std::path::{Path, PathBuf};

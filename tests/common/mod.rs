@@ -7,7 +7,9 @@
 //! - [`chains`]: model-space chains of transforms (forward kinematics, bone lengths, bits);
 //! - [`solvers`]: FABRIK and CCD behind one interface;
 //! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
-//! - [`ffi`]: C ABI handles set up the same way by several tests.
+//! - [`ffi`]: C ABI handles set up the same way by several tests;
+//! - [`native`]: the cdylib the C, C++, C# and Unreal-logic programs load, and linking them;
+//! - [`poses`]: the blending jobs' body skeleton, pose comparisons, strategies and C handles.
 
 // No test uses every helper, and each test crate compiles all of them.
 #![allow(dead_code)]
@@ -15,6 +17,8 @@
 pub mod chains;
 pub mod ffi;
 pub mod limits;
+pub mod native;
+pub mod poses;
 pub mod props;
 pub mod rng;
 pub mod rotations;

@@ -1,4 +1,7 @@
-//! One model-space rule everywhere. A joint's model transform is its parent's model transform
+//! Skeletons and poses. Validity first: bad parents, names, rest poses and local or model
+//! transforms are refused with the right kind and leave the pose untouched.
+//!
+//! Then one model-space rule everywhere. A joint's model transform is its parent's model transform
 //! composed with its local one, root first (README, "Poses and model space"): translation
 //! `parent.t + parent.r · (parent.s ⊙ local.t)`, rotation `parent.r · local.r`, scale
 //! `parent.s ⊙ local.s`. With a non-uniform scale above a rotation, composing from the joint
@@ -16,10 +19,109 @@ use common::rotations::same_rotation;
 use proptest::prelude::*;
 use sinew::ffi::*;
 use sinew::{
-    Ccd, CcdSettings, ChainTarget, Fabrik, FabrikSettings, HandIkRetargeting,
+    Ccd, CcdSettings, ChainTarget, ErrorKind, Fabrik, FabrikSettings, HandIkRetargeting,
     HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, TwoBoneIk,
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
+
+// ------------------------------------------------------------------------------ validity
+
+/// `Skeleton::new` refuses what the README calls an invalid skeleton (a parent that is not an
+/// earlier joint, names that are empty or repeated) and non-finite or zero-rotation rest
+/// transforms, each with its kind.
+#[test]
+fn invalid_skeletons_are_refused() {
+    let rest = [Transform::IDENTITY; 3];
+    for parents in [
+        [-1, 2, 1],
+        [-1, 1, 1],
+        [0, 0, 1],
+        [-1, -2, 1],
+        [-1, i32::MIN, 1],
+        [-1, 0, 3],
+    ] {
+        let e = Skeleton::new(&parents, &rest, None).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidSkeleton, "parents {parents:?}");
+    }
+    let parents = [-1, 0, 1];
+    for names in [["a", "b", "a"], ["a", "", "c"]] {
+        let e = Skeleton::new(&parents, &rest, Some(&names)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidSkeleton, "names {names:?}");
+    }
+    let e = Skeleton::new(&parents, &rest[..2], None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::SizeMismatch);
+    let mut bad = rest;
+    bad[2].scale.y = f32::INFINITY;
+    let e = Skeleton::new(&parents, &bad, None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NonFinite);
+    bad[2] = Transform {
+        rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        ..Transform::IDENTITY
+    };
+    let e = Skeleton::new(&parents, &bad, None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+}
+
+/// Local and model writes with the wrong count, a non-finite value, a zero rotation or a joint
+/// out of range fail with that kind and leave every local transform as it was; reads of a joint
+/// out of range fail too.
+#[test]
+fn pose_errors_leave_the_pose_untouched() {
+    let mut rng = Rng::salted(1, SALT);
+    let (parents, local) = random_rig(&mut rng);
+    let n = parents.len();
+    let mut pose = posed(&parents, &local);
+    let before = pose.local().to_vec();
+    let model = reference_model(&parents, &local);
+    let mut nan = local.clone();
+    nan[n - 1].translation.x = f32::NAN;
+    let mut zero = model.clone();
+    zero[n - 1].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+    let writes: [(&str, Result<(), sinew::Error>, ErrorKind); 8] = [
+        (
+            "set_local short",
+            pose.set_local(&local[..n - 1]),
+            ErrorKind::SizeMismatch,
+        ),
+        ("set_local NaN", pose.set_local(&nan), ErrorKind::NonFinite),
+        (
+            "set_model short",
+            pose.set_model(&model[1..]),
+            ErrorKind::SizeMismatch,
+        ),
+        ("set_model NaN", pose.set_model(&nan), ErrorKind::NonFinite),
+        (
+            "set_model zero rotation",
+            pose.set_model(&zero),
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            "set_model_of out of range",
+            pose.set_model_of(n, &model[0]),
+            ErrorKind::OutOfRange,
+        ),
+        (
+            "set_model_of NaN",
+            pose.set_model_of(1, &nan[n - 1]),
+            ErrorKind::NonFinite,
+        ),
+        (
+            "set_model_of zero rotation",
+            pose.set_model_of(n - 1, &zero[n - 1]),
+            ErrorKind::InvalidArgument,
+        ),
+    ];
+    for (what, result, kind) in writes {
+        assert_eq!(result.map_err(|e| e.kind()), Err(kind), "{what}");
+    }
+    assert_eq!(pose.local(), &before[..]);
+    assert_eq!(pose.model_of(n).unwrap_err().kind(), ErrorKind::OutOfRange);
+    let mut out = vec![Transform::IDENTITY; n + 1];
+    let e = pose.model_into(&mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::SizeMismatch);
+}
+
+// ------------------------------------------------------------------------------ the model-space rule
 
 /// Salt for this file's scenarios (see [`Rng::salted`]).
 const SALT: u64 = 0x6d6f_6465_6c72_756c;

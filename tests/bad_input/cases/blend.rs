@@ -1,0 +1,141 @@
+//! Joint masks, two-pose blends and layered blends.
+
+use sinew::ffi::SinewStatus as St;
+
+use super::skeleton::count_cases;
+use crate::call::*;
+use crate::header::Class::*;
+use crate::table::*;
+use crate::world::*;
+
+pub fn cases(t: &mut Table) {
+    masks(t);
+    blend(t);
+    layers(t);
+    boundaries(t);
+}
+
+/// Unit-interval and positive arguments just outside their domain, and -0 (accepted as 0).
+fn boundaries(t: &mut Table) {
+    let mc = "sinew_joint_mask_create";
+    t.at(mc, "value", Domain).float(-f32::MIN_POSITIVE, INVALID);
+    t.at(mc, "value", Valid).float(-0.0, OK);
+    t.at("sinew_joint_mask_create_subtree", "root", Range)
+        .int(u32::MAX as i64, RANGE);
+    let mw = "sinew_joint_mask_set_weight";
+    t.at(mw, "joint", Range).int(u32::MAX as i64, RANGE);
+    t.at(mw, "weight", Domain)
+        .float(-f32::MIN_POSITIVE, INVALID);
+    t.at(mw, "weight", Domain).float(1.000_000_1, INVALID);
+    let bl = "sinew_pose_blend";
+    for x in [-f32::MIN_POSITIVE, 1.000_000_1, f32::MAX, -f32::MAX] {
+        t.at(bl, "t", Domain).float(x, INVALID);
+    }
+    t.at(bl, "t", Valid).float(-0.0, OK);
+    let ly = "sinew_pose_blend_layers";
+    t.at(ly, "threshold", Domain).float(-0.0, INVALID);
+    t.at(ly, "threshold", Domain)
+        .float(-f32::MIN_POSITIVE, INVALID);
+    let tiny = |b: &mut Bufs| b.layers[1].weight = -f32::MIN_POSITIVE;
+    t.at(ly, "layers.weight", Domain)
+        .bufs("layer weight -FLT_MIN", tiny, INVALID);
+    let what = "a layer weight -0 under threshold FLT_MIN";
+    let args = Args::none().float("threshold", f32::MIN_POSITIVE);
+    let zero = bufs(|b| b.layers[1].weight = -0.0);
+    t.at(ly, "layers.weight", Valid).add(what, args, zero, OK);
+}
+
+fn masks(t: &mut Table) {
+    let mc = "sinew_joint_mask_create";
+    t.at(mc, "value", Domain).float(-0.5, INVALID);
+    t.at(mc, "value", Domain).float(1.5, INVALID);
+    let ms = "sinew_joint_mask_create_subtree";
+    t.at(ms, "root", Range).int(J as i64, RANGE);
+    t.at(ms, "blend_depth", Valid).int(u32::MAX as i64, OK);
+    let mw = "sinew_joint_mask_set_weight";
+    t.at(mw, "joint", Range).int(J as i64, RANGE);
+    t.at(mw, "weight", Domain).float(-0.1, INVALID);
+    let what = "last weight 1.5 (validated before any is written)";
+    let last = |b: &mut Bufs| b.weights[J - 1] = 1.5;
+    t.at("sinew_joint_mask_set_weights", "weights", Domain)
+        .bufs(what, last, INVALID);
+    for export in [
+        "sinew_joint_mask_set_weights",
+        "sinew_joint_mask_get_weights",
+    ] {
+        count_cases(t, export);
+    }
+}
+
+/// Poses of another skeleton (another joint count: SIZE_MISMATCH; the same count with other
+/// parents: INVALID_ARGUMENT) for each of `params`.
+pub fn other_skeletons(t: &mut Table, export: &'static str, params: [&'static str; 3]) {
+    for p in params {
+        t.at(export, p, Size)
+            .swap(&format!("{p} of another skeleton"), pose2, SIZE);
+        let what = format!("{p} of a skeleton with other parents");
+        t.at(export, p, Size).swap(&what, pose3, INVALID);
+    }
+}
+
+fn blend(t: &mut Table) {
+    let none = Args::none;
+    let bl = "sinew_pose_blend";
+    t.at(bl, "t", Domain).float(-0.5, INVALID);
+    t.at(bl, "t", Domain).float(1.5, INVALID);
+    t.at(bl, "space", Enum).int(2, INVALID);
+    t.at(bl, "space", Enum).int(-1, INVALID);
+    other_skeletons(t, bl, ["a", "b", "out"]);
+    t.at(bl, "mask", Size)
+        .swap("mask of another skeleton", mask2, SIZE);
+    let out_a = none().swap("mask", mask2).swap("out", pose_a);
+    t.at(bl, "mask", Size)
+        .args("mask of another skeleton, out == a", out_a, SIZE);
+    t.at(bl, "out", Alias)
+        .swap("out == a (allowed)", pose_a, OK);
+    t.at(bl, "out", Alias)
+        .swap("out == b (allowed)", pose_b, OK);
+    let all = || none().swap("a", pose_out).swap("b", pose_out);
+    t.at(bl, "out", Alias)
+        .args("a == b == out (allowed)", all(), OK);
+    let nan = all().float("t", f32::NAN);
+    t.at(bl, "t", Domain)
+        .args("t NaN with out == a == b", nan, &[St::NonFinite]);
+}
+
+fn layers(t: &mut Table) {
+    let ly = "sinew_pose_blend_layers";
+    t.at(ly, "count", Count)
+        .args("count 0 (the rest pose)", Args::none().int("count", 0), OK);
+    t.at(ly, "threshold", Domain).float(0.0, INVALID);
+    t.at(ly, "threshold", Domain).float(-1.0, INVALID);
+    let negative = |b: &mut Bufs| b.layers[1].weight = -1.0;
+    t.at(ly, "layers.weight", Domain)
+        .bufs("layer weight -1", negative, INVALID);
+    let what = "all layer weights 0 (the rest pose)";
+    let zero = |b: &mut Bufs| b.layers = [LayerWeight { weight: 0.0 }; 2];
+    t.at(ly, "layers.weight", Valid).bufs(what, zero, OK);
+    let null = Args::none().null("layers[1].pose");
+    t.at(ly, "layers.pose", Null)
+        .args("layers[1].pose = NULL", null, NULLP);
+    for (what, pose, expect) in [
+        ("layer pose of another skeleton", pose2 as Swap, SIZE),
+        (
+            "layer pose of a skeleton with other parents",
+            pose3,
+            INVALID,
+        ),
+    ] {
+        let args = Args::none().swap("layers[1].pose", pose);
+        t.at(ly, "layers.pose", Size).args(what, args, expect);
+    }
+    let args = Args::none().swap("layers.mask", mask2);
+    t.at(ly, "layers.mask", Size)
+        .args("layer mask of another skeleton", args, SIZE);
+    t.at(ly, "out", Size)
+        .swap("out of another skeleton", pose2, SIZE);
+    t.at(ly, "out", Size)
+        .swap("out of a skeleton with other parents", pose3, INVALID);
+    t.at(ly, "out", Alias)
+        .swap("out is a layer's pose", pose_b, INVALID);
+}

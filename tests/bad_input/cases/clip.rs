@@ -1,0 +1,125 @@
+//! Clips: tracks, clearing, sampling.
+
+use sinew::ffi::*;
+
+use crate::call::Args;
+use crate::header::Class::*;
+use crate::table::*;
+use crate::world::*;
+
+pub fn cases(t: &mut Table) {
+    let none = Args::none;
+    for export in [
+        "sinew_clip_set_translation_track",
+        "sinew_clip_set_rotation_track",
+        "sinew_clip_set_scale_track",
+    ] {
+        t.at(export, "joint", Range).int(J as i64, RANGE);
+        t.at(export, "interpolation", Enum).int(4, INVALID);
+        t.at(export, "interpolation", Enum).int(-1, INVALID);
+        let linear = SinewInterpolation::Linear as i64;
+        let with_tangents = none().int("interpolation", linear);
+        t.at(export, "interpolation", Domain)
+            .args("linear with tangents", with_tangents, INVALID);
+        let untangled = || none().null("in_tangents").null("out_tangents");
+        t.at(export, "in_tangents", Domain)
+            .args("cubic without tangents", untangled(), INVALID);
+        let linear_without = untangled().int("interpolation", linear);
+        t.at(export, "in_tangents", Valid)
+            .args("linear without tangents", linear_without, OK);
+        t.at(export, "key_count", Count).int(0, INVALID);
+        t.at(export, "key_count", Valid).int(1, OK);
+        let arrays = ["times", "values", "in_tangents", "out_tangents"];
+        let no_keys = arrays
+            .iter()
+            .fold(none().int("key_count", 0), |a, p| a.null(p));
+        let what = "key_count 0 with every array NULL";
+        t.at(export, "key_count", Count)
+            .args(what, no_keys, INVALID);
+        let one_tangent = none().int("interpolation", linear).null("in_tangents");
+        let what = "linear with out_tangents only";
+        t.at(export, "in_tangents", Null)
+            .args(what, one_tangent, NULLP);
+        let past = |b: &mut Bufs| b.times[2] = 1.000_000_1;
+        t.at(export, "times", Keys)
+            .bufs("key just after the duration", past, RANGE);
+        for (what, times, expect) in [
+            ("keys unsorted", [0.0, 0.8, 0.4], INVALID),
+            ("keys duplicate", [0.0, 0.4, 0.4], INVALID),
+            ("key before 0", [-0.1, 0.4, 0.8], RANGE),
+            ("key after the duration", [0.0, 0.4, 1.5], RANGE),
+        ] {
+            t.at(export, "times", Keys)
+                .bufs(what, move |b| b.times = times, expect);
+        }
+        t.at(export, "clip", State)
+            .swap("clip held by a crossfade", clip_a, INVALID);
+        let what = "clip of another skeleton, joint beyond it";
+        let other = none().swap("clip", clip2).int("joint", J2 as i64);
+        t.at(export, "clip", Size).args(what, other, RANGE);
+    }
+    let zero = |b: &mut Bufs| {
+        b.q_values[1] = SinewQuat {
+            x: -0.0,
+            y: 0.0,
+            z: -0.0,
+            w: 0.0,
+        }
+    };
+    let rt = "sinew_clip_set_rotation_track";
+    t.at(rt, "values", Domain)
+        .bufs("negative-zero quaternion key", zero, INVALID);
+    let zero = |b: &mut Bufs| b.q_values[1] = SinewQuat::default();
+    t.at(rt, "values", Domain)
+        .bufs("zero quaternion key", zero, INVALID);
+
+    let ct = "sinew_clip_clear_track";
+    t.at(ct, "joint", Range).int(J as i64, RANGE);
+    t.at(ct, "property", Enum).int(3, INVALID);
+    t.at(ct, "property", Enum).int(-1, INVALID);
+    t.at(ct, "clip", State)
+        .swap("clip held by a crossfade", clip_a, INVALID);
+    t.at("sinew_clip_create", "duration", Domain)
+        .float(-1.0, INVALID);
+    t.at("sinew_clip_create", "duration", Valid).float(0.0, OK);
+    t.at("sinew_clip_create", "duration", Domain)
+        .float(-f32::MIN_POSITIVE, INVALID);
+    t.at("sinew_clip_create", "duration", Valid).float(-0.0, OK);
+    t.at("sinew_clip_create", "duration", Valid)
+        .float(f32::MAX, OK);
+
+    let cs = "sinew_clip_sample";
+    t.at(cs, "looping", Enum).int(2, INVALID);
+    let other = none().swap("clip", clip2).swap("cursor", cursor2);
+    t.at(cs, "clip", Size)
+        .args("clip of another skeleton", other, SIZE);
+    let other = none().swap("out", pose2).swap("cursor", cursor2);
+    t.at(cs, "out", Size)
+        .args("out of another skeleton", other, SIZE);
+    t.at(cs, "cursor", Size)
+        .swap("cursor for another joint count", cursor2, SIZE);
+    t.at(cs, "time", Valid).float(-3.7, OK);
+    let huge_tangents = |w: &mut World| {
+        // Values at f32::MAX with tangents pulling further out: the Hermite sum passes MAX.
+        let (m, big) = (f32::MAX, [v(f32::MAX, 0.0, 0.0); 3]);
+        let (ins, outs) = ([v(-m, 0.0, 0.0); 3], [v(m, 0.0, 0.0); 3]);
+        let cubic = SinewInterpolation::Cubic as i32;
+        let times = w.b.times.as_ptr();
+        // SAFETY: a live editable clip; arrays of 3 keys.
+        ok(unsafe {
+            sinew_clip_set_translation_track(
+                w.clip,
+                2,
+                cubic,
+                times,
+                big.as_ptr(),
+                ins.as_ptr(),
+                outs.as_ptr(),
+                3,
+            )
+        });
+    };
+    let what = "huge cubic tangents overflow the sample";
+    t.at(cs, "clip", Overflow)
+        .world(what, huge_tangents, OVERFLOW);
+}

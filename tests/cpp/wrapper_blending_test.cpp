@@ -1,0 +1,556 @@
+// The C++ wrapper's blending jobs: joint masks, two-pose, layered and additive blends, clips
+// and the crossfade controller, each next to the C functions it wraps (see wrapper_test.cpp).
+
+#include "wrapper_test.hpp"
+
+// ================================================================ joint masks
+
+static std::vector<float> c_weights(const SinewJointMask* mask) {
+  std::vector<float> out(JOINTS);
+  CHECK(sinew_joint_mask_get_weights(mask, out.data(), JOINTS) == SINEW_STATUS_OK);
+  return out;
+}
+
+static std::vector<float> weights_of(const sinew::JointMask& mask) {
+  std::vector<float> out(JOINTS);
+  CHECK_OK(mask.get_weights(out));
+  return out;
+}
+
+void test_masks() {
+  g_section = "joint masks";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+
+  sinew::JointMask uniform = MUST(sinew::JointMask::create(skeleton, 0.5f));
+  SinewJointMask* cu = nullptr;
+  CHECK(sinew_joint_mask_create(cs, 0.5f, &cu) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+
+  sinew::JointMask subtree = MUST(sinew::JointMask::create_subtree(skeleton, SPINE, 2));
+  SinewJointMask* ct = nullptr;
+  CHECK(sinew_joint_mask_create_subtree(cs, SPINE, 2, &ct) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(subtree), c_weights(ct)));
+  CHECK(weights_of(subtree)[ROOT] == 0.0f && weights_of(subtree)[HAND_R] == 1.0f);
+
+  CHECK_OK(subtree.set_weight(HAND_R, 0.25f));
+  CHECK(sinew_joint_mask_set_weight(ct, HAND_R, 0.25f) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(subtree), c_weights(ct)));
+
+  std::vector<float> weights(JOINTS);
+  for (uint32_t j = 0; j < JOINTS; ++j) {
+    weights[j] = static_cast<float>(j) / static_cast<float>(JOINTS);
+  }
+  CHECK_OK(uniform.set_weights(weights));
+  CHECK(sinew_joint_mask_set_weights(cu, weights.data(), JOINTS) == SINEW_STATUS_OK);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+  CHECK(weights_of(uniform) == weights);
+
+  // Errors.
+  SinewJointMask* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create(skeleton, 1.5f),
+                      sinew_joint_mask_create(cs, 1.5f, &none), sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create_subtree(skeleton, JOINTS, 0),
+                      sinew_joint_mask_create_subtree(cs, JOINTS, 0, &none),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(uniform.set_weight(JOINTS, 0.5f),
+                      sinew_joint_mask_set_weight(cu, JOINTS, 0.5f),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(uniform.set_weight(1, std::numeric_limits<float>::quiet_NaN()),
+                      sinew_joint_mask_set_weight(cu, 1, std::numeric_limits<float>::quiet_NaN()),
+                      sinew::Status::non_finite);
+  std::vector<float> short_weights(3, 0.5f);
+  EXPECT_NATIVE_ERROR(uniform.set_weights(short_weights),
+                      sinew_joint_mask_set_weights(cu, short_weights.data(), 3),
+                      sinew::Status::size_mismatch);
+  EXPECT_NATIVE_ERROR(uniform.get_weights(short_weights),
+                      sinew_joint_mask_get_weights(cu, short_weights.data(), 3),
+                      sinew::Status::size_mismatch);
+  CHECK(same_bits(weights_of(uniform), c_weights(cu)));
+
+  sinew_joint_mask_destroy(cu);
+  sinew_joint_mask_destroy(ct);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ blending
+
+void test_blending() {
+  g_section = "blending";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  const std::vector<sinew::Transform> animated = animated_pose();
+  std::vector<sinew::Transform> other = animated;
+  for (sinew::Transform& t : other) {
+    t.rotation = axis_angle(0.2f, 1.0f, 0.3f, -0.4f);
+    t.translation.z += 0.2f;
+    t.scale = sinew::Vec3{1.1f, 0.9f, 1.0f};
+  }
+
+  sinew::Pose a = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose b = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose out = MUST(sinew::Pose::create(skeleton));
+  SinewPose* ca = c_pose(cs);
+  SinewPose* cb = c_pose(cs);
+  SinewPose* cout = c_pose(cs);
+  CHECK_OK(a.set_local(animated));
+  CHECK_OK(b.set_local(other));
+  CHECK(sinew_pose_set_local(ca, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+  CHECK(sinew_pose_set_local(cb, c_ptr(other), JOINTS) == SINEW_STATUS_OK);
+  sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(skeleton, UPPER_R, 1));
+  SinewJointMask* cm = nullptr;
+  CHECK(sinew_joint_mask_create_subtree(cs, UPPER_R, 1, &cm) == SINEW_STATUS_OK);
+
+  // Two-pose blends: plain, masked, model-space rotations.
+  CHECK_OK(sinew::blend(a, b, 0.3f, out));
+  CHECK(sinew_pose_blend(ca, cb, 0.3f, nullptr, SINEW_BLEND_SPACE_LOCAL, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK(!same_bits(local_of(out), animated));
+  CHECK_OK(sinew::blend(a, b, 0.6f, out, &mask));
+  CHECK(sinew_pose_blend(ca, cb, 0.6f, cm, SINEW_BLEND_SPACE_LOCAL, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::blend(a, b, 0.6f, out, &mask, sinew::BlendSpace::model_rotation));
+  CHECK(sinew_pose_blend(ca, cb, 0.6f, cm, SINEW_BLEND_SPACE_MODEL_ROTATION, cout) ==
+        SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // In place: out is a.
+  {
+    sinew::Pose in_place = MUST(sinew::Pose::create(skeleton));
+    SinewPose* c_in_place = c_pose(cs);
+    CHECK_OK(in_place.set_local(animated));
+    CHECK(sinew_pose_set_local(c_in_place, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
+    CHECK_OK(sinew::blend(in_place, b, 0.45f, in_place));
+    CHECK(sinew_pose_blend(c_in_place, cb, 0.45f, nullptr, SINEW_BLEND_SPACE_LOCAL, c_in_place) ==
+          SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(in_place), c_local(c_in_place)));
+    sinew_pose_destroy(c_in_place);
+  }
+
+  // Layers.
+  sinew::Pose c_layer_pose = MUST(sinew::Pose::create(skeleton));
+  std::vector<sinew::Transform> third = animated;
+  third[SPINE].rotation = axis_angle(0, 0, 1, 0.9f);
+  CHECK_OK(c_layer_pose.set_local(third));
+  SinewPose* cc = c_pose(cs);
+  CHECK(sinew_pose_set_local(cc, c_ptr(third), JOINTS) == SINEW_STATUS_OK);
+  const std::array<sinew::BlendLayer, 3> layers = {
+      {sinew::BlendLayer(a, 0.5f), sinew::BlendLayer(b, 0.3f, &mask),
+       sinew::BlendLayer(c_layer_pose, 0.05f)}};
+  const std::array<SinewBlendLayer, 3> c_layers = {
+      {{ca, 0.5f, nullptr}, {cb, 0.3f, cm}, {cc, 0.05f, nullptr}}};
+  CHECK_OK(sinew::blend_layers(layers, 0.1f, out));
+  CHECK(sinew_pose_blend_layers(c_layers.data(), 3, 0.1f, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::blend_layers(sinew::Span<const sinew::BlendLayer>(layers.data(), 1), 0.9f, out));
+  CHECK(sinew_pose_blend_layers(c_layers.data(), 1, 0.9f, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // Additive.
+  sinew::Pose delta = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cdelta = c_pose(cs);
+  CHECK_OK(sinew::make_additive(b, a, delta));
+  CHECK(sinew_pose_make_additive(cb, ca, cdelta) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(delta), c_local(cdelta)));
+  CHECK_OK(sinew::apply_additive(a, delta, 0.5f, out, &mask));
+  CHECK(sinew_pose_apply_additive(ca, cdelta, 0.5f, cm, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  CHECK_OK(sinew::apply_additive(out, delta, -0.25f, out));  // in place
+  CHECK(sinew_pose_apply_additive(cout, cdelta, -0.25f, nullptr, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  // Errors.
+  EXPECT_NATIVE_ERROR(sinew::blend(a, b, 1.5f, out),
+                      sinew_pose_blend(ca, cb, 1.5f, nullptr, SINEW_BLEND_SPACE_LOCAL, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend(a, b, 0.5f, out, nullptr, static_cast<sinew::BlendSpace>(5)),
+                      sinew_pose_blend(ca, cb, 0.5f, nullptr, 5, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.1f, b),
+                      sinew_pose_blend_layers(c_layers.data(), 3, 0.1f, cb),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.0f, out),
+                      sinew_pose_blend_layers(c_layers.data(), 3, 0.0f, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::make_additive(b, a, a), sinew_pose_make_additive(cb, ca, ca),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::apply_additive(a, delta, 0.5f, delta),
+                      sinew_pose_apply_additive(ca, cdelta, 0.5f, nullptr, cdelta),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::apply_additive(a, delta, std::numeric_limits<float>::infinity(), out),
+                      sinew_pose_apply_additive(ca, cdelta, std::numeric_limits<float>::infinity(),
+                                                nullptr, cout),
+                      sinew::Status::non_finite);
+  // A pose of another skeleton.
+  {
+    const int32_t parents[2] = {-1, 0};
+    const std::vector<sinew::Transform> rest(2);
+    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
+    SinewSkeleton* c_small = nullptr;
+    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
+    SinewPose* c_small_pose = c_pose(c_small);
+    EXPECT_NATIVE_ERROR(sinew::blend(a, small_pose, 0.5f, out),
+                        sinew_pose_blend(ca, c_small_pose, 0.5f, nullptr, SINEW_BLEND_SPACE_LOCAL,
+                                         cout),
+                        sinew::Status::size_mismatch);
+    sinew_pose_destroy(c_small_pose);
+    sinew_skeleton_destroy(c_small);
+  }
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
+  sinew_joint_mask_destroy(cm);
+  sinew_pose_destroy(cdelta);
+  sinew_pose_destroy(cc);
+  sinew_pose_destroy(cout);
+  sinew_pose_destroy(cb);
+  sinew_pose_destroy(ca);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ clips
+
+/// Sets the same tracks on a wrapper clip and a C clip (of the rig, duration 2 s).
+static void set_test_tracks(sinew::Clip& clip, SinewClip* c_clip) {
+  using sinew::Interpolation;
+  using sinew::Quat;
+  using sinew::Vec3;
+  // Translation, linear.
+  const std::vector<float> t3 = {0.0f, 0.7f, 2.0f};
+  const std::vector<Vec3> spine = {{0.0f, 1.0f, 0.0f}, {0.05f, 1.1f, 0.0f}, {0.0f, 1.0f, 0.1f}};
+  CHECK_OK(clip.set_translation_track(SPINE, Interpolation::linear, t3, spine));
+  CHECK(sinew_clip_set_translation_track(c_clip, SPINE, SINEW_INTERPOLATION_LINEAR, t3.data(),
+                                         reinterpret_cast<const SinewVec3*>(spine.data()), nullptr,
+                                         nullptr, 3) == SINEW_STATUS_OK);
+  // Rotation, slerp (one key not normalized).
+  const std::array<float, 4> t4 = {{0.0f, 0.5f, 1.2f, 1.9f}};
+  const std::array<Quat, 4> upper = {{axis_angle(0, 0, 1, -0.3f),
+                                      scaled(axis_angle(0, 0, 1, 0.4f), 3.0f),
+                                      axis_angle(0, 1, 1, 0.8f), axis_angle(1, 0, 0, -0.2f)}};
+  CHECK_OK(clip.set_rotation_track(UPPER_R, Interpolation::slerp, t4, upper));
+  CHECK(sinew_clip_set_rotation_track(c_clip, UPPER_R, SINEW_INTERPOLATION_SLERP, t4.data(),
+                                      reinterpret_cast<const SinewQuat*>(upper.data()), nullptr,
+                                      nullptr, 4) == SINEW_STATUS_OK);
+  // Rotation, cubic with tangents.
+  const float t2[2] = {0.2f, 1.8f};
+  const Quat lower[2] = {axis_angle(0, 1, 0, 0.1f), axis_angle(0, 1, 0, 1.2f)};
+  const Quat lower_in[2] = {Quat{0.0f, 0.1f, 0.0f, 0.0f}, Quat{0.0f, 0.3f, 0.0f, -0.05f}};
+  const Quat lower_out[2] = {Quat{0.0f, 0.2f, 0.0f, 0.0f}, Quat{0.0f, 0.1f, 0.0f, 0.0f}};
+  CHECK_OK(clip.set_rotation_track(LOWER_R, Interpolation::cubic, t2, lower, lower_in, lower_out));
+  CHECK(sinew_clip_set_rotation_track(c_clip, LOWER_R, SINEW_INTERPOLATION_CUBIC, t2,
+                                      reinterpret_cast<const SinewQuat*>(lower),
+                                      reinterpret_cast<const SinewQuat*>(lower_in),
+                                      reinterpret_cast<const SinewQuat*>(lower_out),
+                                      2) == SINEW_STATUS_OK);
+  // Translation, cubic.
+  const Vec3 root[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.5f}};
+  const Vec3 root_in[2] = {{0.0f, 0.0f, 0.5f}, {0.0f, 0.0f, 1.0f}};
+  const Vec3 root_out[2] = {{0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.5f}};
+  CHECK_OK(clip.set_translation_track(ROOT, Interpolation::cubic, t2, root, root_in, root_out));
+  CHECK(sinew_clip_set_translation_track(c_clip, ROOT, SINEW_INTERPOLATION_CUBIC, t2,
+                                         reinterpret_cast<const SinewVec3*>(root),
+                                         reinterpret_cast<const SinewVec3*>(root_in),
+                                         reinterpret_cast<const SinewVec3*>(root_out),
+                                         2) == SINEW_STATUS_OK);
+  // Scale, step.
+  const Vec3 hand[2] = {{1.0f, 1.0f, 1.0f}, {1.3f, 1.3f, 1.3f}};
+  CHECK_OK(clip.set_scale_track(HAND_R, Interpolation::step, t2, hand));
+  CHECK(sinew_clip_set_scale_track(c_clip, HAND_R, SINEW_INTERPOLATION_STEP, t2,
+                                   reinterpret_cast<const SinewVec3*>(hand), nullptr, nullptr,
+                                   2) == SINEW_STATUS_OK);
+  // A track set and cleared.
+  CHECK_OK(clip.set_scale_track(HAND_L, Interpolation::linear, t2, hand));
+  CHECK_OK(clip.clear_track(HAND_L, sinew::TrackProperty::scale));
+}
+
+void test_clips() {
+  g_section = "clips";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  sinew::Clip clip = MUST(sinew::Clip::create(skeleton, 2.0f));
+  SinewClip* cclip = nullptr;
+  CHECK(sinew_clip_create(cs, 2.0f, &cclip) == SINEW_STATUS_OK);
+  float c_duration = 0.0f;
+  CHECK(sinew_clip_duration(cclip, &c_duration) == SINEW_STATUS_OK);
+  CHECK(same_bits(MUST(clip.duration()), c_duration) && c_duration == 2.0f);
+  set_test_tracks(clip, cclip);
+
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cp = c_pose(cs);
+
+  // Without a cursor, looping and clamped.
+  const float times[] = {0.0f, 0.37f, 1.0f, 1.5f, 2.0f, 2.5f, -0.3f, 7.1f};
+  for (float t : times) {
+    for (uint32_t looping = 0; looping < 2; ++looping) {
+      CHECK_OK(clip.sample(t, looping != 0, pose));
+      CHECK(sinew_clip_sample(cclip, nullptr, t, looping, cp) == SINEW_STATUS_OK);
+      CHECK(same_bits(local_of(pose), c_local(cp)));
+    }
+  }
+  CHECK(!same_bits(local_of(pose), MUST(skeleton.rest_pose())));
+
+  // With cursors: forward playback, then a jump back.
+  sinew::ClipCursor cursor = MUST(sinew::ClipCursor::create(clip));
+  SinewClipCursor* ccursor = nullptr;
+  CHECK(sinew_clip_cursor_create(cclip, &ccursor) == SINEW_STATUS_OK);
+  float t = 0.0f;
+  for (int frame = 0; frame < 90; ++frame, t += 1.0f / 30.0f) {
+    const float when = frame == 60 ? 0.25f : t;
+    CHECK_OK(clip.sample(cursor, when, true, pose));
+    CHECK(sinew_clip_sample(cclip, ccursor, when, 1, cp) == SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(pose), c_local(cp)));
+  }
+  CHECK_OK(clip.sample(&cursor, 0.9f, false, pose));
+  CHECK(sinew_clip_sample(cclip, ccursor, 0.9f, 0, cp) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+
+  // Errors.
+  const std::vector<float> unsorted = {0.0f, 1.0f, 0.5f};
+  const std::vector<sinew::Vec3> three(3);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
+                                                 three),
+                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                       unsorted.data(),
+                                                       c_vec3(three),
+                                                       nullptr, nullptr, 3),
+                      sinew::Status::invalid_argument);
+  const std::vector<float> too_late = {0.0f, 2.5f};
+  EXPECT_NATIVE_ERROR(clip.set_scale_track(SPINE, sinew::Interpolation::linear, too_late,
+                                           sinew::Span<const sinew::Vec3>(three.data(), 2)),
+                      sinew_clip_set_scale_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                 too_late.data(),
+                                                 c_vec3(three),
+                                                 nullptr, nullptr, 2),
+                      sinew::Status::out_of_range);
+  const std::vector<float> ok_times = {0.0f, 1.0f};
+  const std::vector<sinew::Quat> zero_key = {sinew::Quat{}, sinew::Quat{0.0f, 0.0f, 0.0f, 0.0f}};
+  EXPECT_NATIVE_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::slerp, ok_times,
+                                              zero_key),
+                      sinew_clip_set_rotation_track(cclip, SPINE, SINEW_INTERPOLATION_SLERP,
+                                                    ok_times.data(),
+                                                    c_quat(zero_key),
+                                                    nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  const std::vector<sinew::Vec3> two(2);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(JOINTS, sinew::Interpolation::step, ok_times, two),
+                      sinew_clip_set_translation_track(cclip, JOINTS, SINEW_INTERPOLATION_STEP,
+                                                       ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two),
+                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_CUBIC,
+                                                       ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, static_cast<sinew::Interpolation>(8),
+                                                 ok_times, two),
+                      sinew_clip_set_translation_track(cclip, SPINE, 8, ok_times.data(),
+                                                       c_vec3(two),
+                                                       nullptr, nullptr, 2),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.clear_track(SPINE, static_cast<sinew::TrackProperty>(3)),
+                      sinew_clip_clear_track(cclip, SPINE, 3), sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(clip.sample(std::numeric_limits<float>::quiet_NaN(), true, pose),
+                      sinew_clip_sample(cclip, nullptr, std::numeric_limits<float>::quiet_NaN(), 1,
+                                        cp),
+                      sinew::Status::non_finite);
+  SinewClip* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Clip::create(skeleton, -1.0f), sinew_clip_create(cs, -1.0f, &none),
+                      sinew::Status::invalid_argument);
+  SinewClipCursor* no_cursor = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::ClipCursor::create(sinew::Clip{}),
+                      sinew_clip_cursor_create(nullptr, &no_cursor), sinew::Status::null_pointer);
+  // Sizes the wrapper checks.
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
+                                                  two),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two,
+                                                  two, sinew::Span<const sinew::Vec3>()),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::cubic, ok_times,
+                                               zero_key,
+                                               sinew::Span<const sinew::Quat>(zero_key.data(), 1),
+                                               sinew::Span<const sinew::Quat>(zero_key.data(), 1)),
+                       sinew::Status::size_mismatch);
+  // Nothing changed.
+  CHECK_OK(clip.sample(1.3f, false, pose));
+  CHECK(sinew_clip_sample(cclip, nullptr, 1.3f, 0, cp) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(pose), c_local(cp)));
+
+  sinew_clip_cursor_destroy(ccursor);
+  sinew_pose_destroy(cp);
+  sinew_clip_destroy(cclip);
+  sinew_skeleton_destroy(cs);
+}
+
+// ================================================================ crossfade
+
+void test_crossfade() {
+  g_section = "crossfade";
+  SinewSkeleton* cs = c_skeleton(false);
+  sinew::Skeleton skeleton = cpp_skeleton();
+  ClipPair idle = make_clip_pair(skeleton, cs, 1.0f, SPINE, 0.2f);
+  ClipPair walk = make_clip_pair(skeleton, cs, 0.8f, UPPER_R, 0.6f);
+  ClipPair run = make_clip_pair(skeleton, cs, 0.6f, LOWER_R, 1.1f);
+
+  sinew::Crossfade fade = MUST(sinew::Crossfade::create(skeleton, 4));
+  SinewCrossfade* cf = nullptr;
+  CHECK(sinew_crossfade_create(cs, 4, &cf) == SINEW_STATUS_OK);
+  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
+  SinewPose* cp = c_pose(cs);
+
+  auto compare = [&]() {
+    CHECK_OK(fade.get_pose(pose));
+    CHECK(sinew_crossfade_get_pose(cf, cp) == SINEW_STATUS_OK);
+    CHECK(same_bits(local_of(pose), c_local(cp)));
+    uint32_t c_count = 0;
+    CHECK(sinew_crossfade_fade_count(cf, &c_count) == SINEW_STATUS_OK);
+    CHECK(MUST(fade.fade_count()) == c_count);
+    float c_w[8] = {0};
+    uint32_t c_n = 0;
+    CHECK(sinew_crossfade_get_weights(cf, c_w, 8, &c_n) == SINEW_STATUS_OK);
+    const std::vector<float> w = MUST(fade.weights());
+    CHECK(w.size() == c_n && std::memcmp(w.data(), c_w, c_n * sizeof(float)) == 0);
+    float c_t[8] = {0};
+    CHECK(sinew_crossfade_get_times(cf, c_t, 8, &c_n) == SINEW_STATUS_OK);
+    const std::vector<float> t = MUST(fade.times());
+    CHECK(t.size() == c_n && std::memcmp(t.data(), c_t, c_n * sizeof(float)) == 0);
+    uint32_t c_active = 7;
+    float c_left = -1.0f;
+    CHECK(sinew_crossfade_is_inertializing(cf, &c_active, &c_left) == SINEW_STATUS_OK);
+    const sinew::Crossfade::Inertialization in = MUST(fade.inertialization());
+    CHECK(in.active == (c_active == 1) && same_bits(in.remaining, c_left));
+  };
+  auto step = [&](float dt) {
+    CHECK_OK(fade.update(dt));
+    CHECK(sinew_crossfade_update(cf, dt) == SINEW_STATUS_OK);
+    compare();
+  };
+
+  CHECK_OK(fade.play(idle.cpp, true));
+  CHECK(sinew_crossfade_play(cf, idle.c, 1) == SINEW_STATUS_OK);
+  step(0.0f);
+  step(0.1f);
+  uint32_t c_queued = 7;
+  CHECK(MUST(fade.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true)) == true);
+  CHECK(sinew_crossfade_fade_to(cf, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 1);
+  // Already the last request: ignored.
+  CHECK(MUST(fade.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true)) == false);
+  CHECK(sinew_crossfade_fade_to(cf, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 0);
+  CHECK(MUST(fade.fade_count()) == 1);
+  for (int i = 0; i < 4; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.fade_to(run.cpp, 0.3f, sinew::FadeCurve::smooth, false)));
+  CHECK(sinew_crossfade_fade_to(cf, run.c, 0.3f, SINEW_FADE_CURVE_SMOOTH, 0, nullptr) ==
+        SINEW_STATUS_OK);
+  CHECK(MUST(fade.weights()).size() == 3);
+  // get_weights and get_times into a span smaller than the count report the full count.
+  float first[1] = {-1.0f};
+  CHECK(MUST(fade.get_weights(first)) == 3 && first[0] >= 0.0f);
+  first[0] = -1.0f;
+  CHECK(MUST(fade.get_times(first)) == 3 && first[0] > 0.0f);
+  // The newest request's clip starts at time 0.
+  CHECK(MUST(fade.times()).back() == 0.0f);
+  for (int i = 0; i < 2; ++i) step(1.0f / 30.0f);
+  // An inertialized switch drops the queued fades, with success.
+  CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::inertialize, true)));
+  CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_INERTIALIZE, 1, nullptr) ==
+        SINEW_STATUS_OK);
+  CHECK(MUST(fade.fade_count()) == 0);
+  compare();
+  step(1.0f / 30.0f);
+  const sinew::Crossfade::Inertialization running = MUST(fade.inertialization());
+  CHECK(running.active && running.remaining > 0.2f && running.remaining < 0.25f);
+  for (int i = 0; i < 12; ++i) step(1.0f / 30.0f);
+  CHECK(!MUST(fade.inertialization()).active);
+  // The clip already playing again, looping off: no transition, and it holds its end.
+  CHECK(MUST(fade.fade_to(idle.cpp, 0.25f, sinew::FadeCurve::smooth, false)) == false);
+  CHECK(sinew_crossfade_fade_to(cf, idle.c, 0.25f, SINEW_FADE_CURVE_SMOOTH, 0, &c_queued) ==
+            SINEW_STATUS_OK &&
+        c_queued == 0);
+  for (int i = 0; i < 30; ++i) step(1.0f / 30.0f);
+  CHECK(MUST(fade.times()) == std::vector<float>{1.0f});
+
+  // Clips are kept alive by the controllers playing them.
+  idle.cpp.destroy();
+  sinew_clip_destroy(idle.c);
+  idle.c = nullptr;
+  for (int i = 0; i < 5; ++i) step(1.0f / 30.0f);
+
+  // Errors.
+  EXPECT_NATIVE_ERROR(fade.update(-1.0f), sinew_crossfade_update(cf, -1.0f),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(fade.fade_to(walk.cpp, 0.5f, static_cast<sinew::FadeCurve>(3), true),
+                      sinew_crossfade_fade_to(cf, walk.c, 0.5f, 3, 1, nullptr),
+                      sinew::Status::invalid_argument);
+  SinewCrossfade* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Crossfade::create(skeleton, 0), sinew_crossfade_create(cs, 0, &none),
+                      sinew::Status::out_of_range);
+  {
+    // A full queue.
+    sinew::Crossfade small = MUST(sinew::Crossfade::create(skeleton, 1));
+    SinewCrossfade* c_small = nullptr;
+    CHECK(sinew_crossfade_create(cs, 1, &c_small) == SINEW_STATUS_OK);
+    CHECK_OK(small.play(walk.cpp, true));
+    CHECK(sinew_crossfade_play(c_small, walk.c, 1) == SINEW_STATUS_OK);
+    // A clip being played cannot be edited.
+    const float times[2] = {0.0f, 0.5f};
+    const sinew::Vec3 values[2] = {};
+    EXPECT_NATIVE_ERROR(walk.cpp.set_translation_track(SPINE, sinew::Interpolation::linear, times,
+                                                       values),
+                        sinew_clip_set_translation_track(walk.c, SPINE, SINEW_INTERPOLATION_LINEAR,
+                                                         times,
+                                                         reinterpret_cast<const SinewVec3*>(values),
+                                                         nullptr, nullptr, 2),
+                        sinew::Status::invalid_argument);
+    CHECK(MUST(small.fade_to(run.cpp, 0.5f, sinew::FadeCurve::linear, true)));
+    CHECK(sinew_crossfade_fade_to(c_small, run.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1, nullptr) ==
+          SINEW_STATUS_OK);
+    EXPECT_NATIVE_ERROR(small.fade_to(walk.cpp, 0.5f, sinew::FadeCurve::linear, true),
+                        sinew_crossfade_fade_to(c_small, walk.c, 0.5f, SINEW_FADE_CURVE_LINEAR, 1,
+                                                nullptr),
+                        sinew::Status::out_of_range);
+    sinew_crossfade_destroy(c_small);
+  }
+  {
+    // get_pose into a pose of another skeleton.
+    const int32_t parents[2] = {-1, 0};
+    const std::vector<sinew::Transform> rest(2);
+    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
+    SinewSkeleton* c_small = nullptr;
+    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
+    SinewPose* c_small_pose = c_pose(c_small);
+    EXPECT_NATIVE_ERROR(fade.get_pose(small_pose), sinew_crossfade_get_pose(cf, c_small_pose),
+                        sinew::Status::size_mismatch);
+    sinew_pose_destroy(c_small_pose);
+    sinew_skeleton_destroy(c_small);
+  }
+  {
+    // get_pose into a pose of a skeleton with as many joints but other parents.
+    std::vector<int32_t> parents(kParents, kParents + JOINTS);
+    parents[JOINTS - 1] = 0;
+    const std::vector<sinew::Transform> rest(JOINTS);
+    sinew::Skeleton other = MUST(sinew::Skeleton::create(parents, rest));
+    sinew::Pose other_pose = MUST(sinew::Pose::create(other));
+    SinewSkeleton* c_other = nullptr;
+    CHECK(sinew_skeleton_create(parents.data(), c_ptr(rest), nullptr, JOINTS, &c_other) ==
+          SINEW_STATUS_OK);
+    SinewPose* c_other_pose = c_pose(c_other);
+    EXPECT_NATIVE_ERROR(fade.get_pose(other_pose), sinew_crossfade_get_pose(cf, c_other_pose),
+                        sinew::Status::invalid_argument);
+    sinew_pose_destroy(c_other_pose);
+    sinew_skeleton_destroy(c_other);
+  }
+
+  sinew_pose_destroy(cp);
+  sinew_crossfade_destroy(cf);
+  sinew_clip_destroy(run.c);
+  sinew_clip_destroy(walk.c);
+  sinew_skeleton_destroy(cs);
+}
