@@ -114,7 +114,8 @@ pub fn generate(raw: &str) -> String {
     out
 }
 
-/// Every top-level line of the raw file that follows a doc block, with that block.
+/// Every line of `raw` but blank lines and attributes, trimmed, each with the doc block just
+/// above it (empty when there is none).
 fn items(raw: &str) -> Vec<Item> {
     let mut out = Vec::new();
     let mut doc = Vec::new();

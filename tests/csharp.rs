@@ -1,8 +1,9 @@
 //! The C# bindings (`bindings/csharp/`) under Mono, and the freshness of the generated part.
 //!
 //! - `csharp_bindings_match_build_output` / `committed_csharp_bindings_are_current`: the
-//!   committed `bindings/csharp/NativeMethods.g.cs` is what `build.rs` generates with csbindgen
-//!   (like `tests/header.rs` for the C header).
+//!   committed `bindings/csharp/NativeMethods.g.cs` is what `build.rs` generates: csbindgen's
+//!   raw bindings and the idiomatic types generated from them (like `tests/header.rs` for the C
+//!   header).
 //! - `csharp_tests_pass_under_mono`: compiles `tests/csharp/SinewTests.cs` with every
 //!   `bindings/csharp/*.cs` (`mcs -unsafe`), runs it with `mono` and requires its last line to
 //!   be `N passed, 0 failed`. The program compares the idiomatic layer with raw `NativeMethods`
