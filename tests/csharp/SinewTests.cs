@@ -1205,6 +1205,13 @@ static unsafe class SinewTests
             ccd.Settings = s;
             Check(ccd.Settings.FixRoot && ccd.Settings.MaxIterations == 3 && ccd.Settings.StartFromTail, "CCD settings round-trip");
         }
+        TwoBoneIkSettings pole = TwoBoneIkSettings.Default;
+        pole.PoleWeight = 0.5f;
+        JointConstraint turned = JointConstraint.Default;
+        turned.Axis = new Vec3(0f, 1f, 0f);
+        Check(t.Equals(TwoBoneIkSettings.Default) && t.GetHashCode() == TwoBoneIkSettings.Default.GetHashCode() && !t.Equals(pole)
+            && !JointConstraint.Default.Equals(turned) && !h.Equals((object)t),
+            "value types compare field by field (how the Unity components skip unchanged settings)");
         JointConstraint jc = JointConstraint.Default;
         Check(jc.Type == ConstraintType.Cone && !jc.LimitTwist && jc.Axis.Equals(new Vec3(1f, 0f, 0f)) && jc.Reference.Equals(Quat.Identity),
             "JointConstraint.Default is the native default cone about +X");
