@@ -3,7 +3,8 @@
 # (unreal-sample/Plugins/SinewIK/Source/ThirdParty/SinewLibrary/), where SinewLibrary.Build.cs
 # expects them:
 #
-#   include/sinew.h, sinew.hpp, sinew_unreal.hpp      the C ABI, the C++ wrapper, the plugin helpers
+#   include/sinew.h, sinew.hpp, sinew_handle.hpp,   the C ABI, the C++ wrapper and the handle
+#     sinew_unreal.hpp                                ownership it shares with the plugin helpers
 #   lib/Linux/x86_64-unknown-linux-gnu/libsinew.so    built here on a Linux host (with a SONAME)
 #   lib/Win64/sinew.dll + sinew.dll.lib               from an MSVC build (target/x86_64-pc-windows-msvc)
 #   lib/Win64/sinew.dll + libsinew.dll.a              or cross-built with MinGW (x86_64-pc-windows-gnu)
@@ -50,12 +51,14 @@ copy() { # src dst
 echo "== headers -> ${dest#"$repo"/}/include/"
 copy "$repo/include/sinew.h" "$dest/include/sinew.h"
 copy "$repo/bindings/cpp/unreal/sinew_unreal.hpp" "$dest/include/sinew_unreal.hpp"
-if [ -f "$repo/bindings/cpp/sinew.hpp" ]; then
-  copy "$repo/bindings/cpp/sinew.hpp" "$dest/include/sinew.hpp"
-else
-  echo "stage_unreal: bindings/cpp/sinew.hpp is missing; the plugin includes it" >&2
-  exit 1
-fi
+for header in sinew.hpp sinew_handle.hpp; do
+  if [ -f "$repo/bindings/cpp/$header" ]; then
+    copy "$repo/bindings/cpp/$header" "$dest/include/$header"
+  else
+    echo "stage_unreal: bindings/cpp/$header is missing; the plugin includes it" >&2
+    exit 1
+  fi
+done
 
 # ------------------------------------------------------------------------------------ Linux
 # build.rs links the Linux library with SONAME libsinew.so, so a program linked against it by

@@ -45,10 +45,8 @@ fn every_plugin_source_file_parses_against_the_shim() {
         "SinewIK/Private/AnimNode_SinewFabrik.cpp",
         "SinewIK/Private/AnimNode_SinewCCDIK.cpp",
         "SinewIK/Private/AnimNode_SinewHandIKRetargeting.cpp",
-        "SinewIKEditor/Private/AnimGraphNode_SinewTwoBoneIK.cpp",
-        "SinewIKEditor/Private/AnimGraphNode_SinewFabrik.cpp",
-        "SinewIKEditor/Private/AnimGraphNode_SinewCCDIK.cpp",
-        "SinewIKEditor/Private/AnimGraphNode_SinewHandIKRetargeting.cpp",
+        "SinewIK/Private/AnimNode_SinewBase.cpp",
+        "SinewIKEditor/Private/AnimGraphNode_Sinew.cpp",
     ];
     for name in expected {
         assert!(

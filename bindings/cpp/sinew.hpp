@@ -23,12 +23,15 @@
 // error message untouched.
 //
 // Naming follows the C API: `sinew_pose_set_local(pose, ...)` is `pose.set_local(...)`,
-// `sinew_pose_create(skeleton, &out)` is `Pose::create(skeleton)`.
+// `sinew_pose_create(skeleton, &out)` is `Pose::create(skeleton)`. Handles are owned by
+// `UniqueHandle` and their C functions named by `HandleTraits`, both in sinew_handle.hpp (shared
+// with the Unreal helpers).
 
 #ifndef SINEW_HPP
 #define SINEW_HPP
 
 #include "sinew.h"
+#include "sinew_handle.hpp"
 
 #include <array>
 #include <cstddef>
@@ -243,36 +246,20 @@ struct IkResult {
 
 // ============================================================================ settings
 
-/// Two-bone IK settings, initialized from `sinew_two_bone_ik_settings_default` (Unreal's
-/// TwoBoneIK node defaults). The fields are the C struct's; adjust them after construction.
-struct TwoBoneIkSettings : SinewTwoBoneIkSettings {
-  TwoBoneIkSettings() noexcept : SinewTwoBoneIkSettings() {
-    sinew_two_bone_ik_settings_default(this);
-  }
-  TwoBoneIkSettings(const SinewTwoBoneIkSettings& c) noexcept  // NOLINT: implicit
-      : SinewTwoBoneIkSettings(c) {}
+/// A solver's settings: the C struct of `HandleTraits<Native>::Settings`, initialized from the
+/// solver's `*_settings_default` (for two-bone IK, FABRIK and CCD, Unreal's node defaults). The
+/// fields are the C struct's; adjust them after construction.
+template <class Native>
+struct SolverSettings : HandleTraits<Native>::Settings {
+  using C = typename HandleTraits<Native>::Settings;
+  SolverSettings() noexcept : C() { HandleTraits<Native>::settings_default(this); }
+  SolverSettings(const C& c) noexcept : C(c) {}  // NOLINT: implicit
 };
 
-/// FABRIK settings, initialized from `sinew_fabrik_settings_default`.
-struct FabrikSettings : SinewFabrikSettings {
-  FabrikSettings() noexcept : SinewFabrikSettings() { sinew_fabrik_settings_default(this); }
-  FabrikSettings(const SinewFabrikSettings& c) noexcept : SinewFabrikSettings(c) {}  // NOLINT
-};
-
-/// CCD settings, initialized from `sinew_ccd_settings_default`.
-struct CcdSettings : SinewCcdSettings {
-  CcdSettings() noexcept : SinewCcdSettings() { sinew_ccd_settings_default(this); }
-  CcdSettings(const SinewCcdSettings& c) noexcept : SinewCcdSettings(c) {}  // NOLINT
-};
-
-/// HandIKRetargeting settings, initialized from `sinew_hand_ik_retargeting_settings_default`.
-struct HandIkRetargetingSettings : SinewHandIkRetargetingSettings {
-  HandIkRetargetingSettings() noexcept : SinewHandIkRetargetingSettings() {
-    sinew_hand_ik_retargeting_settings_default(this);
-  }
-  HandIkRetargetingSettings(const SinewHandIkRetargetingSettings& c) noexcept  // NOLINT
-      : SinewHandIkRetargetingSettings(c) {}
-};
+using TwoBoneIkSettings = SolverSettings<SinewTwoBoneIk>;
+using FabrikSettings = SolverSettings<SinewFabrik>;
+using CcdSettings = SolverSettings<SinewCcd>;
+using HandIkRetargetingSettings = SolverSettings<SinewHandIkRetargeting>;
 
 /// Joint indices of the four hands hand IK retargeting measures its offset between.
 struct HandJoints : SinewHandJoints {
@@ -293,10 +280,7 @@ struct JointConstraint : SinewJointConstraint {
   /// Swing inside an elliptical cone about `axis` (half-angles about the frame's Y and Z).
   static JointConstraint cone(const Quat& reference, const Vec3& axis, float swing_half_angle_1,
                               float swing_half_angle_2) noexcept {
-    JointConstraint c;
-    c.type = SINEW_CONSTRAINT_TYPE_CONE;
-    c.reference = reference;
-    c.axis = axis;
+    JointConstraint c = of(SINEW_CONSTRAINT_TYPE_CONE, reference, axis);
     c.swing_half_angle_1 = swing_half_angle_1;
     c.swing_half_angle_2 = swing_half_angle_2;
     return c;
@@ -304,39 +288,39 @@ struct JointConstraint : SinewJointConstraint {
   /// Rotation only about `axis`, by an angle in [min_angle, max_angle].
   static JointConstraint hinge(const Quat& reference, const Vec3& axis, float min_angle,
                                float max_angle) noexcept {
-    JointConstraint c;
-    c.type = SINEW_CONSTRAINT_TYPE_HINGE;
-    c.reference = reference;
-    c.axis = axis;
-    c.min_angle = min_angle;
-    c.max_angle = max_angle;
-    return c;
+    return of(SINEW_CONSTRAINT_TYPE_HINGE, reference, axis).range(min_angle, max_angle);
   }
   /// Free swing; twist about `axis` in [min_angle, max_angle].
   static JointConstraint twist(const Quat& reference, const Vec3& axis, float min_angle,
                                float max_angle) noexcept {
-    JointConstraint c;
-    c.type = SINEW_CONSTRAINT_TYPE_TWIST;
-    c.reference = reference;
-    c.axis = axis;
-    c.min_angle = min_angle;
-    c.max_angle = max_angle;
-    return c;
+    return of(SINEW_CONSTRAINT_TYPE_TWIST, reference, axis).range(min_angle, max_angle);
   }
   /// A cone that also limits twist to [min_angle, max_angle].
   JointConstraint& limit_twist_to(float min_angle_, float max_angle_) noexcept {
     limit_twist = 1;
+    return range(min_angle_, max_angle_);
+  }
+
+ private:
+  static JointConstraint of(int32_t type_, const Quat& reference_, const Vec3& axis_) noexcept {
+    JointConstraint c;
+    c.type = type_;
+    c.reference = reference_;
+    c.axis = axis_;
+    return c;
+  }
+  JointConstraint& range(float min_angle_, float max_angle_) noexcept {
     min_angle = min_angle_;
     max_angle = max_angle_;
     return *this;
   }
 };
 
-static_assert(sizeof(TwoBoneIkSettings) == sizeof(SinewTwoBoneIkSettings), "layout");
-static_assert(sizeof(FabrikSettings) == sizeof(SinewFabrikSettings), "layout");
-static_assert(sizeof(CcdSettings) == sizeof(SinewCcdSettings), "layout");
-static_assert(sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings),
-              "layout");
+static_assert(sizeof(TwoBoneIkSettings) == sizeof(SinewTwoBoneIkSettings) &&
+                  sizeof(FabrikSettings) == sizeof(SinewFabrikSettings) &&
+                  sizeof(CcdSettings) == sizeof(SinewCcdSettings) &&
+                  sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings),
+              "settings have their C struct's layout");
 static_assert(sizeof(HandJoints) == sizeof(SinewHandJoints), "layout");
 static_assert(detail::layout_compatible<JointConstraint, SinewJointConstraint>(),
               "JointConstraint arrays are passed as SinewJointConstraint arrays");
@@ -466,6 +450,13 @@ inline Result<void> check_status(SinewStatus status) {
   return Error::from_last(status);
 }
 
+/// `value` (what the call wrote) when `status` is OK, else the error.
+template <class T>
+Result<T> checked(SinewStatus status, T value) {
+  if (status == SINEW_STATUS_OK) return value;
+  return Error::from_last(status);
+}
+
 /// Narrows a span size to the C API's `uint32_t` count.
 inline bool narrow(std::size_t size, uint32_t& out) noexcept {
   if (size > UINT32_MAX) return false;
@@ -498,6 +489,11 @@ C* c_ptr(T* p) noexcept {
   return reinterpret_cast<C*>(p);
 }
 
+/// Types the C API takes as they are (integers, floats, C structs and their subclasses).
+template <class T>
+T* c_ptr(T* p) noexcept {
+  return p;
+}
 inline const SinewTransform* c_ptr(const Transform* p) noexcept {
   return c_ptr<Transform, SinewTransform>(p);
 }
@@ -569,63 +565,57 @@ class Span {
 // ============================================================================ handles
 
 namespace detail {
-/// Move-only owner of one native handle (CRTP base of every handle class).
-template <class Derived, class Handle, void (*Destroy)(Handle*)>
-class Owned {
+/// A handle class (`Derived`) over `UniqueHandle`, which it extends with `adopt` (and whose
+/// `reset` it keeps private: `Pose::reset` is the pose's own).
+template <class Derived, class Native>
+class Owned : public UniqueHandle<Native> {
  public:
-  using native_type = Handle;
-
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  Owned(Owned&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
-  Owned& operator=(Owned&& other) noexcept {
-    if (this != &other) {
-      Handle* old = handle_;
-      handle_ = other.handle_;
-      other.handle_ = nullptr;
-      if (old != nullptr) Destroy(old);
-    }
-    return *this;
-  }
-
-  /// The native handle (nullptr when empty or moved from), for calling the C API directly.
-  Handle* get() const noexcept { return handle_; }
-  /// Whether this object owns a handle.
-  bool valid() const noexcept { return handle_ != nullptr; }
-  explicit operator bool() const noexcept { return valid(); }
-  /// Gives up ownership: the caller must destroy the returned handle.
-  Handle* release() noexcept {
-    Handle* h = handle_;
-    handle_ = nullptr;
-    return h;
-  }
-  /// Destroys the native handle now (no-op when empty); the object is left empty.
-  void destroy() noexcept {
-    Handle* h = release();
-    if (h != nullptr) Destroy(h);
-  }
   /// Takes ownership of a handle created through the C API.
-  static Derived adopt(Handle* handle) noexcept {
+  static Derived adopt(Native* handle) noexcept {
     Derived d;
-    static_cast<Owned&>(d).handle_ = handle;
+    static_cast<UniqueHandle<Native>&>(d).reset(handle);
     return d;
   }
 
  protected:
   Owned() noexcept {}
-  ~Owned() {
-    if (handle_ != nullptr) Destroy(handle_);
+
+  /// The object `create(args..., &out)` makes, or the error it reports.
+  template <class... Params, class... Args>
+  static Result<Derived> make(SinewStatus (*create)(Params...), Args... args) {
+    Native* raw = nullptr;
+    SinewStatus s = create(args..., &raw);
+    if (s != SINEW_STATUS_OK) return Error::from_last(s);
+    return adopt(raw);
   }
 
  private:
-  Handle* handle_ = nullptr;
+  using UniqueHandle<Native>::reset;
 };
+
+/// `f(handle, items, count)` for the items of a span, its size narrowed to the C `uint32_t`.
+template <class F, class H, class T>
+Result<void> call_with_span(F f, H* handle, Span<T> items) {
+  uint32_t n = 0;
+  if (!narrow(items.size(), n)) return too_large();
+  return check_status(f(handle, c_ptr(items.data()), n));
+}
+
+/// A new vector of `count` items (unless `count` is an error) that `fill` writes into.
+template <class T, class Fill>
+Result<std::vector<T>> filled(Result<uint32_t> count, Fill fill) {
+  if (!count) return count.error();
+  std::vector<T> out(*count);
+  Result<void> r = fill(Span<T>(out));
+  if (!r) return r.error();
+  return out;
+}
 }  // namespace detail
 
 /// Joint hierarchy, rest pose and optional names; immutable once created and shared (by
 /// reference count, inside the library) with the poses, masks, clips and controllers made
 /// from it, so it may be destroyed before them.
-class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_destroy> {
+class Skeleton : public detail::Owned<Skeleton, SinewSkeleton> {
  public:
   /// An empty handle (as a moved-from one).
   Skeleton() noexcept {}  // user-provided: not an aggregate
@@ -652,49 +642,35 @@ class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_d
   Result<uint32_t> joint_count() const {
     uint32_t count = 0;
     SinewStatus s = sinew_skeleton_joint_count(get(), &count);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return count;
+    return detail::checked(s, count);
   }
 
   /// Index of the joint named `name`; `Status::not_found` when there is none.
   Result<uint32_t> find_joint(const char* name) const {
     uint32_t index = 0;
     SinewStatus s = sinew_skeleton_find_joint(get(), name, &index);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return index;
+    return detail::checked(s, index);
   }
   Result<uint32_t> find_joint(const std::string& name) const { return find_joint(name.c_str()); }
 
   /// Copies the parent indices into `out` (its size must be the joint count).
   Result<void> get_parents(Span<int32_t> out) const {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_skeleton_get_parents(get(), out.data(), n));
+    return detail::call_with_span(&sinew_skeleton_get_parents, get(), out);
   }
   /// The parent indices, in a new vector.
   Result<std::vector<int32_t>> parents() const {
-    Result<uint32_t> n = joint_count();
-    if (!n) return n.error();
-    std::vector<int32_t> out(*n);
-    Result<void> r = get_parents(out);
-    if (!r) return r.error();
-    return out;
+    return detail::filled<int32_t>(joint_count(),
+                                   [this](Span<int32_t> out) { return get_parents(out); });
   }
 
   /// Copies the rest-pose local transforms into `out` (its size must be the joint count).
   Result<void> get_rest_pose(Span<Transform> out) const {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_skeleton_get_rest_pose(get(), detail::c_ptr(out.data()), n));
+    return detail::call_with_span(&sinew_skeleton_get_rest_pose, get(), out);
   }
   /// The rest-pose local transforms, in a new vector.
   Result<std::vector<Transform>> rest_pose() const {
-    Result<uint32_t> n = joint_count();
-    if (!n) return n.error();
-    std::vector<Transform> out(*n);
-    Result<void> r = get_rest_pose(out);
-    if (!r) return r.error();
-    return out;
+    return detail::filled<Transform>(joint_count(),
+                                     [this](Span<Transform> out) { return get_rest_pose(out); });
   }
 
  private:
@@ -707,36 +683,27 @@ class Skeleton : public detail::Owned<Skeleton, SinewSkeleton, &sinew_skeleton_d
     }
     uint32_t n = 0;
     if (!detail::narrow(parents.size(), n)) return detail::too_large();
-    SinewSkeleton* raw = nullptr;
-    SinewStatus s = sinew_skeleton_create(parents.data(), detail::c_ptr(rest.data()),
-                                          with_names ? names : nullptr, n, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_skeleton_create, parents.data(), detail::c_ptr(rest.data()),
+                with_names ? names : nullptr, n);
   }
 };
 
 /// Per-joint weights in [0, 1] for one skeleton's joint count: restricts a blend or an
 /// additive layer to part of the body.
-class JointMask : public detail::Owned<JointMask, SinewJointMask, &sinew_joint_mask_destroy> {
+class JointMask : public detail::Owned<JointMask, SinewJointMask> {
  public:
   /// An empty handle (as a moved-from one).
   JointMask() noexcept {}  // user-provided: not an aggregate
 
   /// Every joint of `skeleton` gets `value`.
   static Result<JointMask> create(const Skeleton& skeleton, float value) {
-    SinewJointMask* raw = nullptr;
-    SinewStatus s = sinew_joint_mask_create(skeleton.get(), value, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_joint_mask_create, skeleton.get(), value);
   }
   /// Weight 1 on the subtree at `root` (0 elsewhere), ramping over its first `blend_depth`
   /// levels as (depth + 1) / (blend_depth + 1), like Unreal's branch filter.
   static Result<JointMask> create_subtree(const Skeleton& skeleton, uint32_t root,
                                           uint32_t blend_depth) {
-    SinewJointMask* raw = nullptr;
-    SinewStatus s = sinew_joint_mask_create_subtree(skeleton.get(), root, blend_depth, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_joint_mask_create_subtree, skeleton.get(), root, blend_depth);
   }
 
   Result<void> set_weight(uint32_t joint, float weight) {
@@ -744,38 +711,30 @@ class JointMask : public detail::Owned<JointMask, SinewJointMask, &sinew_joint_m
   }
   /// Replaces every weight (`weights.size()` must be the joint count).
   Result<void> set_weights(Span<const float> weights) {
-    uint32_t n = 0;
-    if (!detail::narrow(weights.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_joint_mask_set_weights(get(), weights.data(), n));
+    return detail::call_with_span(&sinew_joint_mask_set_weights, get(), weights);
   }
   /// Copies every weight into `out` (its size must be the joint count).
   Result<void> get_weights(Span<float> out) const {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_joint_mask_get_weights(get(), out.data(), n));
+    return detail::call_with_span(&sinew_joint_mask_get_weights, get(), out);
   }
 };
 
 /// One local transform per joint of a skeleton (which it keeps alive): what solvers, blends,
 /// clips and crossfades read and write. Use one pose from one thread at a time.
-class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
+class Pose : public detail::Owned<Pose, SinewPose> {
  public:
   /// An empty handle (as a moved-from one).
   Pose() noexcept {}  // user-provided: not an aggregate
 
   /// A pose of `skeleton` at its rest pose.
   static Result<Pose> create(const Skeleton& skeleton) {
-    SinewPose* raw = nullptr;
-    SinewStatus s = sinew_pose_create(skeleton.get(), &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_pose_create, skeleton.get());
   }
 
   Result<uint32_t> joint_count() const {
     uint32_t count = 0;
     SinewStatus s = sinew_pose_joint_count(get(), &count);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return count;
+    return detail::checked(s, count);
   }
 
   /// Returns every joint to the skeleton's rest pose.
@@ -783,24 +742,16 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
 
   /// Copies the local transforms into `out` (its size must be the joint count).
   Result<void> get_local(Span<Transform> out) const {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_pose_get_local(get(), detail::c_ptr(out.data()), n));
+    return detail::call_with_span(&sinew_pose_get_local, get(), out);
   }
   /// The local transforms, in a new vector.
   Result<std::vector<Transform>> get_local() const {
-    Result<uint32_t> n = joint_count();
-    if (!n) return n.error();
-    std::vector<Transform> out(*n);
-    Result<void> r = get_local(out);
-    if (!r) return r.error();
-    return out;
+    return detail::filled<Transform>(joint_count(),
+                                     [this](Span<Transform> out) { return get_local(out); });
   }
   /// Replaces the local transforms (rotations renormalized); unchanged on error.
   Result<void> set_local(Span<const Transform> local) {
-    uint32_t n = 0;
-    if (!detail::narrow(local.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_pose_set_local(get(), detail::c_ptr(local.data()), n));
+    return detail::call_with_span(&sinew_pose_set_local, get(), local);
   }
 
   /// Computes the model-space transforms into `out`: each joint's parent's model transform
@@ -808,41 +759,27 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   /// Not const: the library reuses a buffer inside the pose (so, like every mutation, not from
   /// two threads at once); `compute_model` reads a const pose.
   Result<void> get_model(Span<Transform> out) {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_pose_get_model(get(), detail::c_ptr(out.data()), n));
+    return detail::call_with_span(&sinew_pose_get_model, get(), out);
   }
   /// The model-space transforms, in a new vector.
   Result<std::vector<Transform>> get_model() {
-    Result<uint32_t> n = joint_count();
-    if (!n) return n.error();
-    std::vector<Transform> out(*n);
-    Result<void> r = get_model(out);
-    if (!r) return r.error();
-    return out;
+    return detail::filled<Transform>(joint_count(),
+                                     [this](Span<Transform> out) { return get_model(out); });
   }
   /// `get_model` on a const pose: the same transforms, bit for bit, into `out` (its size must
   /// be the joint count). A cheap first pass bounds the results, so `out` is untouched on
   /// error.
   Result<void> compute_model(Span<Transform> out) const {
-    uint32_t n = 0;
-    if (!detail::narrow(out.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_pose_compute_model(get(), detail::c_ptr(out.data()), n));
+    return detail::call_with_span(&sinew_pose_compute_model, get(), out);
   }
   /// `compute_model` into a new vector.
   Result<std::vector<Transform>> compute_model() const {
-    Result<uint32_t> n = joint_count();
-    if (!n) return n.error();
-    std::vector<Transform> out(*n);
-    Result<void> r = compute_model(out);
-    if (!r) return r.error();
-    return out;
+    return detail::filled<Transform>(joint_count(),
+                                     [this](Span<Transform> out) { return compute_model(out); });
   }
   /// Sets the pose from model-space transforms of every joint; unchanged on error.
   Result<void> set_model(Span<const Transform> model) {
-    uint32_t n = 0;
-    if (!detail::narrow(model.size(), n)) return detail::too_large();
-    return detail::check_status(sinew_pose_set_model(get(), detail::c_ptr(model.data()), n));
+    return detail::call_with_span(&sinew_pose_set_model, get(), model);
   }
 
   /// One joint's model-space transform (walks its ancestors only, root first: the same bits
@@ -850,8 +787,7 @@ class Pose : public detail::Owned<Pose, SinewPose, &sinew_pose_destroy> {
   Result<Transform> model_transform(uint32_t joint) const {
     SinewTransform out{};
     SinewStatus s = sinew_pose_get_model_transform(get(), joint, &out);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return Transform(out);
+    return detail::checked(s, Transform(out));
   }
   /// Moves one joint to a model-space transform; its descendants follow.
   Result<void> set_model_transform(uint32_t joint, const Transform& transform) {
@@ -930,30 +866,45 @@ class BatchResults {
 };
 }  // namespace detail
 
+namespace detail {
+/// What every solver has: its settings (`SolverSettings<Native>`), read and replaced through
+/// `HandleTraits<Native>`, and creation from them.
+template <class Derived, class Native>
+class Solver : public Owned<Derived, Native> {
+  using C = HandleTraits<Native>;
+
+ public:
+  Result<SolverSettings<Native>> settings() const {
+    typename C::Settings out{};
+    SinewStatus s = C::get_settings(this->get(), &out);
+    return checked(s, SolverSettings<Native>(out));
+  }
+  /// Replaces the settings (validated; unchanged on error).
+  Result<void> set_settings(const SolverSettings<Native>& settings) {
+    return check_status(C::set_settings(this->get(), &settings));
+  }
+
+ protected:
+  Solver() noexcept {}
+
+  /// The solver `HandleTraits<Native>::create(&settings, extra..., &out)` makes.
+  template <class... Extra>
+  static Result<Derived> create_solver(const SolverSettings<Native>& settings, Extra... extra) {
+    return Solver::make(C::create, static_cast<const typename C::Settings*>(&settings), extra...);
+  }
+};
+}  // namespace detail
+
 /// Analytic two-bone IK (Unreal's TwoBoneIK node plus soften, twist preservation and pole
 /// weight). One solver may serve many chains, from one thread at a time; for a crowd,
 /// `solve_batch` solves many chains per call, with one solver per worker thread.
-class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bone_ik_destroy> {
+class TwoBoneIk : public detail::Solver<TwoBoneIk, SinewTwoBoneIk> {
  public:
   /// An empty handle (as a moved-from one).
   TwoBoneIk() noexcept {}  // user-provided: not an aggregate
 
   static Result<TwoBoneIk> create(const TwoBoneIkSettings& settings = TwoBoneIkSettings()) {
-    SinewTwoBoneIk* raw = nullptr;
-    SinewStatus s = sinew_two_bone_ik_create(&settings, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
-  }
-
-  Result<TwoBoneIkSettings> settings() const {
-    SinewTwoBoneIkSettings out{};
-    SinewStatus s = sinew_two_bone_ik_get_settings(get(), &out);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return TwoBoneIkSettings(out);
-  }
-  /// Replaces the settings (validated; unchanged on error).
-  Result<void> set_settings(const TwoBoneIkSettings& settings) {
-    return detail::check_status(sinew_two_bone_ik_set_settings(get(), &settings));
+    return create_solver(settings);
   }
 
   /// Solves three model-space transforms (root, joint, end) in place toward `effector`.
@@ -975,8 +926,7 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
         get(), detail::c_ptr(chain.data()), &e,
         detail::opt_ptr(effector_rotation, rotation_storage),
         detail::opt_ptr(joint_target, target_storage), &result);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return IkResult(result);
+    return detail::checked(s, IkResult(result));
   }
 
   /// Solves `effector_positions.size()` independent chains in one call (a crowd): `chains`
@@ -1028,55 +978,33 @@ class TwoBoneIk : public detail::Owned<TwoBoneIk, SinewTwoBoneIk, &sinew_two_bon
         get(), pose.get(), root, joint, end, &e,
         detail::opt_ptr(effector_rotation, rotation_storage),
         detail::opt_ptr(joint_target, target_storage), &result);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return IkResult(result);
+    return detail::checked(s, IkResult(result));
   }
 };
 
 namespace detail {
-/// The shared surface of the FABRIK and CCD solvers (same C signatures).
-template <class Derived, class Handle, void (*Destroy)(Handle*), class Settings, class CSettings,
-          SinewStatus (*Create)(const CSettings*, uint32_t, Handle**),
-          SinewStatus (*GetSettings)(const Handle*, CSettings*),
-          SinewStatus (*SetSettings)(Handle*, const CSettings*),
-          SinewStatus (*SetConstraint)(Handle*, uint32_t, const SinewJointConstraint*),
-          SinewStatus (*Solve)(Handle*, SinewTransform*, uint32_t, const SinewQuat*,
-                               const SinewVec3*, const SinewQuat*, SinewIkResult*),
-          SinewStatus (*SolvePose)(Handle*, SinewPose*, const uint32_t*, uint32_t,
-                                   const SinewVec3*, const SinewQuat*, SinewIkResult*),
-          SinewStatus (*SolveBatch)(Handle*, SinewTransform*, uint32_t, uint32_t,
-                                    const SinewQuat*, const SinewVec3*, const SinewQuat*,
-                                    SinewIkResult*)>
-class ChainSolver : public Owned<Derived, Handle, Destroy> {
+/// FABRIK and CCD: one implementation over the chain functions of `HandleTraits<Native>`.
+template <class Derived, class Native>
+class ChainSolver : public Solver<Derived, Native> {
+  using C = HandleTraits<Native>;
+
  public:
+  using Settings = SolverSettings<Native>;
+
   /// A solver for chains of 2 to `max_joints` joints; all its memory is allocated here.
   static Result<Derived> create(const Settings& settings, uint32_t max_joints) {
-    Handle* raw = nullptr;
-    SinewStatus s = Create(&settings, max_joints, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return Derived::adopt(raw);
+    return ChainSolver::create_solver(settings, max_joints);
   }
   /// As above with default settings.
   static Result<Derived> create(uint32_t max_joints) { return create(Settings(), max_joints); }
 
-  Result<Settings> settings() const {
-    CSettings out{};
-    SinewStatus s = GetSettings(this->get(), &out);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return Settings(out);
-  }
-  /// Replaces the settings (validated; unchanged on error).
-  Result<void> set_settings(const Settings& settings) {
-    return check_status(SetSettings(this->get(), &settings));
-  }
-
   /// Constrains chain joint `joint` (0 is the chain's root).
   Result<void> set_constraint(uint32_t joint, const JointConstraint& constraint) {
-    return check_status(SetConstraint(this->get(), joint, &constraint));
+    return check_status(C::set_constraint(this->get(), joint, &constraint));
   }
   /// Removes chain joint `joint`'s constraint.
   Result<void> clear_constraint(uint32_t joint) {
-    return check_status(SetConstraint(this->get(), joint, nullptr));
+    return check_status(C::set_constraint(this->get(), joint, nullptr));
   }
 
   /// Solves model-space transforms (root first; the root stays in place) in place toward
@@ -1091,11 +1019,10 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
     SinewQuat rotation_storage{};
     SinewQuat parent_storage{};
     SinewIkResult result{};
-    SinewStatus s = Solve(this->get(), c_ptr(chain.data()), n,
-                          opt_ptr(root_parent_rotation, parent_storage), &e,
-                          opt_ptr(effector_rotation, rotation_storage), &result);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return IkResult(result);
+    SinewStatus s = C::solve(this->get(), c_ptr(chain.data()), n,
+                             opt_ptr(root_parent_rotation, parent_storage), &e,
+                             opt_ptr(effector_rotation, rotation_storage), &result);
+    return checked(s, IkResult(result));
   }
 
   /// Solves `effector_positions.size()` independent chains of `joint_count` model-space
@@ -1129,10 +1056,10 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
     uint32_t joints = 0;
     if (!narrow(count, n) || !narrow(joint_count, joints)) return too_large();
     BatchResults results(out_results);
-    return check_status(SolveBatch(this->get(), c_ptr(chains.data()), joints, n,
-                                   opt_array(root_parent_rotations),
-                                   c_ptr(effector_positions.data()),
-                                   opt_array(effector_rotations), results.get()));
+    return check_status(C::solve_batch(this->get(), c_ptr(chains.data()), joints, n,
+                                       opt_array(root_parent_rotations),
+                                       c_ptr(effector_positions.data()),
+                                       opt_array(effector_rotations), results.get()));
   }
 
   /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
@@ -1144,10 +1071,9 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
     const SinewVec3 e = effector;
     SinewQuat rotation_storage{};
     SinewIkResult result{};
-    SinewStatus s = SolvePose(this->get(), pose.get(), joints.data(), n, &e,
-                              opt_ptr(effector_rotation, rotation_storage), &result);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return IkResult(result);
+    SinewStatus s = C::solve_pose(this->get(), pose.get(), joints.data(), n, &e,
+                                  opt_ptr(effector_rotation, rotation_storage), &result);
+    return checked(s, IkResult(result));
   }
 
  protected:
@@ -1158,12 +1084,7 @@ class ChainSolver : public Owned<Derived, Handle, Destroy> {
 /// FABRIK chain solver (Unreal's FABRIK node plus per-joint constraints); all memory is
 /// allocated at creation, solving allocates nothing. One thread at a time; for a crowd,
 /// `solve_batch` solves many chains per call, with one solver per worker thread.
-class Fabrik
-    : public detail::ChainSolver<Fabrik, SinewFabrik, &sinew_fabrik_destroy, FabrikSettings,
-                                 SinewFabrikSettings, &sinew_fabrik_create,
-                                 &sinew_fabrik_get_settings, &sinew_fabrik_set_settings,
-                                 &sinew_fabrik_set_constraint, &sinew_fabrik_solve,
-                                 &sinew_fabrik_solve_pose, &sinew_fabrik_solve_batch> {
+class Fabrik : public detail::ChainSolver<Fabrik, SinewFabrik> {
  public:
   /// An empty handle (as a moved-from one).
   Fabrik() noexcept {}  // user-provided: not an aggregate
@@ -1172,11 +1093,7 @@ class Fabrik
 /// CCD chain solver (Unreal's CCDIK node plus per-joint constraints, weights and rotation
 /// limits); all memory is allocated at creation. One thread at a time; for a crowd,
 /// `solve_batch` solves many chains per call, with one solver per worker thread.
-class Ccd : public detail::ChainSolver<Ccd, SinewCcd, &sinew_ccd_destroy, CcdSettings,
-                                       SinewCcdSettings, &sinew_ccd_create,
-                                       &sinew_ccd_get_settings, &sinew_ccd_set_settings,
-                                       &sinew_ccd_set_constraint, &sinew_ccd_solve,
-                                       &sinew_ccd_solve_pose, &sinew_ccd_solve_batch> {
+class Ccd : public detail::ChainSolver<Ccd, SinewCcd> {
  public:
   /// An empty handle (as a moved-from one).
   Ccd() noexcept {}  // user-provided: not an aggregate
@@ -1189,29 +1106,14 @@ class Ccd : public detail::ChainSolver<Ccd, SinewCcd, &sinew_ccd_destroy, CcdSet
 };
 
 /// Unreal's HandIKRetargeting node: moves IK bones by the offset between the FK and IK hands.
-class HandIkRetargeting
-    : public detail::Owned<HandIkRetargeting, SinewHandIkRetargeting,
-                           &sinew_hand_ik_retargeting_destroy> {
+class HandIkRetargeting : public detail::Solver<HandIkRetargeting, SinewHandIkRetargeting> {
  public:
   /// An empty handle (as a moved-from one).
   HandIkRetargeting() noexcept {}  // user-provided: not an aggregate
 
   static Result<HandIkRetargeting> create(
       const HandIkRetargetingSettings& settings = HandIkRetargetingSettings()) {
-    SinewHandIkRetargeting* raw = nullptr;
-    SinewStatus s = sinew_hand_ik_retargeting_create(&settings, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
-  }
-
-  Result<HandIkRetargetingSettings> settings() const {
-    SinewHandIkRetargetingSettings out{};
-    SinewStatus s = sinew_hand_ik_retargeting_get_settings(get(), &out);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return HandIkRetargetingSettings(out);
-  }
-  Result<void> set_settings(const HandIkRetargetingSettings& settings) {
-    return detail::check_status(sinew_hand_ik_retargeting_set_settings(get(), &settings));
+    return create_solver(settings);
   }
 
   /// Moves `bones` of a model-space array by the offset (hands read from the same array);
@@ -1226,8 +1128,7 @@ class HandIkRetargeting
     SinewVec3 offset{};
     SinewStatus s = sinew_hand_ik_retargeting_apply_model(
         get(), detail::c_ptr(model.data()), n, &hands, bones.data(), bone_count, &offset);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return Vec3(offset);
+    return detail::checked(s, Vec3(offset));
   }
   /// Moves `bones` of `pose` by the offset in model space (descendants follow); returns it.
   Result<Vec3> apply_pose(Pose& pose, const HandJoints& hands, Span<const uint32_t> bones) const {
@@ -1236,8 +1137,7 @@ class HandIkRetargeting
     SinewVec3 offset{};
     SinewStatus s = sinew_hand_ik_retargeting_apply_pose(get(), pose.get(), &hands, bones.data(),
                                                          bone_count, &offset);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return Vec3(offset);
+    return detail::checked(s, Vec3(offset));
   }
 };
 
@@ -1246,7 +1146,7 @@ class Clip;
 /// Remembers key positions so forward playback of a clip is O(1) per track. Works with any
 /// clip of the joint count it was made for.
 class ClipCursor
-    : public detail::Owned<ClipCursor, SinewClipCursor, &sinew_clip_cursor_destroy> {
+    : public detail::Owned<ClipCursor, SinewClipCursor> {
  public:
   /// An empty handle (as a moved-from one).
   ClipCursor() noexcept {}  // user-provided: not an aggregate
@@ -1257,24 +1157,20 @@ class ClipCursor
 /// A keyframed clip of one skeleton's joints (joints without tracks keep the rest pose).
 /// Set its tracks before a crossfade plays it: playing controllers share it by reference
 /// count and keep it alive after this handle is destroyed.
-class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
+class Clip : public detail::Owned<Clip, SinewClip> {
  public:
   /// An empty handle (as a moved-from one).
   Clip() noexcept {}  // user-provided: not an aggregate
 
   /// An empty clip of `duration` seconds.
   static Result<Clip> create(const Skeleton& skeleton, float duration) {
-    SinewClip* raw = nullptr;
-    SinewStatus s = sinew_clip_create(skeleton.get(), duration, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_clip_create, skeleton.get(), duration);
   }
 
   Result<float> duration() const {
     float out = 0.0f;
     SinewStatus s = sinew_clip_duration(get(), &out);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return out;
+    return detail::checked(s, out);
   }
 
   /// Sets (replaces) joint `joint`'s translation track: strictly increasing `times` in
@@ -1284,39 +1180,24 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
                                      Span<const float> times, Span<const Vec3> values,
                                      Span<const Vec3> in_tangents = {},
                                      Span<const Vec3> out_tangents = {}) {
-    uint32_t n = 0;
-    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
-                                     out_tangents.size(), n);
-    if (!sizes) return sizes;
-    return detail::check_status(sinew_clip_set_translation_track(
-        get(), joint, static_cast<int32_t>(interpolation), times.data(),
-        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+    return set_track(&sinew_clip_set_translation_track, joint, interpolation, times, values,
+                     in_tangents, out_tangents);
   }
   /// As `set_translation_track`, with quaternion keys (renormalized; zero is rejected).
   Result<void> set_rotation_track(uint32_t joint, Interpolation interpolation,
                                   Span<const float> times, Span<const Quat> values,
                                   Span<const Quat> in_tangents = {},
                                   Span<const Quat> out_tangents = {}) {
-    uint32_t n = 0;
-    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
-                                     out_tangents.size(), n);
-    if (!sizes) return sizes;
-    return detail::check_status(sinew_clip_set_rotation_track(
-        get(), joint, static_cast<int32_t>(interpolation), times.data(),
-        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+    return set_track(&sinew_clip_set_rotation_track, joint, interpolation, times, values,
+                     in_tangents, out_tangents);
   }
   /// As `set_translation_track`, for scale.
   Result<void> set_scale_track(uint32_t joint, Interpolation interpolation,
                                Span<const float> times, Span<const Vec3> values,
                                Span<const Vec3> in_tangents = {},
                                Span<const Vec3> out_tangents = {}) {
-    uint32_t n = 0;
-    Result<void> sizes = track_sizes(times.size(), values.size(), in_tangents.size(),
-                                     out_tangents.size(), n);
-    if (!sizes) return sizes;
-    return detail::check_status(sinew_clip_set_scale_track(
-        get(), joint, static_cast<int32_t>(interpolation), times.data(),
-        detail::c_ptr(values.data()), tangents(in_tangents), tangents(out_tangents), n));
+    return set_track(&sinew_clip_set_scale_track, joint, interpolation, times, values,
+                     in_tangents, out_tangents);
   }
   /// Removes joint `joint`'s track for `property` (the joint keeps the rest pose's value).
   Result<void> clear_track(uint32_t joint, TrackProperty property) {
@@ -1341,29 +1222,30 @@ class Clip : public detail::Owned<Clip, SinewClip, &sinew_clip_destroy> {
   }
 
  private:
-  static Result<void> track_sizes(std::size_t times, std::size_t values, std::size_t in,
-                                  std::size_t out, uint32_t& n) {
-    if (values != times || in != out || (in != 0 && in != times)) {
+  /// One of the three track setters, `set`, after the wrapper's size checks; keys of `T`
+  /// (`Vec3` or `Quat`), empty tangent spans passed as NULL.
+  template <class T, class C>
+  Result<void> set_track(SinewStatus (*set)(SinewClip*, uint32_t, int32_t, const float*, const C*,
+                                            const C*, const C*, uint32_t),
+                         uint32_t joint, Interpolation interpolation, Span<const float> times,
+                         Span<const T> values, Span<const T> in, Span<const T> out) {
+    if (values.size() != times.size() || in.size() != out.size() ||
+        (!in.empty() && in.size() != times.size())) {
       return detail::wrapper_error(
           Status::size_mismatch,
           "times, values and (when given) both tangent arrays must have the same size");
     }
-    if (!detail::narrow(times, n)) return detail::too_large();
-    return {};
-  }
-  static const SinewVec3* tangents(Span<const Vec3> s) noexcept {
-    return s.empty() ? nullptr : detail::c_ptr(s.data());
-  }
-  static const SinewQuat* tangents(Span<const Quat> s) noexcept {
-    return s.empty() ? nullptr : detail::c_ptr(s.data());
+    uint32_t n = 0;
+    if (!detail::narrow(times.size(), n)) return detail::too_large();
+    const C* in_c = in.empty() ? nullptr : detail::c_ptr(in.data());
+    const C* out_c = out.empty() ? nullptr : detail::c_ptr(out.data());
+    return detail::check_status(set(get(), joint, static_cast<int32_t>(interpolation),
+                                    times.data(), detail::c_ptr(values.data()), in_c, out_c, n));
   }
 };
 
 inline Result<ClipCursor> ClipCursor::create(const Clip& clip) {
-  SinewClipCursor* raw = nullptr;
-  SinewStatus s = sinew_clip_cursor_create(clip.get(), &raw);
-  if (s != SINEW_STATUS_OK) return Error::from_last(s);
-  return adopt(raw);
+  return make(&sinew_clip_cursor_create, clip.get());
 }
 
 /// Plays clips of one skeleton with queued transitions (linear, smooth, inertialized) and
@@ -1371,17 +1253,14 @@ inline Result<ClipCursor> ClipCursor::create(const Clip& clip) {
 /// in the header): a clip starts at time 0 when played or faded to; `update` advances every
 /// clip and transition by `dt`, then samples at the new times; queued fades run at once and
 /// finish in queue order, the newest finished one becoming current with its own time.
-class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfade_destroy> {
+class Crossfade : public detail::Owned<Crossfade, SinewCrossfade> {
  public:
   /// An empty handle (as a moved-from one).
   Crossfade() noexcept {}  // user-provided: not an aggregate
 
   /// A controller that can queue up to `max_fades` (1 to 256) fades.
   static Result<Crossfade> create(const Skeleton& skeleton, uint32_t max_fades) {
-    SinewCrossfade* raw = nullptr;
-    SinewStatus s = sinew_crossfade_create(skeleton.get(), max_fades, &raw);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return adopt(raw);
+    return make(&sinew_crossfade_create, skeleton.get(), max_fades);
   }
 
   /// Plays `clip` from time 0 at once, dropping queued fades and any inertialization.
@@ -1401,8 +1280,7 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
     SinewStatus s = sinew_crossfade_fade_to(get(), clip.get(), duration,
                                             static_cast<int32_t>(curve), detail::flag(looping),
                                             &queued);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return queued != 0;
+    return detail::checked(s, queued != 0);
   }
   /// Advances every clip and transition by `dt` seconds (at least 0), then computes the output
   /// from the new times. On error nothing changes.
@@ -1416,8 +1294,7 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
   Result<uint32_t> fade_count() const {
     uint32_t count = 0;
     SinewStatus s = sinew_crossfade_fade_count(get(), &count);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return count;
+    return detail::checked(s, count);
   }
   /// Writes each clip's weight (current first, then queued fades; they sum to one) into
   /// `out`, up to its size; returns how many weights there are (may exceed `out.size()`).
@@ -1457,8 +1334,7 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade, &sinew_crossfa
     if (!detail::narrow(out.size(), capacity)) return detail::too_large();
     uint32_t count = 0;
     SinewStatus s = read(get(), out.data(), capacity, &count);
-    if (s != SINEW_STATUS_OK) return Error::from_last(s);
-    return count;
+    return detail::checked(s, count);
   }
   Result<std::vector<float>> per_clip(PerClip read) const {
     Result<uint32_t> n = per_clip(read, Span<float>());
@@ -1539,8 +1415,7 @@ struct Version {
 inline Result<Version> version() {
   Version v;
   SinewStatus s = sinew_version(&v.major, &v.minor, &v.patch);
-  if (s != SINEW_STATUS_OK) return Error::from_last(s);
-  return v;
+  return detail::checked(s, v);
 }
 
 /// The loaded library's ABI version.

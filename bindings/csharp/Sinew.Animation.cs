@@ -11,10 +11,8 @@ namespace Sinew
     /// Joint hierarchy, rest pose and names. Immutable, so it may be read from many threads.
     /// Poses, masks, clips and crossfades made from it stay valid after it is disposed.
     /// </summary>
-    public sealed unsafe class Skeleton : IDisposable
+    public sealed unsafe partial class Skeleton
     {
-        readonly SkeletonHandle handle = new SkeletonHandle();
-
         /// <summary>
         /// A skeleton of parents.Length joints: parent indices (-1 for a root; each parent
         /// before its child), rest-pose local transforms and optional unique joint names.
@@ -44,9 +42,8 @@ namespace Sinew
                 fixed (int* p = parents)
                 fixed (Transform* r = restPose)
                 {
-                    Library.Check(NativeMethods.sinew_skeleton_create(p, (SinewTransform*)r, namePointers, (uint)parents.Length, &native));
+                    Created(NativeMethods.sinew_skeleton_create(p, (SinewTransform*)r, namePointers, (uint)parents.Length, &native), native);
                 }
-                handle.Attach((IntPtr)native);
             }
             finally
             {
@@ -82,14 +79,6 @@ namespace Sinew
 
         public int JointCount { get; }
 
-        public SkeletonHandle Handle { get { return handle; } }
-
-        /// <summary>The raw pointer for NativeMethods calls (e.g. from jobs); valid until Dispose.</summary>
-        public SinewSkeleton* NativePointer { get { return (SinewSkeleton*)handle.Pointer; } }
-
-        internal SinewSkeleton* Enter(ref bool added) { return (SinewSkeleton*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
-
         /// <summary>The index of the joint named <paramref name="name"/>; SinewException (NotFound) if none.</summary>
         public int FindJoint(string name)
         {
@@ -116,10 +105,9 @@ namespace Sinew
             byte* stack = stackalloc byte[heap == null ? length + 1 : 1];
             uint found = 0;
             SinewStatus status;
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
-                SinewSkeleton* s = Enter(ref a);
+                SinewSkeleton* s = (SinewSkeleton*)self.Pointer;
                 fixed (byte* h = heap)
                 fixed (char* c = name)
                 {
@@ -129,7 +117,6 @@ namespace Sinew
                     status = NativeMethods.sinew_skeleton_find_joint(s, text, &found);
                 }
             }
-            finally { Exit(a); }
             index = (int)found;
             return status;
         }
@@ -138,120 +125,81 @@ namespace Sinew
         public void GetParents(int[] output)
         {
             if (output == null) Library.ThrowNull("output");
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
                 fixed (int* p = output)
                 {
-                    Library.Check(NativeMethods.sinew_skeleton_get_parents(Enter(ref a), p, (uint)output.Length));
+                    Library.Check(NativeMethods.sinew_skeleton_get_parents((SinewSkeleton*)self.Pointer, p, (uint)output.Length));
                 }
             }
-            finally { Exit(a); }
         }
 
-        public int[] GetParents()
-        {
-            int[] parents = new int[JointCount];
-            GetParents(parents);
-            return parents;
-        }
+        public int[] GetParents() { return NewArray<int>(JointCount, GetParents); }
 
         /// <summary>Copies the rest-pose local transforms into <paramref name="output"/> (length JointCount).</summary>
         public void GetRestPose(Transform[] output)
         {
             if (output == null) Library.ThrowNull("output");
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
                 fixed (Transform* p = output)
                 {
-                    Library.Check(NativeMethods.sinew_skeleton_get_rest_pose(Enter(ref a), (SinewTransform*)p, (uint)output.Length));
+                    Library.Check(NativeMethods.sinew_skeleton_get_rest_pose((SinewSkeleton*)self.Pointer, (SinewTransform*)p, (uint)output.Length));
                 }
             }
-            finally { Exit(a); }
         }
 
-        public Transform[] GetRestPose()
-        {
-            Transform[] rest = new Transform[JointCount];
-            GetRestPose(rest);
-            return rest;
-        }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
+        public Transform[] GetRestPose() { return NewArray<Transform>(JointCount, GetRestPose); }
     }
 
     /// <summary>One local transform per joint of a skeleton. Use one pose from one thread at a time.</summary>
-    public sealed unsafe class Pose : IDisposable
+    public sealed unsafe partial class Pose
     {
-        readonly PoseHandle handle = new PoseHandle();
-
         /// <summary>A pose of <paramref name="skeleton"/> at its rest pose.</summary>
         public Pose(Skeleton skeleton)
         {
             if (skeleton == null) Library.ThrowNull("skeleton");
             SinewPose* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_create(skeleton.Enter(ref a), &native)); }
-            finally { skeleton.Exit(a); }
-            handle.Attach((IntPtr)native);
+            using (Lease source = skeleton.Lease()) Created(NativeMethods.sinew_pose_create((SinewSkeleton*)source.Pointer, &native), native);
             JointCount = skeleton.JointCount;
         }
 
         public int JointCount { get; }
 
-        public PoseHandle Handle { get { return handle; } }
-
-        /// <summary>The raw pointer for NativeMethods calls (e.g. from jobs); valid until Dispose.</summary>
-        public SinewPose* NativePointer { get { return (SinewPose*)handle.Pointer; } }
-
-        internal SinewPose* Enter(ref bool added) { return (SinewPose*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
-
         /// <summary>Returns every joint to the skeleton's rest pose.</summary>
         public void Reset()
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_reset(Enter(ref a))); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_pose_reset((SinewPose*)self.Pointer));
+        }
+
+        /// <summary>A function reading or writing every joint's transform (local or model space).</summary>
+        delegate SinewStatus Transforms(SinewPose* pose, SinewTransform* transforms, uint count);
+
+        static readonly Transforms GetLocalCall = NativeMethods.sinew_pose_get_local;
+        static readonly Transforms SetLocalCall = NativeMethods.sinew_pose_set_local;
+        static readonly Transforms GetModelCall = NativeMethods.sinew_pose_get_model;
+        static readonly Transforms ComputeModelCall = NativeMethods.sinew_pose_compute_model;
+        static readonly Transforms SetModelCall = NativeMethods.sinew_pose_set_model;
+
+        void Call(Transforms call, Transform* transforms, int count)
+        {
+            using (Lease self = Lease()) Library.Check(call((SinewPose*)self.Pointer, (SinewTransform*)transforms, (uint)count));
+        }
+
+        void Call(Transforms call, Transform[] transforms, string name)
+        {
+            if (transforms == null) Library.ThrowNull(name);
+            fixed (Transform* p = transforms) Call(call, p, transforms.Length);
         }
 
         /// <summary>Copies the local transforms into <paramref name="output"/> (length JointCount).</summary>
-        public void GetLocal(Transform[] output)
-        {
-            if (output == null) Library.ThrowNull("output");
-            fixed (Transform* p = output) GetLocal(p, output.Length);
-        }
-
-        public void GetLocal(Transform* output, int count)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_get_local(Enter(ref a), (SinewTransform*)output, (uint)count)); }
-            finally { Exit(a); }
-        }
-
-        public Transform[] GetLocal()
-        {
-            Transform[] local = new Transform[JointCount];
-            GetLocal(local);
-            return local;
-        }
+        public void GetLocal(Transform[] output) { Call(GetLocalCall, output, "output"); }
+        public void GetLocal(Transform* output, int count) { Call(GetLocalCall, output, count); }
+        public Transform[] GetLocal() { return NewArray<Transform>(JointCount, GetLocal); }
 
         /// <summary>Replaces the local transforms (length JointCount; rotations renormalized).</summary>
-        public void SetLocal(Transform[] local)
-        {
-            if (local == null) Library.ThrowNull("local");
-            fixed (Transform* p = local) SetLocal(p, local.Length);
-        }
-
-        public void SetLocal(Transform* local, int count)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_set_local(Enter(ref a), (SinewTransform*)local, (uint)count)); }
-            finally { Exit(a); }
-        }
+        public void SetLocal(Transform[] local) { Call(SetLocalCall, local, "local"); }
+        public void SetLocal(Transform* local, int count) { Call(SetLocalCall, local, count); }
 
         /// <summary>
         /// Computes every joint's model-space transform into <paramref name="output"/> (length
@@ -259,81 +207,35 @@ namespace Sinew
         /// one rule every model-space call follows. Uses a buffer inside the pose, so it counts as
         /// a modification; <see cref="ComputeModel(Transform[])"/> only reads the pose.
         /// </summary>
-        public void GetModel(Transform[] output)
-        {
-            if (output == null) Library.ThrowNull("output");
-            fixed (Transform* p = output) GetModel(p, output.Length);
-        }
-
-        public void GetModel(Transform* output, int count)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_get_model(Enter(ref a), (SinewTransform*)output, (uint)count)); }
-            finally { Exit(a); }
-        }
-
-        public Transform[] GetModel()
-        {
-            Transform[] model = new Transform[JointCount];
-            GetModel(model);
-            return model;
-        }
+        public void GetModel(Transform[] output) { Call(GetModelCall, output, "output"); }
+        public void GetModel(Transform* output, int count) { Call(GetModelCall, output, count); }
+        public Transform[] GetModel() { return NewArray<Transform>(JointCount, GetModel); }
 
         /// <summary>
         /// <see cref="GetModel(Transform[])"/> without modifying the pose (sinew_pose_compute_model
         /// takes a const pose): the same transforms, bit for bit. A cheap first pass bounds the
         /// results, so <paramref name="output"/> is untouched on error.
         /// </summary>
-        public void ComputeModel(Transform[] output)
-        {
-            if (output == null) Library.ThrowNull("output");
-            fixed (Transform* p = output) ComputeModel(p, output.Length);
-        }
-
-        public void ComputeModel(Transform* output, int count)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_compute_model(Enter(ref a), (SinewTransform*)output, (uint)count)); }
-            finally { Exit(a); }
-        }
-
-        public Transform[] ComputeModel()
-        {
-            Transform[] model = new Transform[JointCount];
-            ComputeModel(model);
-            return model;
-        }
+        public void ComputeModel(Transform[] output) { Call(ComputeModelCall, output, "output"); }
+        public void ComputeModel(Transform* output, int count) { Call(ComputeModelCall, output, count); }
+        public Transform[] ComputeModel() { return NewArray<Transform>(JointCount, ComputeModel); }
 
         /// <summary>Sets the pose from model-space transforms of every joint.</summary>
-        public void SetModel(Transform[] model)
-        {
-            if (model == null) Library.ThrowNull("model");
-            fixed (Transform* p = model) SetModel(p, model.Length);
-        }
-
-        public void SetModel(Transform* model, int count)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_set_model(Enter(ref a), (SinewTransform*)model, (uint)count)); }
-            finally { Exit(a); }
-        }
+        public void SetModel(Transform[] model) { Call(SetModelCall, model, "model"); }
+        public void SetModel(Transform* model, int count) { Call(SetModelCall, model, count); }
 
         /// <summary>One joint's model-space transform (its ancestors only, root first: the same bits as GetModel).</summary>
         public Transform GetModelTransform(int joint)
         {
             Transform t;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_get_model_transform(Enter(ref a), (uint)joint, (SinewTransform*)&t)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_pose_get_model_transform((SinewPose*)self.Pointer, (uint)joint, (SinewTransform*)&t));
             return t;
         }
 
         /// <summary>Moves one joint to a model-space transform; its descendants follow.</summary>
         public void SetModelTransform(int joint, Transform transform)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_pose_set_model_transform(Enter(ref a), (uint)joint, (SinewTransform*)&transform)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_pose_set_model_transform((SinewPose*)self.Pointer, (uint)joint, (SinewTransform*)&transform));
         }
 
         /// <summary>
@@ -348,28 +250,20 @@ namespace Sinew
             {
                 Library.ThrowLength("constraints", "constraints has " + constraints.Length + " entries for " + joints.Length + " joints");
             }
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
                 fixed (int* j = joints)
                 fixed (JointConstraint* c = constraints)
                 {
-                    Library.Check(NativeMethods.sinew_pose_apply_constraints(Enter(ref a), (uint*)j, (SinewJointConstraint*)c, (uint)joints.Length));
+                    Library.Check(NativeMethods.sinew_pose_apply_constraints((SinewPose*)self.Pointer, (uint*)j, (SinewJointConstraint*)c, (uint)joints.Length));
                 }
             }
-            finally { Exit(a); }
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>Per-joint weights in [0, 1] for one skeleton's joint count.</summary>
-    public sealed unsafe class JointMask : IDisposable
+    public sealed unsafe partial class JointMask
     {
-        readonly JointMaskHandle handle = new JointMaskHandle();
-
         JointMask(int jointCount) { JointCount = jointCount; }
 
         /// <summary>A mask giving every joint of <paramref name="skeleton"/> the weight <paramref name="value"/>.</summary>
@@ -377,10 +271,7 @@ namespace Sinew
         {
             if (skeleton == null) Library.ThrowNull("skeleton");
             SinewJointMask* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_joint_mask_create(skeleton.Enter(ref a), value, &native)); }
-            finally { skeleton.Exit(a); }
-            handle.Attach((IntPtr)native);
+            using (Lease source = skeleton.Lease()) Created(NativeMethods.sinew_joint_mask_create((SinewSkeleton*)source.Pointer, value, &native), native);
             JointCount = skeleton.JointCount;
         }
 
@@ -394,93 +285,56 @@ namespace Sinew
             if (skeleton == null) Library.ThrowNull("skeleton");
             JointMask mask = new JointMask(skeleton.JointCount);
             SinewJointMask* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_joint_mask_create_subtree(skeleton.Enter(ref a), (uint)root, (uint)blendDepth, &native)); }
-            finally { skeleton.Exit(a); }
-            mask.handle.Attach((IntPtr)native);
+            using (Lease source = skeleton.Lease()) mask.Created(NativeMethods.sinew_joint_mask_create_subtree((SinewSkeleton*)source.Pointer, (uint)root, (uint)blendDepth, &native), native);
             return mask;
         }
 
         public int JointCount { get; }
 
-        public JointMaskHandle Handle { get { return handle; } }
-
-        public SinewJointMask* NativePointer { get { return (SinewJointMask*)handle.Pointer; } }
-
-        internal SinewJointMask* Enter(ref bool added) { return (SinewJointMask*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
-
         public void SetWeight(int joint, float weight)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_joint_mask_set_weight(Enter(ref a), (uint)joint, weight)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_joint_mask_set_weight((SinewJointMask*)self.Pointer, (uint)joint, weight));
         }
 
         /// <summary>Replaces every weight (length JointCount).</summary>
         public void SetWeights(float[] weights)
         {
             if (weights == null) Library.ThrowNull("weights");
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
-                fixed (float* w = weights) Library.Check(NativeMethods.sinew_joint_mask_set_weights(Enter(ref a), w, (uint)weights.Length));
+                fixed (float* w = weights) Library.Check(NativeMethods.sinew_joint_mask_set_weights((SinewJointMask*)self.Pointer, w, (uint)weights.Length));
             }
-            finally { Exit(a); }
         }
 
         /// <summary>Copies every weight into <paramref name="output"/> (length JointCount).</summary>
         public void GetWeights(float[] output)
         {
             if (output == null) Library.ThrowNull("output");
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
-                fixed (float* w = output) Library.Check(NativeMethods.sinew_joint_mask_get_weights(Enter(ref a), w, (uint)output.Length));
+                fixed (float* w = output) Library.Check(NativeMethods.sinew_joint_mask_get_weights((SinewJointMask*)self.Pointer, w, (uint)output.Length));
             }
-            finally { Exit(a); }
         }
 
-        public float[] GetWeights()
-        {
-            float[] weights = new float[JointCount];
-            GetWeights(weights);
-            return weights;
-        }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
+        public float[] GetWeights() { return NewArray<float>(JointCount, GetWeights); }
     }
 
     /// <summary>
     /// A keyframed clip. Set its tracks before a crossfade plays it (a playing clip is shared
     /// with the controller and cannot change).
     /// </summary>
-    public sealed unsafe class Clip : IDisposable
+    public sealed unsafe partial class Clip
     {
-        readonly ClipHandle handle = new ClipHandle();
-
         /// <summary>An empty clip of <paramref name="duration"/> seconds; joints without tracks keep the rest pose.</summary>
         public Clip(Skeleton skeleton, float duration)
         {
             if (skeleton == null) Library.ThrowNull("skeleton");
             SinewClip* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_clip_create(skeleton.Enter(ref a), duration, &native)); }
-            finally { skeleton.Exit(a); }
-            handle.Attach((IntPtr)native);
+            using (Lease source = skeleton.Lease()) Created(NativeMethods.sinew_clip_create((SinewSkeleton*)source.Pointer, duration, &native), native);
             JointCount = skeleton.JointCount;
         }
 
         public int JointCount { get; }
-
-        public ClipHandle Handle { get { return handle; } }
-
-        public SinewClip* NativePointer { get { return (SinewClip*)handle.Pointer; } }
-
-        internal SinewClip* Enter(ref bool added) { return (SinewClip*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
 
         /// <summary>Seconds.</summary>
         public float Duration
@@ -488,27 +342,8 @@ namespace Sinew
             get
             {
                 float d;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_clip_duration(Enter(ref a), &d)); }
-                finally { Exit(a); }
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_clip_duration((SinewClip*)self.Pointer, &d));
                 return d;
-            }
-        }
-
-        static void CheckKeys(float[] times, int values, int inTangents, int outTangents)
-        {
-            if (times == null) Library.ThrowNull("times");
-            if (values != times.Length)
-            {
-                Library.ThrowLength("values", values + " values for " + times.Length + " key times");
-            }
-            if (inTangents >= 0 && inTangents != times.Length)
-            {
-                Library.ThrowLength("inTangents", inTangents + " in tangents for " + times.Length + " key times");
-            }
-            if (outTangents >= 0 && outTangents != times.Length)
-            {
-                Library.ThrowLength("outTangents", outTangents + " out tangents for " + times.Length + " key times");
             }
         }
 
@@ -518,66 +353,54 @@ namespace Sinew
         /// </summary>
         public void SetTranslationTrack(int joint, Interpolation interpolation, float[] times, Vec3[] values, Vec3[] inTangents = null, Vec3[] outTangents = null)
         {
-            if (values == null) Library.ThrowNull("values");
-            CheckKeys(times, values.Length, inTangents == null ? -1 : inTangents.Length, outTangents == null ? -1 : outTangents.Length);
-            bool a = false;
-            try
-            {
-                fixed (float* t = times)
-                fixed (Vec3* v = values)
-                fixed (Vec3* i = inTangents)
-                fixed (Vec3* o = outTangents)
-                {
-                    Library.Check(NativeMethods.sinew_clip_set_translation_track(Enter(ref a), (uint)joint, (int)interpolation, t, (SinewVec3*)v, (SinewVec3*)i, (SinewVec3*)o, (uint)times.Length));
-                }
-            }
-            finally { Exit(a); }
+            fixed (Vec3* v = values, i = inTangents, o = outTangents) SetTrack(TranslationTrack, joint, interpolation, times, values, inTangents, outTangents, v, i, o);
         }
 
         /// <summary>Sets (replaces) a joint's rotation track (keys renormalized); see SetTranslationTrack.</summary>
         public void SetRotationTrack(int joint, Interpolation interpolation, float[] times, Quat[] values, Quat[] inTangents = null, Quat[] outTangents = null)
         {
-            if (values == null) Library.ThrowNull("values");
-            CheckKeys(times, values.Length, inTangents == null ? -1 : inTangents.Length, outTangents == null ? -1 : outTangents.Length);
-            bool a = false;
-            try
-            {
-                fixed (float* t = times)
-                fixed (Quat* v = values)
-                fixed (Quat* i = inTangents)
-                fixed (Quat* o = outTangents)
-                {
-                    Library.Check(NativeMethods.sinew_clip_set_rotation_track(Enter(ref a), (uint)joint, (int)interpolation, t, (SinewQuat*)v, (SinewQuat*)i, (SinewQuat*)o, (uint)times.Length));
-                }
-            }
-            finally { Exit(a); }
+            fixed (Quat* v = values, i = inTangents, o = outTangents) SetTrack(RotationTrack, joint, interpolation, times, values, inTangents, outTangents, v, i, o);
         }
 
         /// <summary>Sets (replaces) a joint's scale track; see SetTranslationTrack.</summary>
         public void SetScaleTrack(int joint, Interpolation interpolation, float[] times, Vec3[] values, Vec3[] inTangents = null, Vec3[] outTangents = null)
         {
+            fixed (Vec3* v = values, i = inTangents, o = outTangents) SetTrack(ScaleTrack, joint, interpolation, times, values, inTangents, outTangents, v, i, o);
+        }
+
+        /// <summary>A track setter of the C API, its value and tangent arrays (SinewVec3 or SinewQuat) as pointers.</summary>
+        delegate SinewStatus Track(SinewClip* clip, uint joint, int interpolation, float* times, void* values, void* inTangents, void* outTangents, uint count);
+
+        static readonly Track TranslationTrack = (c, j, m, t, v, i, o, n) => NativeMethods.sinew_clip_set_translation_track(c, j, m, t, (SinewVec3*)v, (SinewVec3*)i, (SinewVec3*)o, n);
+        static readonly Track RotationTrack = (c, j, m, t, v, i, o, n) => NativeMethods.sinew_clip_set_rotation_track(c, j, m, t, (SinewQuat*)v, (SinewQuat*)i, (SinewQuat*)o, n);
+        static readonly Track ScaleTrack = (c, j, m, t, v, i, o, n) => NativeMethods.sinew_clip_set_scale_track(c, j, m, t, (SinewVec3*)v, (SinewVec3*)i, (SinewVec3*)o, n);
+
+        /// <summary>Checks the key arrays (values, and tangents when given, one per time), then sets the track from their pinned addresses.</summary>
+        void SetTrack(Track set, int joint, Interpolation interpolation, float[] times, Array values, Array inTangents, Array outTangents, void* v, void* i, void* o)
+        {
+            if (times == null) Library.ThrowNull("times");
             if (values == null) Library.ThrowNull("values");
-            CheckKeys(times, values.Length, inTangents == null ? -1 : inTangents.Length, outTangents == null ? -1 : outTangents.Length);
-            bool a = false;
-            try
+            KeysMatch("values", values, times.Length);
+            KeysMatch("inTangents", inTangents, times.Length);
+            KeysMatch("outTangents", outTangents, times.Length);
+            using (Lease self = Lease())
             {
-                fixed (float* t = times)
-                fixed (Vec3* v = values)
-                fixed (Vec3* i = inTangents)
-                fixed (Vec3* o = outTangents)
-                {
-                    Library.Check(NativeMethods.sinew_clip_set_scale_track(Enter(ref a), (uint)joint, (int)interpolation, t, (SinewVec3*)v, (SinewVec3*)i, (SinewVec3*)o, (uint)times.Length));
-                }
+                fixed (float* t = times) Library.Check(set((SinewClip*)self.Pointer, (uint)joint, (int)interpolation, t, v, i, o, (uint)times.Length));
             }
-            finally { Exit(a); }
+        }
+
+        static void KeysMatch(string name, Array keys, int times)
+        {
+            if (keys != null && keys.Length != times)
+            {
+                Library.ThrowLength(name, name + " has " + keys.Length + " entries for " + times + " key times");
+            }
         }
 
         /// <summary>Removes a joint's track so it keeps the rest pose's value.</summary>
         public void ClearTrack(int joint, TrackProperty property)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_clip_clear_track(Enter(ref a), (uint)joint, (int)property)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_clip_clear_track((SinewClip*)self.Pointer, (uint)joint, (int)property));
         }
 
         /// <summary>
@@ -587,52 +410,25 @@ namespace Sinew
         public void Sample(float time, bool looping, Pose output, ClipCursor cursor = null)
         {
             if (output == null) Library.ThrowNull("output");
-            bool a = false, o = false, c = false;
-            try
+            using (Lease self = Lease())
+            using (Lease c = ClipCursor.LeaseOrNone(cursor))
+            using (Lease o = output.Lease())
             {
-                SinewClip* clip = Enter(ref a);
-                SinewClipCursor* cur = cursor == null ? null : cursor.Enter(ref c);
-                Library.Check(NativeMethods.sinew_clip_sample(clip, cur, time, looping ? 1u : 0u, output.Enter(ref o)));
-            }
-            finally
-            {
-                Exit(a);
-                output.Exit(o);
-                if (cursor != null) cursor.Exit(c);
+                Library.Check(NativeMethods.sinew_clip_sample((SinewClip*)self.Pointer, (SinewClipCursor*)c.Pointer, time, looping ? 1u : 0u, (SinewPose*)o.Pointer));
             }
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>Remembers key positions so forward playback samples in O(1) per track.</summary>
-    public sealed unsafe class ClipCursor : IDisposable
+    public sealed unsafe partial class ClipCursor
     {
-        readonly ClipCursorHandle handle = new ClipCursorHandle();
-
         /// <summary>A cursor for clips of <paramref name="clip"/>'s joint count.</summary>
         public ClipCursor(Clip clip)
         {
             if (clip == null) Library.ThrowNull("clip");
             SinewClipCursor* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_clip_cursor_create(clip.Enter(ref a), &native)); }
-            finally { clip.Exit(a); }
-            handle.Attach((IntPtr)native);
+            using (Lease source = clip.Lease()) Created(NativeMethods.sinew_clip_cursor_create((SinewClip*)source.Pointer, &native), native);
         }
-
-        public ClipCursorHandle Handle { get { return handle; } }
-
-        public SinewClipCursor* NativePointer { get { return (SinewClipCursor*)handle.Pointer; } }
-
-        internal SinewClipCursor* Enter(ref bool added) { return (SinewClipCursor*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>
@@ -642,38 +438,28 @@ namespace Sinew
     /// samples at the new times; queued fades run at once and finish in queue order, the newest
     /// finished one becoming current with its own time.
     /// </summary>
-    public sealed unsafe class Crossfade : IDisposable
+    public sealed unsafe partial class Crossfade
     {
-        readonly CrossfadeHandle handle = new CrossfadeHandle();
-
         /// <summary>A controller that can queue up to <paramref name="maxFades"/> (1 to 256) fades.</summary>
         public Crossfade(Skeleton skeleton, int maxFades = 4)
         {
             if (skeleton == null) Library.ThrowNull("skeleton");
             SinewCrossfade* native = null;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_create(skeleton.Enter(ref a), (uint)maxFades, &native)); }
-            finally { skeleton.Exit(a); }
-            handle.Attach((IntPtr)native);
+            using (Lease source = skeleton.Lease()) Created(NativeMethods.sinew_crossfade_create((SinewSkeleton*)source.Pointer, (uint)maxFades, &native), native);
             JointCount = skeleton.JointCount;
         }
 
         public int JointCount { get; }
 
-        public CrossfadeHandle Handle { get { return handle; } }
-
-        public SinewCrossfade* NativePointer { get { return (SinewCrossfade*)handle.Pointer; } }
-
-        internal SinewCrossfade* Enter(ref bool added) { return (SinewCrossfade*)handle.Enter(ref added); }
-        internal void Exit(bool added) { handle.Exit(added); }
-
         /// <summary>Plays <paramref name="clip"/> from time 0 at once, dropping queued fades and any inertialization.</summary>
         public void Play(Clip clip, bool looping = true)
         {
             if (clip == null) Library.ThrowNull("clip");
-            bool a = false, c = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_play(Enter(ref a), clip.Enter(ref c), looping ? 1u : 0u)); }
-            finally { Exit(a); clip.Exit(c); }
+            using (Lease self = Lease())
+            using (Lease c = clip.Lease())
+            {
+                Library.Check(NativeMethods.sinew_crossfade_play((SinewCrossfade*)self.Pointer, (SinewClip*)c.Pointer, looping ? 1u : 0u));
+            }
         }
 
         /// <summary>
@@ -691,9 +477,11 @@ namespace Sinew
         {
             if (clip == null) Library.ThrowNull("clip");
             uint queued = 0;
-            bool a = false, c = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_fade_to(Enter(ref a), clip.Enter(ref c), duration, (int)curve, looping ? 1u : 0u, &queued)); }
-            finally { Exit(a); clip.Exit(c); }
+            using (Lease self = Lease())
+            using (Lease c = clip.Lease())
+            {
+                Library.Check(NativeMethods.sinew_crossfade_fade_to((SinewCrossfade*)self.Pointer, (SinewClip*)c.Pointer, duration, (int)curve, looping ? 1u : 0u, &queued));
+            }
             return queued != 0;
         }
 
@@ -703,9 +491,7 @@ namespace Sinew
         /// </summary>
         public void Update(float dt)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_update(Enter(ref a), dt)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_crossfade_update((SinewCrossfade*)self.Pointer, dt));
         }
 
         /// <summary>
@@ -715,9 +501,11 @@ namespace Sinew
         public void GetPose(Pose output)
         {
             if (output == null) Library.ThrowNull("output");
-            bool a = false, o = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_get_pose(Enter(ref a), output.Enter(ref o))); }
-            finally { Exit(a); output.Exit(o); }
+            using (Lease self = Lease())
+            using (Lease o = output.Lease())
+            {
+                Library.Check(NativeMethods.sinew_crossfade_get_pose((SinewCrossfade*)self.Pointer, (SinewPose*)o.Pointer));
+            }
         }
 
         /// <summary>Number of queued fades.</summary>
@@ -726,9 +514,7 @@ namespace Sinew
             get
             {
                 uint count;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_crossfade_fade_count(Enter(ref a), &count)); }
-                finally { Exit(a); }
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_crossfade_fade_count((SinewCrossfade*)self.Pointer, &count));
                 return (int)count;
             }
         }
@@ -737,34 +523,29 @@ namespace Sinew
         /// Writes each playing clip's weight (current first, then queued fades) into
         /// <paramref name="output"/>, up to its length; returns how many there are.
         /// </summary>
-        public int GetWeights(float[] output)
-        {
-            if (output == null) Library.ThrowNull("output");
-            uint count;
-            bool a = false;
-            try
-            {
-                fixed (float* w = output) Library.Check(NativeMethods.sinew_crossfade_get_weights(Enter(ref a), w, (uint)output.Length, &count));
-            }
-            finally { Exit(a); }
-            return (int)count;
-        }
+        public int GetWeights(float[] output) { return PerClip(WeightsCall, output); }
 
         /// <summary>
         /// Writes each playing clip's time in the clip (where the next update advances from:
         /// wrapped when looping, clamped otherwise; 0 for a clip requested since), in the order of
         /// GetWeights, into <paramref name="output"/>, up to its length; returns how many there are.
         /// </summary>
-        public int GetTimes(float[] output)
+        public int GetTimes(float[] output) { return PerClip(TimesCall, output); }
+
+        /// <summary>A C function writing one float per playing clip and their count.</summary>
+        delegate SinewStatus PerClipCall(SinewCrossfade* crossfade, float* output, uint capacity, uint* count);
+
+        static readonly PerClipCall WeightsCall = NativeMethods.sinew_crossfade_get_weights;
+        static readonly PerClipCall TimesCall = NativeMethods.sinew_crossfade_get_times;
+
+        int PerClip(PerClipCall read, float[] output)
         {
             if (output == null) Library.ThrowNull("output");
             uint count;
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
-                fixed (float* t = output) Library.Check(NativeMethods.sinew_crossfade_get_times(Enter(ref a), t, (uint)output.Length, &count));
+                fixed (float* o = output) Library.Check(read((SinewCrossfade*)self.Pointer, o, (uint)output.Length, &count));
             }
-            finally { Exit(a); }
             return (int)count;
         }
 
@@ -786,16 +567,10 @@ namespace Sinew
         {
             uint active;
             float left;
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_crossfade_is_inertializing(Enter(ref a), &active, &left)); }
-            finally { Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_crossfade_is_inertializing((SinewCrossfade*)self.Pointer, &active, &left));
             remaining = left;
             return active != 0;
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>Pose blending: two-pose and layered blends, additive deltas. Nothing allocates.</summary>
@@ -811,23 +586,12 @@ namespace Sinew
         /// </summary>
         public static void Blend(Pose a, Pose b, float t, Pose output, JointMask mask = null, BlendSpace space = BlendSpace.Local)
         {
-            if (a == null) Library.ThrowNull("a");
-            if (b == null) Library.ThrowNull("b");
-            if (output == null) Library.ThrowNull("output");
-            bool ha = false, hb = false, ho = false, hm = false;
-            try
+            using (Lease pa = Pose.Required(a, "a"))
+            using (Lease pb = Pose.Required(b, "b"))
+            using (Lease po = Pose.Required(output, "output"))
+            using (Lease pm = JointMask.LeaseOrNone(mask))
             {
-                SinewPose* pa = a.Enter(ref ha);
-                SinewPose* pb = b.Enter(ref hb);
-                SinewJointMask* pm = mask == null ? null : mask.Enter(ref hm);
-                Library.Check(NativeMethods.sinew_pose_blend(pa, pb, t, pm, (int)space, output.Enter(ref ho)));
-            }
-            finally
-            {
-                a.Exit(ha);
-                b.Exit(hb);
-                output.Exit(ho);
-                if (mask != null) mask.Exit(hm);
+                Library.Check(NativeMethods.sinew_pose_blend((SinewPose*)pa.Pointer, (SinewPose*)pb.Pointer, t, (SinewJointMask*)pm.Pointer, (int)space, (SinewPose*)po.Pointer));
             }
         }
 
@@ -865,40 +629,49 @@ namespace Sinew
             }
         }
 
+        /// <summary>
+        /// Holds a reference on every layer's pose and mask for the call. Their number varies,
+        /// so instead of one lease each, <paramref name="native"/> is filled in order (pose,
+        /// then mask, layer by layer) and the references taken are counted, then given back in
+        /// the same order.
+        /// </summary>
         static void BlendLayers(BlendLayer[] layers, int count, float threshold, Pose output, SinewBlendLayer* native)
         {
             int held = 0;
-            bool poseAdded = false, maskAdded = false, outAdded = false;
             try
             {
                 for (int i = 0; i < count; i++)
                 {
-                    poseAdded = false;
-                    maskAdded = false;
-                    Pose pose = layers[i].Pose;
-                    JointMask mask = layers[i].Mask;
-                    if (pose == null) Library.ThrowNull("layers[" + i + "].Pose");
-                    native[i].pose = pose.Enter(ref poseAdded);
+                    if (layers[i].Pose == null) Library.ThrowNull("layers[" + i + "].Pose");
+                    native[i].pose = (SinewPose*)AddRef(layers[i].Pose.Handle, ref held);
                     native[i].weight = layers[i].Weight;
-                    native[i].mask = mask == null ? null : mask.Enter(ref maskAdded);
-                    held++;
+                    native[i].mask = layers[i].Mask == null ? null : (SinewJointMask*)AddRef(layers[i].Mask.Handle, ref held);
                 }
-                Library.Check(NativeMethods.sinew_pose_blend_layers(count == 0 ? null : native, (uint)count, threshold, output.Enter(ref outAdded)));
+                using (Lease o = output.Lease())
+                {
+                    Library.Check(NativeMethods.sinew_pose_blend_layers(count == 0 ? null : native, (uint)count, threshold, (SinewPose*)o.Pointer));
+                }
             }
             finally
             {
-                for (int i = 0; i < held; i++)
+                for (int i = 0; held > 0; i++)
                 {
-                    layers[i].Pose.Exit(true);
-                    if (layers[i].Mask != null) layers[i].Mask.Exit(true);
+                    layers[i].Pose.Handle.DangerousRelease();
+                    if (--held > 0 && layers[i].Mask != null)
+                    {
+                        layers[i].Mask.Handle.DangerousRelease();
+                        held--;
+                    }
                 }
-                if (held < count)
-                {
-                    if (layers[held].Pose != null) layers[held].Pose.Exit(poseAdded);
-                    if (layers[held].Mask != null) layers[held].Mask.Exit(maskAdded);
-                }
-                output.Exit(outAdded);
             }
+        }
+
+        static IntPtr AddRef(SafeHandle handle, ref int held)
+        {
+            bool added = false;
+            handle.DangerousAddRef(ref added);
+            held++;
+            return handle.DangerousGetHandle();
         }
 
         /// <summary>
@@ -909,21 +682,11 @@ namespace Sinew
         /// </summary>
         public static void MakeAdditive(Pose pose, Pose reference, Pose outDelta)
         {
-            if (pose == null) Library.ThrowNull("pose");
-            if (reference == null) Library.ThrowNull("reference");
-            if (outDelta == null) Library.ThrowNull("outDelta");
-            bool hp = false, hr = false, ho = false;
-            try
+            using (Lease pp = Pose.Required(pose, "pose"))
+            using (Lease pr = Pose.Required(reference, "reference"))
+            using (Lease po = Pose.Required(outDelta, "outDelta"))
             {
-                SinewPose* pp = pose.Enter(ref hp);
-                SinewPose* pr = reference.Enter(ref hr);
-                Library.Check(NativeMethods.sinew_pose_make_additive(pp, pr, outDelta.Enter(ref ho)));
-            }
-            finally
-            {
-                pose.Exit(hp);
-                reference.Exit(hr);
-                outDelta.Exit(ho);
+                Library.Check(NativeMethods.sinew_pose_make_additive((SinewPose*)pp.Pointer, (SinewPose*)pr.Pointer, (SinewPose*)po.Pointer));
             }
         }
 
@@ -939,23 +702,12 @@ namespace Sinew
         /// </summary>
         public static void ApplyAdditive(Pose basePose, Pose delta, float weight, Pose output, JointMask mask = null)
         {
-            if (basePose == null) Library.ThrowNull("basePose");
-            if (delta == null) Library.ThrowNull("delta");
-            if (output == null) Library.ThrowNull("output");
-            bool hb = false, hd = false, ho = false, hm = false;
-            try
+            using (Lease pb = Pose.Required(basePose, "basePose"))
+            using (Lease pd = Pose.Required(delta, "delta"))
+            using (Lease po = Pose.Required(output, "output"))
+            using (Lease pm = JointMask.LeaseOrNone(mask))
             {
-                SinewPose* pb = basePose.Enter(ref hb);
-                SinewPose* pd = delta.Enter(ref hd);
-                SinewJointMask* pm = mask == null ? null : mask.Enter(ref hm);
-                Library.Check(NativeMethods.sinew_pose_apply_additive(pb, pd, weight, pm, output.Enter(ref ho)));
-            }
-            finally
-            {
-                basePose.Exit(hb);
-                delta.Exit(hd);
-                output.Exit(ho);
-                if (mask != null) mask.Exit(hm);
+                Library.Check(NativeMethods.sinew_pose_apply_additive((SinewPose*)pb.Pointer, (SinewPose*)pd.Pointer, weight, (SinewJointMask*)pm.Pointer, (SinewPose*)po.Pointer));
             }
         }
     }

@@ -1,6 +1,7 @@
-// IK solvers: two-bone, FABRIK, CCD, and hand IK retargeting. Solving allocates nothing.
-// SolveBatch solves a crowd's chains in one call; give each worker thread its own solver (the
-// native library holds no global lock).
+// IK solvers: two-bone, FABRIK and CCD (one ChainSolver base), and hand IK retargeting.
+// Solving allocates nothing. SolveBatch solves a crowd's chains in one call; give each worker
+// thread its own solver (the native library holds no global lock). The constructors, Settings,
+// NativePointer and the C functions each chain solver calls are generated in NativeMethods.g.cs.
 
 using System;
 using Sinew.Native;
@@ -11,44 +12,8 @@ namespace Sinew
     /// Analytic two-bone IK (Unreal's TwoBoneIK node semantics). One solver may serve many
     /// chains (SolveBatch: many per call); use it from one thread at a time.
     /// </summary>
-    public sealed unsafe class TwoBoneIk : IDisposable
+    public sealed unsafe partial class TwoBoneIk
     {
-        readonly TwoBoneIkHandle handle = new TwoBoneIkHandle();
-
-        public TwoBoneIk() : this(TwoBoneIkSettings.Default) { }
-
-        public TwoBoneIk(TwoBoneIkSettings settings)
-        {
-            SinewTwoBoneIk* native = null;
-            Library.Check(NativeMethods.sinew_two_bone_ik_create((SinewTwoBoneIkSettings*)&settings, &native));
-            handle.Attach((IntPtr)native);
-        }
-
-        public TwoBoneIkHandle Handle { get { return handle; } }
-
-        public SinewTwoBoneIk* NativePointer { get { return (SinewTwoBoneIk*)handle.Pointer; } }
-
-        SinewTwoBoneIk* Enter(ref bool added) { return (SinewTwoBoneIk*)handle.Enter(ref added); }
-
-        /// <summary>The solver's settings; setting validates them (unchanged on error).</summary>
-        public TwoBoneIkSettings Settings
-        {
-            get
-            {
-                TwoBoneIkSettings s;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_two_bone_ik_get_settings(Enter(ref a), (SinewTwoBoneIkSettings*)&s)); }
-                finally { handle.Exit(a); }
-                return s;
-            }
-            set
-            {
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_two_bone_ik_set_settings(Enter(ref a), (SinewTwoBoneIkSettings*)&value)); }
-                finally { handle.Exit(a); }
-            }
-        }
-
         /// <summary>
         /// Solves three model-space transforms (root, joint, end) in place toward
         /// <paramref name="effectorPosition"/>. <paramref name="jointTarget"/> is the pole (null
@@ -67,19 +32,17 @@ namespace Sinew
         {
             Quat rotation = effectorRotation.GetValueOrDefault();
             Vec3 pole = jointTarget.GetValueOrDefault();
-            IkResult result;
-            bool a = false;
-            try
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
             {
                 Library.Check(NativeMethods.sinew_two_bone_ik_solve(
-                    Enter(ref a),
+                    (SinewTwoBoneIk*)self.Pointer,
                     (SinewTransform*)chain,
                     (SinewVec3*)&effectorPosition,
                     effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
                     jointTarget.HasValue ? (SinewVec3*)&pole : null,
-                    (SinewIkResult*)&result));
+                    &result.Native));
             }
-            finally { handle.Exit(a); }
             return result;
         }
 
@@ -99,9 +62,7 @@ namespace Sinew
         public void SolveBatch(Transform[] chains, Vec3[] effectorPositions, Quat[] effectorRotations = null, Vec3[] jointTargets = null, IkResult[] results = null)
         {
             if (effectorPositions == null) Library.ThrowNull("effectorPositions");
-            int count = effectorPositions.Length;
-            BatchArguments.Check(true, count, 3, chains, effectorPositions, effectorRotations, "effectorRotations", jointTargets, "jointTargets", results);
-            SolveBatchPinned(chains, count, effectorPositions, effectorRotations, jointTargets, results);
+            SolveBatch(true, chains, effectorPositions.Length, effectorPositions, effectorRotations, jointTargets, results);
         }
 
         /// <summary>
@@ -110,12 +71,12 @@ namespace Sinew
         /// </summary>
         public void SolveBatch(Transform[] chains, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Vec3[] jointTargets = null, IkResult[] results = null)
         {
-            BatchArguments.Check(false, chainCount, 3, chains, effectorPositions, effectorRotations, "effectorRotations", jointTargets, "jointTargets", results);
-            SolveBatchPinned(chains, chainCount, effectorPositions, effectorRotations, jointTargets, results);
+            SolveBatch(false, chains, chainCount, effectorPositions, effectorRotations, jointTargets, results);
         }
 
-        void SolveBatchPinned(Transform[] chains, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Vec3[] jointTargets, IkResult[] results)
+        void SolveBatch(bool exact, Transform[] chains, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Vec3[] jointTargets, IkResult[] results)
         {
+            BatchArguments.Check(exact, chainCount, 3, chains, effectorPositions, effectorRotations, "effectorRotations", jointTargets, "jointTargets", results);
             fixed (Transform* c = chains)
             fixed (Vec3* p = effectorPositions)
             fixed (Quat* r = effectorRotations)
@@ -134,11 +95,10 @@ namespace Sinew
         public void SolveBatch(Transform* chains, int chainCount, Vec3* effectorPositions, Quat* effectorRotations = null, Vec3* jointTargets = null, IkResult* results = null)
         {
             if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
                 Library.Check(NativeMethods.sinew_two_bone_ik_solve_batch(
-                    Enter(ref a),
+                    (SinewTwoBoneIk*)self.Pointer,
                     (SinewTransform*)chains,
                     (uint)chainCount,
                     (SinewVec3*)effectorPositions,
@@ -146,7 +106,6 @@ namespace Sinew
                     (SinewVec3*)jointTargets,
                     (SinewIkResult*)results));
             }
-            finally { handle.Exit(a); }
         }
 
         /// <summary>
@@ -158,93 +117,53 @@ namespace Sinew
             if (pose == null) Library.ThrowNull("pose");
             Quat rotation = effectorRotation.GetValueOrDefault();
             Vec3 pole = jointTarget.GetValueOrDefault();
-            IkResult result;
-            bool a = false, p = false;
-            try
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
+            using (Lease p = pose.Lease())
             {
-                SinewTwoBoneIk* solver = Enter(ref a);
                 Library.Check(NativeMethods.sinew_two_bone_ik_solve_pose(
-                    solver,
-                    pose.Enter(ref p),
+                    (SinewTwoBoneIk*)self.Pointer,
+                    (SinewPose*)p.Pointer,
                     (uint)root,
                     (uint)joint,
                     (uint)end,
                     (SinewVec3*)&effectorPosition,
                     effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
                     jointTarget.HasValue ? (SinewVec3*)&pole : null,
-                    (SinewIkResult*)&result));
-            }
-            finally
-            {
-                handle.Exit(a);
-                pose.Exit(p);
+                    &result.Native));
             }
             return result;
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>
-    /// FABRIK chain solver with per-joint constraints; all memory is allocated at creation for
-    /// chains of up to MaxJoints joints. Use from one thread at a time (SolveBatch: many chains
-    /// per call).
+    /// What FABRIK and CCD share: chains of up to MaxJoints joints (all memory allocated at
+    /// creation), per-joint constraints, and single, batch and pose solves. Use a solver from one
+    /// thread at a time (SolveBatch: many chains per call).
     /// </summary>
-    public sealed unsafe class Fabrik : IDisposable
+    public abstract unsafe class ChainSolver : NativeObject
     {
-        readonly FabrikHandle handle = new FabrikHandle();
+        internal ChainSolver() { }
 
-        public Fabrik(int maxJoints) : this(maxJoints, FabrikSettings.Default) { }
+        /// <summary>The longest chain the solver takes, fixed at creation.</summary>
+        public int MaxJoints { get; internal set; }
 
-        public Fabrik(int maxJoints, FabrikSettings settings)
-        {
-            SinewFabrik* native = null;
-            Library.Check(NativeMethods.sinew_fabrik_create((SinewFabrikSettings*)&settings, (uint)maxJoints, &native));
-            handle.Attach((IntPtr)native);
-            MaxJoints = maxJoints;
-        }
-
-        public int MaxJoints { get; }
-
-        public FabrikHandle Handle { get { return handle; } }
-
-        public SinewFabrik* NativePointer { get { return (SinewFabrik*)handle.Pointer; } }
-
-        SinewFabrik* Enter(ref bool added) { return (SinewFabrik*)handle.Enter(ref added); }
-
-        public FabrikSettings Settings
-        {
-            get
-            {
-                FabrikSettings s;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_fabrik_get_settings(Enter(ref a), (SinewFabrikSettings*)&s)); }
-                finally { handle.Exit(a); }
-                return s;
-            }
-            set
-            {
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_fabrik_set_settings(Enter(ref a), (SinewFabrikSettings*)&value)); }
-                finally { handle.Exit(a); }
-            }
-        }
+        // The solver's C functions (one signature for FABRIK and CCD; generated in NativeMethods.g.cs).
+        internal abstract SinewStatus NativeSetConstraint(IntPtr self, uint joint, SinewJointConstraint* constraint);
+        internal abstract SinewStatus NativeSolve(IntPtr self, SinewTransform* chain, uint joint_count, SinewQuat* root_parent_rotation, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
+        internal abstract SinewStatus NativeSolvePose(IntPtr self, SinewPose* pose, uint* joints, uint joint_count, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
+        internal abstract SinewStatus NativeSolveBatch(IntPtr self, SinewTransform* chains, uint joint_count, uint chain_count, SinewQuat* root_parent_rotations, SinewVec3* effector_positions, SinewQuat* effector_rotations, SinewIkResult* out_results);
 
         /// <summary>Sets the constraint of chain joint <paramref name="joint"/> (0 is the chain's root).</summary>
         public void SetConstraint(int joint, JointConstraint constraint)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_fabrik_set_constraint(Enter(ref a), (uint)joint, (SinewJointConstraint*)&constraint)); }
-            finally { handle.Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeSetConstraint(self.Pointer, (uint)joint, &constraint.Native));
         }
 
+        /// <summary>Removes the constraint of chain joint <paramref name="joint"/>.</summary>
         public void ClearConstraint(int joint)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_fabrik_set_constraint(Enter(ref a), (uint)joint, null)); }
-            finally { handle.Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeSetConstraint(self.Pointer, (uint)joint, null));
         }
 
         /// <summary>
@@ -266,24 +185,23 @@ namespace Sinew
             fixed (Transform* c = chain) return Solve(c, count, effectorPosition, effectorRotation, rootParentRotation);
         }
 
+        /// <summary>As Solve on <paramref name="count"/> transforms at <paramref name="chain"/>.</summary>
         public IkResult Solve(Transform* chain, int count, Vec3 effectorPosition, Quat? effectorRotation = null, Quat? rootParentRotation = null)
         {
             Quat rotation = effectorRotation.GetValueOrDefault();
             Quat parent = rootParentRotation.GetValueOrDefault();
-            IkResult result;
-            bool a = false;
-            try
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
             {
-                Library.Check(NativeMethods.sinew_fabrik_solve(
-                    Enter(ref a),
+                Library.Check(NativeSolve(
+                    self.Pointer,
                     (SinewTransform*)chain,
                     (uint)count,
                     rootParentRotation.HasValue ? (SinewQuat*)&parent : null,
                     (SinewVec3*)&effectorPosition,
                     effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
-                    (SinewIkResult*)&result));
+                    &result.Native));
             }
-            finally { handle.Exit(a); }
             return result;
         }
 
@@ -303,9 +221,7 @@ namespace Sinew
         public void SolveBatch(Transform[] chains, int jointCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
         {
             if (effectorPositions == null) Library.ThrowNull("effectorPositions");
-            int count = effectorPositions.Length;
-            BatchArguments.Check(true, count, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
-            SolveBatchPinned(chains, jointCount, count, effectorPositions, effectorRotations, rootParentRotations, results);
+            SolveBatch(true, chains, jointCount, effectorPositions.Length, effectorPositions, effectorRotations, rootParentRotations, results);
         }
 
         /// <summary>
@@ -314,12 +230,12 @@ namespace Sinew
         /// </summary>
         public void SolveBatch(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
         {
-            BatchArguments.Check(false, chainCount, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
-            SolveBatchPinned(chains, jointCount, chainCount, effectorPositions, effectorRotations, rootParentRotations, results);
+            SolveBatch(false, chains, jointCount, chainCount, effectorPositions, effectorRotations, rootParentRotations, results);
         }
 
-        void SolveBatchPinned(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Quat[] rootParentRotations, IkResult[] results)
+        void SolveBatch(bool exact, Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Quat[] rootParentRotations, IkResult[] results)
         {
+            BatchArguments.Check(exact, chainCount, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
             fixed (Transform* c = chains)
             fixed (Vec3* p = effectorPositions)
             fixed (Quat* r = effectorRotations)
@@ -339,11 +255,10 @@ namespace Sinew
         {
             if (jointCount < 0) BatchArguments.ThrowCount("jointCount", jointCount);
             if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
-                Library.Check(NativeMethods.sinew_fabrik_solve_batch(
-                    Enter(ref a),
+                Library.Check(NativeSolveBatch(
+                    self.Pointer,
                     (SinewTransform*)chains,
                     (uint)jointCount,
                     (uint)chainCount,
@@ -352,7 +267,6 @@ namespace Sinew
                     (SinewQuat*)effectorRotations,
                     (SinewIkResult*)results));
             }
-            finally { handle.Exit(a); }
         }
 
         /// <summary>
@@ -365,253 +279,55 @@ namespace Sinew
             return SolvePose(pose, joints, joints.Length, effectorPosition, effectorRotation);
         }
 
+        /// <summary>As SolvePose on the first <paramref name="count"/> entries of <paramref name="joints"/>.</summary>
         public IkResult SolvePose(Pose pose, int[] joints, int count, Vec3 effectorPosition, Quat? effectorRotation = null)
         {
             if (pose == null) Library.ThrowNull("pose");
             if (joints == null) Library.ThrowNull("joints");
             if (count < 0 || count > joints.Length) throw new ArgumentOutOfRangeException("count", count, "count must be within the joints array");
             Quat rotation = effectorRotation.GetValueOrDefault();
-            IkResult result;
-            bool a = false, p = false;
-            try
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
+            using (Lease p = pose.Lease())
             {
-                SinewFabrik* solver = Enter(ref a);
                 fixed (int* j = joints)
                 {
-                    Library.Check(NativeMethods.sinew_fabrik_solve_pose(
-                        solver,
-                        pose.Enter(ref p),
+                    Library.Check(NativeSolvePose(
+                        self.Pointer,
+                        (SinewPose*)p.Pointer,
                         (uint*)j,
                         (uint)count,
                         (SinewVec3*)&effectorPosition,
                         effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
-                        (SinewIkResult*)&result));
+                        &result.Native));
                 }
-            }
-            finally
-            {
-                handle.Exit(a);
-                pose.Exit(p);
             }
             return result;
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>
-    /// CCD chain solver with per-joint constraints, rotation limits and weights; all memory is
-    /// allocated at creation. Use from one thread at a time (SolveBatch: many chains per call).
+    /// FABRIK chain solver (Unreal's FABRIK node) with per-joint constraints; everything it does
+    /// is <see cref="ChainSolver"/>'s (and generated: constructors, Settings, NativePointer).
     /// </summary>
-    public sealed unsafe class Ccd : IDisposable
+    public sealed partial class Fabrik
     {
-        readonly CcdHandle handle = new CcdHandle();
+    }
 
-        public Ccd(int maxJoints) : this(maxJoints, CcdSettings.Default) { }
-
-        public Ccd(int maxJoints, CcdSettings settings)
-        {
-            SinewCcd* native = null;
-            Library.Check(NativeMethods.sinew_ccd_create((SinewCcdSettings*)&settings, (uint)maxJoints, &native));
-            handle.Attach((IntPtr)native);
-            MaxJoints = maxJoints;
-        }
-
-        public int MaxJoints { get; }
-
-        public CcdHandle Handle { get { return handle; } }
-
-        public SinewCcd* NativePointer { get { return (SinewCcd*)handle.Pointer; } }
-
-        SinewCcd* Enter(ref bool added) { return (SinewCcd*)handle.Enter(ref added); }
-
-        public CcdSettings Settings
-        {
-            get
-            {
-                CcdSettings s;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_ccd_get_settings(Enter(ref a), (SinewCcdSettings*)&s)); }
-                finally { handle.Exit(a); }
-                return s;
-            }
-            set
-            {
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_ccd_set_settings(Enter(ref a), (SinewCcdSettings*)&value)); }
-                finally { handle.Exit(a); }
-            }
-        }
-
-        public void SetConstraint(int joint, JointConstraint constraint)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_ccd_set_constraint(Enter(ref a), (uint)joint, (SinewJointConstraint*)&constraint)); }
-            finally { handle.Exit(a); }
-        }
-
-        public void ClearConstraint(int joint)
-        {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_ccd_set_constraint(Enter(ref a), (uint)joint, null)); }
-            finally { handle.Exit(a); }
-        }
-
+    /// <summary>
+    /// CCD chain solver (Unreal's CCDIK node) with per-joint constraints, rotation limits and
+    /// weights; see <see cref="ChainSolver"/>.
+    /// </summary>
+    public sealed unsafe partial class Ccd
+    {
         /// <summary>
         /// Chain joint <paramref name="joint"/>'s rotation limit (degrees from the input per
         /// solve, in [0, 180]; 180 is unlimited) and weight (fraction of each step, in [0, 1]).
         /// </summary>
         public void SetJoint(int joint, float rotationLimitDegrees, float weight = 1f)
         {
-            bool a = false;
-            try { Library.Check(NativeMethods.sinew_ccd_set_joint(Enter(ref a), (uint)joint, rotationLimitDegrees, weight)); }
-            finally { handle.Exit(a); }
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_ccd_set_joint((SinewCcd*)self.Pointer, (uint)joint, rotationLimitDegrees, weight));
         }
-
-        public IkResult Solve(Transform[] chain, Vec3 effectorPosition, Quat? effectorRotation = null, Quat? rootParentRotation = null)
-        {
-            if (chain == null) Library.ThrowNull("chain");
-            return Solve(chain, chain.Length, effectorPosition, effectorRotation, rootParentRotation);
-        }
-
-        public IkResult Solve(Transform[] chain, int count, Vec3 effectorPosition, Quat? effectorRotation = null, Quat? rootParentRotation = null)
-        {
-            if (chain == null) Library.ThrowNull("chain");
-            if (count < 0 || count > chain.Length) throw new ArgumentOutOfRangeException("count", count, "count must be within the chain array");
-            fixed (Transform* c = chain) return Solve(c, count, effectorPosition, effectorRotation, rootParentRotation);
-        }
-
-        public IkResult Solve(Transform* chain, int count, Vec3 effectorPosition, Quat? effectorRotation = null, Quat? rootParentRotation = null)
-        {
-            Quat rotation = effectorRotation.GetValueOrDefault();
-            Quat parent = rootParentRotation.GetValueOrDefault();
-            IkResult result;
-            bool a = false;
-            try
-            {
-                Library.Check(NativeMethods.sinew_ccd_solve(
-                    Enter(ref a),
-                    (SinewTransform*)chain,
-                    (uint)count,
-                    rootParentRotation.HasValue ? (SinewQuat*)&parent : null,
-                    (SinewVec3*)&effectorPosition,
-                    effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
-                    (SinewIkResult*)&result));
-            }
-            finally { handle.Exit(a); }
-            return result;
-        }
-
-        /// <summary>
-        /// Solves many independent chains of <paramref name="jointCount"/> model-space transforms
-        /// each, stored back to back in <paramref name="chains"/>, in one call (a crowd); chain i
-        /// is solved exactly (bit for bit) as Solve would, toward effectorPositions[i].
-        /// <paramref name="effectorRotations"/>, <paramref name="rootParentRotations"/> (null:
-        /// identity) and <paramref name="results"/> are each null (for every chain) or hold one
-        /// item per chain. Every input is checked before anything is written, so a
-        /// SinewException leaves every array untouched, except Status.NumericOverflow: the chains
-        /// whose result is not representable (NativeMessage names the first) keep their
-        /// transforms and results, and the others are solved. Allocates nothing. The solver's
-        /// scratch memory makes it one thread at a time: one solver per worker thread; there is
-        /// no global lock.
-        /// </summary>
-        public void SolveBatch(Transform[] chains, int jointCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
-        {
-            if (effectorPositions == null) Library.ThrowNull("effectorPositions");
-            int count = effectorPositions.Length;
-            BatchArguments.Check(true, count, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
-            SolveBatchPinned(chains, jointCount, count, effectorPositions, effectorRotations, rootParentRotations, results);
-        }
-
-        /// <summary>
-        /// As SolveBatch on the first <paramref name="chainCount"/> chains of reusable arrays
-        /// (each at least that long; <paramref name="chains"/> at least jointCount * chainCount).
-        /// </summary>
-        public void SolveBatch(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations = null, Quat[] rootParentRotations = null, IkResult[] results = null)
-        {
-            BatchArguments.Check(false, chainCount, jointCount, chains, effectorPositions, effectorRotations, "effectorRotations", rootParentRotations, "rootParentRotations", results);
-            SolveBatchPinned(chains, jointCount, chainCount, effectorPositions, effectorRotations, rootParentRotations, results);
-        }
-
-        void SolveBatchPinned(Transform[] chains, int jointCount, int chainCount, Vec3[] effectorPositions, Quat[] effectorRotations, Quat[] rootParentRotations, IkResult[] results)
-        {
-            fixed (Transform* c = chains)
-            fixed (Vec3* p = effectorPositions)
-            fixed (Quat* r = effectorRotations)
-            fixed (Quat* q = rootParentRotations)
-            fixed (IkResult* o = results)
-            {
-                SolveBatch(c, jointCount, chainCount, p, r, q, o);
-            }
-        }
-
-        /// <summary>
-        /// As SolveBatch(Transform[], ...) on <paramref name="chainCount"/> chains at
-        /// <paramref name="chains"/> (jointCount * chainCount transforms) and arrays of
-        /// chainCount items (optional ones may be null), e.g. from NativeArray.GetUnsafePtr.
-        /// </summary>
-        public void SolveBatch(Transform* chains, int jointCount, int chainCount, Vec3* effectorPositions, Quat* effectorRotations = null, Quat* rootParentRotations = null, IkResult* results = null)
-        {
-            if (jointCount < 0) BatchArguments.ThrowCount("jointCount", jointCount);
-            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
-            bool a = false;
-            try
-            {
-                Library.Check(NativeMethods.sinew_ccd_solve_batch(
-                    Enter(ref a),
-                    (SinewTransform*)chains,
-                    (uint)jointCount,
-                    (uint)chainCount,
-                    (SinewQuat*)rootParentRotations,
-                    (SinewVec3*)effectorPositions,
-                    (SinewQuat*)effectorRotations,
-                    (SinewIkResult*)results));
-            }
-            finally { handle.Exit(a); }
-        }
-
-        public IkResult SolvePose(Pose pose, int[] joints, Vec3 effectorPosition, Quat? effectorRotation = null)
-        {
-            if (joints == null) Library.ThrowNull("joints");
-            return SolvePose(pose, joints, joints.Length, effectorPosition, effectorRotation);
-        }
-
-        public IkResult SolvePose(Pose pose, int[] joints, int count, Vec3 effectorPosition, Quat? effectorRotation = null)
-        {
-            if (pose == null) Library.ThrowNull("pose");
-            if (joints == null) Library.ThrowNull("joints");
-            if (count < 0 || count > joints.Length) throw new ArgumentOutOfRangeException("count", count, "count must be within the joints array");
-            Quat rotation = effectorRotation.GetValueOrDefault();
-            IkResult result;
-            bool a = false, p = false;
-            try
-            {
-                SinewCcd* solver = Enter(ref a);
-                fixed (int* j = joints)
-                {
-                    Library.Check(NativeMethods.sinew_ccd_solve_pose(
-                        solver,
-                        pose.Enter(ref p),
-                        (uint*)j,
-                        (uint)count,
-                        (SinewVec3*)&effectorPosition,
-                        effectorRotation.HasValue ? (SinewQuat*)&rotation : null,
-                        (SinewIkResult*)&result));
-                }
-            }
-            finally
-            {
-                handle.Exit(a);
-                pose.Exit(p);
-            }
-            return result;
-        }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 
     /// <summary>Argument checks of the SolveBatch overloads, before anything is pinned.</summary>
@@ -661,43 +377,8 @@ namespace Sinew
     /// Unreal's HandIKRetargeting node: moves bones by (FK - IK) * PerAxisAlpha, FK and IK being
     /// the hand positions mixed by HandFkWeight.
     /// </summary>
-    public sealed unsafe class HandIkRetargeting : IDisposable
+    public sealed unsafe partial class HandIkRetargeting
     {
-        readonly HandIkRetargetingHandle handle = new HandIkRetargetingHandle();
-
-        public HandIkRetargeting() : this(HandIkRetargetingSettings.Default) { }
-
-        public HandIkRetargeting(HandIkRetargetingSettings settings)
-        {
-            SinewHandIkRetargeting* native = null;
-            Library.Check(NativeMethods.sinew_hand_ik_retargeting_create((SinewHandIkRetargetingSettings*)&settings, &native));
-            handle.Attach((IntPtr)native);
-        }
-
-        public HandIkRetargetingHandle Handle { get { return handle; } }
-
-        public SinewHandIkRetargeting* NativePointer { get { return (SinewHandIkRetargeting*)handle.Pointer; } }
-
-        SinewHandIkRetargeting* Enter(ref bool added) { return (SinewHandIkRetargeting*)handle.Enter(ref added); }
-
-        public HandIkRetargetingSettings Settings
-        {
-            get
-            {
-                HandIkRetargetingSettings s;
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_hand_ik_retargeting_get_settings(Enter(ref a), (SinewHandIkRetargetingSettings*)&s)); }
-                finally { handle.Exit(a); }
-                return s;
-            }
-            set
-            {
-                bool a = false;
-                try { Library.Check(NativeMethods.sinew_hand_ik_retargeting_set_settings(Enter(ref a), (SinewHandIkRetargetingSettings*)&value)); }
-                finally { handle.Exit(a); }
-            }
-        }
-
         /// <summary>
         /// Adds the offset to the translation of each listed bone of a model-space array (the
         /// hands are read from the same array); returns the offset.
@@ -707,17 +388,15 @@ namespace Sinew
             if (model == null) Library.ThrowNull("model");
             if (bones == null) Library.ThrowNull("bones");
             Vec3 offset;
-            bool a = false;
-            try
+            using (Lease self = Lease())
             {
                 fixed (Transform* m = model)
                 fixed (int* b = bones)
                 {
                     Library.Check(NativeMethods.sinew_hand_ik_retargeting_apply_model(
-                        Enter(ref a), (SinewTransform*)m, (uint)model.Length, (SinewHandJoints*)&hands, (uint*)b, (uint)bones.Length, (SinewVec3*)&offset));
+                        (SinewHandIkRetargeting*)self.Pointer, (SinewTransform*)m, (uint)model.Length, &hands.Native, (uint*)b, (uint)bones.Length, (SinewVec3*)&offset));
                 }
             }
-            finally { handle.Exit(a); }
             return offset;
         }
 
@@ -730,26 +409,16 @@ namespace Sinew
             if (pose == null) Library.ThrowNull("pose");
             if (bones == null) Library.ThrowNull("bones");
             Vec3 offset;
-            bool a = false, p = false;
-            try
+            using (Lease self = Lease())
+            using (Lease p = pose.Lease())
             {
-                SinewHandIkRetargeting* node = Enter(ref a);
                 fixed (int* b = bones)
                 {
                     Library.Check(NativeMethods.sinew_hand_ik_retargeting_apply_pose(
-                        node, pose.Enter(ref p), (SinewHandJoints*)&hands, (uint*)b, (uint)bones.Length, (SinewVec3*)&offset));
+                        (SinewHandIkRetargeting*)self.Pointer, (SinewPose*)p.Pointer, &hands.Native, (uint*)b, (uint)bones.Length, (SinewVec3*)&offset));
                 }
-            }
-            finally
-            {
-                handle.Exit(a);
-                pose.Exit(p);
             }
             return offset;
         }
-
-        public bool IsDisposed { get { return handle.IsClosed; } }
-
-        public void Dispose() { handle.Dispose(); }
     }
 }

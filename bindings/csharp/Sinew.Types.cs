@@ -1,6 +1,8 @@
-// Sinew value types: vectors, rotations, transforms, settings and enums. Every struct here has
-// the layout of its C counterpart (checked by tests/csharp/SinewTests.cs), so arrays of them
-// are passed to the native library by pointer without copying.
+// Sinew value types written by hand: vectors, rotations and transforms (with their operators and
+// Unity conversions), blend layers, and the constructors and factories of the generated value
+// types of NativeMethods.g.cs. Every struct has the layout of its C counterpart (checked by
+// tests/csharp/SinewTests.cs), so arrays of them are passed to the native library by pointer
+// without copying.
 
 using System;
 using System.Globalization;
@@ -9,67 +11,11 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    /// <summary>What rotation a chain's last joint gets (SinewEndRotation).</summary>
-    public enum EndRotation
-    {
-        /// <summary>Keeps its model-space rotation (Unreal's default).</summary>
-        KeepModel = (int)SinewEndRotation.KeepModel,
-        /// <summary>Copies the effector rotation (kept when none is given).</summary>
-        CopyEffector = (int)SinewEndRotation.CopyEffector,
-        /// <summary>Keeps its rotation relative to the previous bone.</summary>
-        KeepLocal = (int)SinewEndRotation.KeepLocal,
-    }
-
-    /// <summary>Kind of a <see cref="JointConstraint"/> (SinewConstraintType).</summary>
-    public enum ConstraintType
-    {
-        /// <summary>Swing inside an elliptical cone about the axis, optionally a twist range.</summary>
-        Cone = (int)SinewConstraintType.Cone,
-        /// <summary>Rotation only about the axis, in [MinAngle, MaxAngle].</summary>
-        Hinge = (int)SinewConstraintType.Hinge,
-        /// <summary>Free swing; twist about the axis in [MinAngle, MaxAngle].</summary>
-        Twist = (int)SinewConstraintType.Twist,
-    }
-
-    /// <summary>Space of a two-pose blend's rotations (SinewBlendSpace).</summary>
-    public enum BlendSpace
-    {
-        Local = (int)SinewBlendSpace.Local,
-        ModelRotation = (int)SinewBlendSpace.ModelRotation,
-    }
-
-    /// <summary>Interpolation between a track's keys (SinewInterpolation).</summary>
-    public enum Interpolation
-    {
-        Step = (int)SinewInterpolation.Step,
-        Linear = (int)SinewInterpolation.Linear,
-        Slerp = (int)SinewInterpolation.Slerp,
-        Cubic = (int)SinewInterpolation.Cubic,
-    }
-
-    /// <summary>Which track of a joint (SinewTrackProperty).</summary>
-    public enum TrackProperty
-    {
-        Translation = (int)SinewTrackProperty.Translation,
-        Rotation = (int)SinewTrackProperty.Rotation,
-        Scale = (int)SinewTrackProperty.Scale,
-    }
-
-    /// <summary>Shape of a crossfade transition (SinewFadeCurve).</summary>
-    public enum FadeCurve
-    {
-        Linear = (int)SinewFadeCurve.Linear,
-        Smooth = (int)SinewFadeCurve.Smooth,
-        Inertialize = (int)SinewFadeCurve.Inertialize,
-    }
-
     /// <summary>A 3D vector, laid out like SinewVec3 and Unity's Vector3.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct Vec3 : IEquatable<Vec3>
     {
-        public float x;
-        public float y;
-        public float z;
+        public float x, y, z;
 
         public Vec3(float x, float y, float z)
         {
@@ -108,10 +54,7 @@ namespace Sinew
     [StructLayout(LayoutKind.Sequential)]
     public struct Quat : IEquatable<Quat>
     {
-        public float x;
-        public float y;
-        public float z;
-        public float w;
+        public float x, y, z, w;
 
         public Quat(float x, float y, float z, float w)
         {
@@ -181,232 +124,70 @@ namespace Sinew
         public override string ToString() { return "T" + Translation + " R" + Rotation + " S" + Scale; }
     }
 
-    /// <summary>Outcome of an IK solve (SinewIkResult).</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct IkResult
+    public partial struct IkResult
     {
-        uint reached;
-        float error;
-        uint iterations;
-
         public IkResult(bool reached, float error, int iterations)
         {
-            this.reached = reached ? 1u : 0u;
-            this.error = error;
-            this.iterations = (uint)iterations;
+            Native.reached = reached ? 1u : 0u;
+            Native.error = error;
+            Native.iterations = (uint)iterations;
         }
-
-        /// <summary>The end finished within tolerance of the target.</summary>
-        public bool Reached { get { return reached != 0; } }
-        /// <summary>Distance from the chain's end to the target after the solve.</summary>
-        public float Error { get { return error; } }
-        /// <summary>Iterations used (1 for analytic solvers).</summary>
-        public int Iterations { get { return (int)iterations; } }
 
         public override string ToString()
         {
-            return string.Format(CultureInfo.InvariantCulture, "reached={0} error={1} iterations={2}", Reached, error, iterations);
+            return string.Format(CultureInfo.InvariantCulture, "reached={0} error={1} iterations={2}", Reached, Error, Iterations);
         }
     }
 
-    /// <summary>
-    /// Two-bone IK settings (SinewTwoBoneIkSettings). Start from <see cref="Default"/>:
-    /// default(TwoBoneIkSettings) is all zeros, which the solver rejects.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct TwoBoneIkSettings
+    public partial struct HandJoints
     {
-        /// <summary>Blend of the solved chain over the input, in [0, 1] (Unreal's alpha).</summary>
-        public float Weight;
-        uint allowStretching;
-        /// <summary>Reach ratio at which stretching starts.</summary>
-        public float StartStretchRatio;
-        /// <summary>Largest bone-length scale when stretching, at least 1.</summary>
-        public float MaxStretchScale;
-        public EndRotation EndRotation;
-        /// <summary>In (0, 1]; below 1 the reach eases in beyond this fraction of the chain length.</summary>
-        public float Soften;
-        uint keepTwist;
-        /// <summary>How far the bend turns from the no-pole one toward the joint target, in [0, 1].</summary>
-        public float PoleWeight;
-
-        /// <summary>Both bones may stretch toward far targets (Unreal's bAllowStretching).</summary>
-        public bool AllowStretching { get { return allowStretching != 0; } set { allowStretching = value ? 1u : 0u; } }
-        /// <summary>Keeps the joint bone's twist relative to the root bone.</summary>
-        public bool KeepTwist { get { return keepTwist != 0; } set { keepTwist = value ? 1u : 0u; } }
-
-        /// <summary>The native defaults (sinew_two_bone_ik_settings_default).</summary>
-        public static unsafe TwoBoneIkSettings Default
-        {
-            get
-            {
-                TwoBoneIkSettings s;
-                NativeMethods.sinew_two_bone_ik_settings_default((SinewTwoBoneIkSettings*)&s);
-                return s;
-            }
-        }
-    }
-
-    /// <summary>FABRIK settings (SinewFabrikSettings). Start from <see cref="Default"/>.</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct FabrikSettings
-    {
-        /// <summary>Reach tolerance, relative to the chain length when RelativePrecision.</summary>
-        public float Precision;
-        uint relativePrecision;
-        /// <summary>Most iterations.</summary>
-        public int MaxIterations;
-        uint stopWhenStalled;
-        public EndRotation EndRotation;
-
-        public bool RelativePrecision { get { return relativePrecision != 0; } set { relativePrecision = value ? 1u : 0u; } }
-        public bool StopWhenStalled { get { return stopWhenStalled != 0; } set { stopWhenStalled = value ? 1u : 0u; } }
-
-        /// <summary>The native defaults (sinew_fabrik_settings_default).</summary>
-        public static unsafe FabrikSettings Default
-        {
-            get
-            {
-                FabrikSettings s;
-                NativeMethods.sinew_fabrik_settings_default((SinewFabrikSettings*)&s);
-                return s;
-            }
-        }
-    }
-
-    /// <summary>CCD settings (SinewCcdSettings). Start from <see cref="Default"/>.</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct CcdSettings
-    {
-        public float Precision;
-        uint relativePrecision;
-        public int MaxIterations;
-        uint startFromTail;
-        uint fixRoot;
-        uint stopWhenStalled;
-        public EndRotation EndRotation;
-
-        public bool RelativePrecision { get { return relativePrecision != 0; } set { relativePrecision = value ? 1u : 0u; } }
-        /// <summary>Each sweep starts at the joint nearest the tip (Unreal's bStartFromTail).</summary>
-        public bool StartFromTail { get { return startFromTail != 0; } set { startFromTail = value ? 1u : 0u; } }
-        /// <summary>The root joint keeps its rotation, as in Unreal's node.</summary>
-        public bool FixRoot { get { return fixRoot != 0; } set { fixRoot = value ? 1u : 0u; } }
-        public bool StopWhenStalled { get { return stopWhenStalled != 0; } set { stopWhenStalled = value ? 1u : 0u; } }
-
-        /// <summary>The native defaults (sinew_ccd_settings_default).</summary>
-        public static unsafe CcdSettings Default
-        {
-            get
-            {
-                CcdSettings s;
-                NativeMethods.sinew_ccd_settings_default((SinewCcdSettings*)&s);
-                return s;
-            }
-        }
-    }
-
-    /// <summary>Hand IK retargeting settings (SinewHandIkRetargetingSettings).</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct HandIkRetargetingSettings
-    {
-        /// <summary>Which hand drives the offset: 0 the left, 1 the right, between a mix.</summary>
-        public float HandFkWeight;
-        /// <summary>Per-axis scale of the offset, each in [0, 1].</summary>
-        public Vec3 PerAxisAlpha;
-
-        /// <summary>The native defaults (sinew_hand_ik_retargeting_settings_default).</summary>
-        public static unsafe HandIkRetargetingSettings Default
-        {
-            get
-            {
-                HandIkRetargetingSettings s;
-                NativeMethods.sinew_hand_ik_retargeting_settings_default((SinewHandIkRetargetingSettings*)&s);
-                return s;
-            }
-        }
-    }
-
-    /// <summary>Joint indices of the four hands the retargeting offset is measured between.</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct HandJoints
-    {
-        public int RightFk;
-        public int LeftFk;
-        public int RightIk;
-        public int LeftIk;
-
         public HandJoints(int rightFk, int leftFk, int rightIk, int leftIk)
         {
-            RightFk = rightFk;
-            LeftFk = leftFk;
-            RightIk = rightIk;
-            LeftIk = leftIk;
+            Native.right_fk = (uint)rightFk;
+            Native.left_fk = (uint)leftFk;
+            Native.right_ik = (uint)rightIk;
+            Native.left_ik = (uint)leftIk;
         }
     }
 
-    /// <summary>
-    /// A limit on a joint's local rotation, centred on <see cref="Reference"/>; angles in
-    /// radians (SinewJointConstraint). Start from <see cref="Default"/> or a factory.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct JointConstraint
+    /// <summary>Factories for the three kinds, each from <see cref="Default"/> with its own fields set.</summary>
+    public partial struct JointConstraint
     {
-        public ConstraintType Type;
-        uint limitTwist;
-        /// <summary>The local rotation at the centre of the limits, usually the rest pose's.</summary>
-        public Quat Reference;
-        /// <summary>The bone axis (cone, twist) or hinge axis, in the joint's own frame.</summary>
-        public Vec3 Axis;
-        public float SwingHalfAngle1;
-        public float SwingHalfAngle2;
-        public float MinAngle;
-        public float MaxAngle;
-
-        /// <summary>Cone only: also limit the twist to [MinAngle, MaxAngle].</summary>
-        public bool LimitTwist { get { return limitTwist != 0; } set { limitTwist = value ? 1u : 0u; } }
-
-        /// <summary>The native default: a 45-degree cone about +X centred on the identity.</summary>
-        public static unsafe JointConstraint Default
-        {
-            get
-            {
-                JointConstraint c;
-                NativeMethods.sinew_joint_constraint_default((SinewJointConstraint*)&c);
-                return c;
-            }
-        }
-
+        /// <summary>Swing inside an elliptical cone about <paramref name="axis"/> (half-angles about the frame's Y and Z).</summary>
         public static JointConstraint Cone(Quat reference, Vec3 axis, float swingHalfAngle1, float swingHalfAngle2)
         {
-            JointConstraint c = Default;
-            c.Type = ConstraintType.Cone;
-            c.Reference = reference;
-            c.Axis = axis;
+            JointConstraint c = Of(ConstraintType.Cone, reference, axis);
             c.SwingHalfAngle1 = swingHalfAngle1;
             c.SwingHalfAngle2 = swingHalfAngle2;
             return c;
         }
 
+        /// <summary>Rotation only about <paramref name="axis"/>, by an angle in [minAngle, maxAngle].</summary>
         public static JointConstraint Hinge(Quat reference, Vec3 axis, float minAngle, float maxAngle)
         {
+            return Of(ConstraintType.Hinge, reference, axis).WithRange(minAngle, maxAngle);
+        }
+
+        /// <summary>Free swing; twist about <paramref name="axis"/> in [minAngle, maxAngle].</summary>
+        public static JointConstraint TwistRange(Quat reference, Vec3 axis, float minAngle, float maxAngle)
+        {
+            return Of(ConstraintType.Twist, reference, axis).WithRange(minAngle, maxAngle);
+        }
+
+        static JointConstraint Of(ConstraintType type, Quat reference, Vec3 axis)
+        {
             JointConstraint c = Default;
-            c.Type = ConstraintType.Hinge;
+            c.Type = type;
             c.Reference = reference;
             c.Axis = axis;
-            c.MinAngle = minAngle;
-            c.MaxAngle = maxAngle;
             return c;
         }
 
-        public static JointConstraint TwistRange(Quat reference, Vec3 axis, float minAngle, float maxAngle)
+        JointConstraint WithRange(float minAngle, float maxAngle)
         {
-            JointConstraint c = Default;
-            c.Type = ConstraintType.Twist;
-            c.Reference = reference;
-            c.Axis = axis;
-            c.MinAngle = minAngle;
-            c.MaxAngle = maxAngle;
-            return c;
+            MinAngle = minAngle;
+            MaxAngle = maxAngle;
+            return this;
         }
     }
 

@@ -14,21 +14,6 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    /// <summary>Result of a native call (SinewStatus in the C header).</summary>
-    public enum Status
-    {
-        Ok = (int)SinewStatus.Ok,
-        NullPointer = (int)SinewStatus.NullPointer,
-        InvalidArgument = (int)SinewStatus.InvalidArgument,
-        NonFinite = (int)SinewStatus.NonFinite,
-        OutOfRange = (int)SinewStatus.OutOfRange,
-        SizeMismatch = (int)SinewStatus.SizeMismatch,
-        InvalidSkeleton = (int)SinewStatus.InvalidSkeleton,
-        Panic = (int)SinewStatus.Panic,
-        NotFound = (int)SinewStatus.NotFound,
-        NumericOverflow = (int)SinewStatus.NumericOverflow,
-    }
-
     /// <summary>
     /// A native call failed. <see cref="Status"/> is the native status and
     /// <see cref="NativeMessage"/> the message from sinew_last_error_message. The call had no
@@ -162,21 +147,12 @@ namespace Sinew
         }
 
         /// <summary>
-        /// Adds a reference for the duration of a native call (throws ObjectDisposedException
-        /// when the handle is closed) and returns the pointer; pair with Exit.
+        /// A reference on this handle for one native call (ObjectDisposedException when it is
+        /// closed): <c>using (Lease l = handle.Lease()) ...(l.Pointer)</c>.
         /// </summary>
-        internal IntPtr Enter(ref bool added)
+        internal Lease Lease()
         {
-            DangerousAddRef(ref added);
-            return handle;
-        }
-
-        internal void Exit(bool added)
-        {
-            if (added)
-            {
-                DangerousRelease();
-            }
+            return new Lease(this);
         }
 
         /// <summary>The pointer, or ObjectDisposedException once closed.</summary>
@@ -202,53 +178,79 @@ namespace Sinew
         protected abstract void Destroy(IntPtr native);
     }
 
-    public sealed unsafe class SkeletonHandle : SinewHandle
+    /// <summary>
+    /// A reference on a <see cref="SinewHandle"/> for the span of a native call, so a concurrent
+    /// Dispose cannot free the native object under the call: taken by SinewHandle.Lease, given
+    /// back by Dispose at the end of a <c>using</c> block. A struct, so leasing allocates nothing.
+    /// </summary>
+    internal struct Lease : IDisposable
     {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_skeleton_destroy((SinewSkeleton*)native); }
+        readonly SinewHandle owner;
+        readonly bool added;
+
+        /// <summary>The native object (null for the default lease: no object).</summary>
+        internal readonly IntPtr Pointer;
+
+        internal Lease(SinewHandle owner)
+        {
+            this.owner = owner;
+            added = false;
+            owner.DangerousAddRef(ref added);
+            Pointer = owner.DangerousGetHandle();
+        }
+
+        public void Dispose()
+        {
+            if (added)
+            {
+                owner.DangerousRelease();
+            }
+        }
     }
 
-    public sealed unsafe class PoseHandle : SinewHandle
+    /// <summary>
+    /// Base of every wrapper class: it owns one SinewHandle (of the type the class's generated
+    /// part makes in NewHandle), released by Dispose or, failing that, by the handle's finalizer.
+    /// </summary>
+    public abstract class NativeObject : IDisposable
     {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_pose_destroy((SinewPose*)native); }
-    }
+        internal readonly SinewHandle handle;
 
-    public sealed unsafe class TwoBoneIkHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_two_bone_ik_destroy((SinewTwoBoneIk*)native); }
-    }
+        internal NativeObject() { handle = NewHandle(); }
 
-    public sealed unsafe class FabrikHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_fabrik_destroy((SinewFabrik*)native); }
-    }
+        /// <summary>A new, empty SafeHandle of the class's own type (NativeMethods.g.cs).</summary>
+        internal abstract SinewHandle NewHandle();
 
-    public sealed unsafe class CcdHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_ccd_destroy((SinewCcd*)native); }
-    }
+        /// <summary>Owns <paramref name="native"/>, made by a create call that returned <paramref name="status"/> (SinewException unless OK).</summary>
+        internal unsafe void Created(SinewStatus status, void* native)
+        {
+            Library.Check(status);
+            handle.Attach((IntPtr)native);
+        }
 
-    public sealed unsafe class HandIkRetargetingHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_hand_ik_retargeting_destroy((SinewHandIkRetargeting*)native); }
-    }
+        public bool IsDisposed { get { return handle.IsClosed; } }
 
-    public sealed unsafe class JointMaskHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_joint_mask_destroy((SinewJointMask*)native); }
-    }
+        public void Dispose() { handle.Dispose(); }
 
-    public sealed unsafe class ClipHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_clip_destroy((SinewClip*)native); }
-    }
+        /// <summary>A reference on the native object for one call (see <see cref="Sinew.Lease"/>).</summary>
+        internal Lease Lease() { return handle.Lease(); }
 
-    public sealed unsafe class ClipCursorHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_clip_cursor_destroy((SinewClipCursor*)native); }
-    }
+        /// <summary>The lease of a required argument: ArgumentNullException (<paramref name="name"/>) for null.</summary>
+        internal static Lease Required(NativeObject value, string name)
+        {
+            if (value == null) Library.ThrowNull(name);
+            return value.handle.Lease();
+        }
 
-    public sealed unsafe class CrossfadeHandle : SinewHandle
-    {
-        protected override void Destroy(IntPtr native) { NativeMethods.sinew_crossfade_destroy((SinewCrossfade*)native); }
+        /// <summary>The lease of an optional argument: none (a NULL pointer) for null.</summary>
+        internal static Lease LeaseOrNone(NativeObject value) { return value == null ? default(Lease) : value.handle.Lease(); }
+
+        /// <summary>A new array of <paramref name="length"/> items filled by <paramref name="fill"/>: the overloads that allocate.</summary>
+        internal static T[] NewArray<T>(int length, Action<T[]> fill)
+        {
+            T[] array = new T[length];
+            fill(array);
+            return array;
+        }
     }
 }

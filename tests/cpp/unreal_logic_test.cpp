@@ -480,7 +480,7 @@ static void test_centimetre_tolerances()
         FabrikInstance fabrik;
         CHECK_OK(fabrik.prepare(fabrik_settings(p), static_cast<uint32_t>(in.size())));
         SinewIkResult res{};
-        CHECK_OK(solve_fabrik(fabrik.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
+        CHECK_OK(solve_chain(fabrik.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
                               scratch.data(), out.data(), &res));
         const double err = distance(out.back().translation, target);
         std::printf("FABRIK Precision %.2f cm: error %.4g cm in %u iterations\n", precisions[k], err, res.iterations);
@@ -503,7 +503,7 @@ static void test_centimetre_tolerances()
         CcdInstance ccd;
         CHECK_OK(ccd.prepare(ccd_settings(p), static_cast<uint32_t>(in.size())));
         SinewIkResult res{};
-        CHECK_OK(solve_ccd(ccd.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
+        CHECK_OK(solve_chain(ccd.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
                            scratch.data(), out.data(), &res));
         const double err = distance(out.back().translation, target);
         std::printf("CCD Precision %.2f cm: error %.4g cm in %u iterations\n", precisions[k], err, res.iterations);
@@ -534,7 +534,7 @@ static void test_ccd_limits_hold()
     CHECK_OK(apply_ccd_rotation_limits(ccd.get(), n, p.enable_rotation_limit, limits, 5));
     std::vector<SinewTransform> scratch(n);
     std::vector<DTransform> out(n);
-    CHECK_OK(solve_ccd(ccd.get(), in.data(), n, nullptr, target, nullptr, scratch.data(), out.data(), nullptr));
+    CHECK_OK(solve_chain(ccd.get(), in.data(), n, nullptr, target, nullptr, scratch.data(), out.data(), nullptr));
     for (uint32_t i = 1; i < n; ++i) {
         const DQuat before = conjugate(in[i - 1].rotation) * in[i].rotation;
         const DQuat after = conjugate(out[i - 1].rotation) * out[i].rotation;
@@ -549,7 +549,7 @@ static void test_ccd_limits_hold()
 
     // Without the limit the same target turns a joint further.
     CHECK_OK(apply_ccd_rotation_limits(ccd.get(), n, false, limits, 5));
-    CHECK_OK(solve_ccd(ccd.get(), in.data(), n, nullptr, target, nullptr, scratch.data(), out.data(), nullptr));
+    CHECK_OK(solve_chain(ccd.get(), in.data(), n, nullptr, target, nullptr, scratch.data(), out.data(), nullptr));
     double most = 0.0;
     for (uint32_t i = 1; i < n; ++i) {
         const DQuat before = conjugate(in[i - 1].rotation) * in[i].rotation;
@@ -573,20 +573,20 @@ static void test_fabrik_copy_rotation()
     p.effector_rotation_source = BoneRotationSource::CopyFromTarget;
     FabrikInstance fabrik;
     CHECK_OK(fabrik.prepare(fabrik_settings(p), n));
-    CHECK_OK(solve_fabrik(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
+    CHECK_OK(solve_chain(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
                           nullptr));
     CHECK(angle_between(out.back().rotation, effector_rotation) < 1e-6, "tip copies the target rotation");
 
     p.effector_rotation_source = BoneRotationSource::KeepComponentSpaceRotation;
     CHECK_OK(fabrik.prepare(fabrik_settings(p), n));
-    CHECK_OK(solve_fabrik(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
+    CHECK_OK(solve_chain(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
                           nullptr));
     CHECK(std::memcmp(&out.back().rotation, &in.back().rotation, sizeof(DQuat)) == 0,
           "tip keeps its component-space rotation exactly");
 
     p.effector_rotation_source = BoneRotationSource::KeepLocalSpaceRotation;
     CHECK_OK(fabrik.prepare(fabrik_settings(p), n));
-    CHECK_OK(solve_fabrik(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
+    CHECK_OK(solve_chain(fabrik.get(), in.data(), n, nullptr, target, &effector_rotation, scratch.data(), out.data(),
                           nullptr));
     const DQuat rel_in = conjugate(in[n - 2].rotation) * in[n - 1].rotation;
     const DQuat rel_out = conjugate(out[n - 2].rotation) * out[n - 1].rotation;
@@ -735,10 +735,14 @@ static void fake_destroy(Fake* f)
     delete f;
 }
 
+struct FakeTraits {
+    static constexpr auto destroy = &fake_destroy;
+};
+
 static void test_handles()
 {
     section("copy-safe handles");
-    using Holder = CopyResetHandle<Fake, fake_destroy>;
+    using Holder = CopyResetHandle<Fake, FakeTraits>;
     {
         Holder a(new Fake{1});
         Holder b(a);

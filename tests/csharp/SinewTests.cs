@@ -28,6 +28,7 @@ static unsafe class SinewTests
     // ------------------------------------------------------------------ harness
 
     static int passed, failed, checkFailures;
+    static long checks;
     static long floatsCompared, bitIdentical;
     static double maxDiff;
     static Dictionary<string, float[]> golden;
@@ -72,8 +73,8 @@ static unsafe class SinewTests
         Run("hot paths allocate nothing", TestNoAllocation);
 
         Console.WriteLine(string.Format(CultureInfo.InvariantCulture,
-            "parity with the Rust core: {0} floats compared, {1} bit-identical, max |C# - Rust| = {2:E3}; {3} ms",
-            floatsCompared, bitIdentical, maxDiff, total.ElapsedMilliseconds));
+            "parity with the Rust core: {0} floats compared, {1} bit-identical, max |C# - Rust| = {2:E3}; {3} checks; {4} ms",
+            floatsCompared, bitIdentical, maxDiff, checks, total.ElapsedMilliseconds));
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }
@@ -110,11 +111,13 @@ static unsafe class SinewTests
 
     static void Check(bool condition, string what)
     {
+        checks++;
         if (!condition) Fail(what);
     }
 
     static void Throws<T>(string what, Action action, Func<T, bool> check) where T : Exception
     {
+        checks++;
         try
         {
             action();
@@ -1093,13 +1096,61 @@ static unsafe class SinewTests
         Layout(typeof(Vec3), typeof(SinewVec3));
         Layout(typeof(Quat), typeof(SinewQuat));
         Layout(typeof(Transform), typeof(SinewTransform));
-        Layout(typeof(IkResult), typeof(SinewIkResult));
-        Layout(typeof(TwoBoneIkSettings), typeof(SinewTwoBoneIkSettings));
-        Layout(typeof(FabrikSettings), typeof(SinewFabrikSettings));
-        Layout(typeof(CcdSettings), typeof(SinewCcdSettings));
-        Layout(typeof(HandIkRetargetingSettings), typeof(SinewHandIkRetargetingSettings));
-        Layout(typeof(HandJoints), typeof(SinewHandJoints));
-        Layout(typeof(JointConstraint), typeof(SinewJointConstraint));
+        Wraps(typeof(IkResult), typeof(SinewIkResult));
+        Wraps(typeof(TwoBoneIkSettings), typeof(SinewTwoBoneIkSettings));
+        Wraps(typeof(FabrikSettings), typeof(SinewFabrikSettings));
+        Wraps(typeof(CcdSettings), typeof(SinewCcdSettings));
+        Wraps(typeof(HandIkRetargetingSettings), typeof(SinewHandIkRetargetingSettings));
+        Wraps(typeof(HandJoints), typeof(SinewHandJoints));
+        Wraps(typeof(JointConstraint), typeof(SinewJointConstraint));
+    }
+
+    /// <summary>
+    /// A generated value type holds its C struct as its only field (so it has the C layout) and
+    /// has one property per C field, named in PascalCase, that reads that field: each field in
+    /// turn gets a value no other field has, and only its property must show it.
+    /// </summary>
+    static void Wraps(Type mine, Type native)
+    {
+        FieldInfo[] fields = mine.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic);
+        Check(fields.Length == 1 && fields[0].FieldType == native && (long)Marshal.OffsetOf(mine, fields[0].Name) == 0,
+            mine.Name + " holds a " + native.Name + " as its only field");
+        Check(Marshal.SizeOf(mine) == Marshal.SizeOf(native), mine.Name + " is " + Marshal.SizeOf(mine) + " bytes, " + native.Name + " " + Marshal.SizeOf(native));
+        if (fields.Length != 1) return;
+        foreach (FieldInfo f in native.GetFields(BindingFlags.Instance | BindingFlags.Public))
+        {
+            string name = string.Concat(Array.ConvertAll(f.Name.Split('_'), w => char.ToUpperInvariant(w[0]) + w.Substring(1)));
+            PropertyInfo property = mine.GetProperty(name);
+            Check(property != null, mine.Name + " has no property " + name + " for " + native.Name + "." + f.Name);
+            if (property == null) continue;
+            object raw = Activator.CreateInstance(native);
+            f.SetValue(raw, Marked(f.FieldType));
+            object value = Activator.CreateInstance(mine);
+            fields[0].SetValue(value, raw);
+            Check(ShowsMark(property.GetValue(value, null)), mine.Name + "." + name + " does not read " + native.Name + "." + f.Name);
+        }
+    }
+
+    /// <summary>A value of a C field's type that a zeroed struct does not hold (1 for a flag).</summary>
+    static object Marked(Type t)
+    {
+        if (t == typeof(float)) return 2.5f;
+        if (t == typeof(uint)) return 1u;
+        if (t == typeof(int)) return 2;
+        if (t == typeof(SinewVec3)) return new SinewVec3 { x = 2.5f };
+        if (t == typeof(SinewQuat)) return new SinewQuat { x = 2.5f };
+        throw new ArgumentException("no marked value for " + t.Name);
+    }
+
+    /// <summary>Whether a property's value is the mark of <see cref="Marked"/>, read through its idiomatic type.</summary>
+    static bool ShowsMark(object v)
+    {
+        if (v is float) return (float)v == 2.5f;
+        if (v is bool) return (bool)v;
+        if (v is Vec3) return ((Vec3)v).x == 2.5f;
+        if (v is Quat) return ((Quat)v).x == 2.5f;
+        long n = Convert.ToInt64(v);
+        return n == 1 || n == 2;
     }
 
     static void SameEnum(Type mine, Type native)
@@ -1154,6 +1205,13 @@ static unsafe class SinewTests
             ccd.Settings = s;
             Check(ccd.Settings.FixRoot && ccd.Settings.MaxIterations == 3 && ccd.Settings.StartFromTail, "CCD settings round-trip");
         }
+        TwoBoneIkSettings pole = TwoBoneIkSettings.Default;
+        pole.PoleWeight = 0.5f;
+        JointConstraint turned = JointConstraint.Default;
+        turned.Axis = new Vec3(0f, 1f, 0f);
+        Check(t.Equals(TwoBoneIkSettings.Default) && t.GetHashCode() == TwoBoneIkSettings.Default.GetHashCode() && !t.Equals(pole)
+            && !JointConstraint.Default.Equals(turned) && !h.Equals((object)t),
+            "value types compare field by field (how the Unity components skip unchanged settings)");
         JointConstraint jc = JointConstraint.Default;
         Check(jc.Type == ConstraintType.Cone && !jc.LimitTwist && jc.Axis.Equals(new Vec3(1f, 0f, 0f)) && jc.Reference.Equals(Quat.Identity),
             "JointConstraint.Default is the native default cone about +X");

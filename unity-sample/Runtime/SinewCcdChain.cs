@@ -44,12 +44,11 @@ namespace SinewUnity
         [Tooltip("Per-joint rotation limit and weight, root first (missing entries: unlimited, weight 1).")]
         public List<SinewCcdJoint> jointTuning = new List<SinewCcdJoint>();
 
-        Sinew.Ccd m_Solver;
         Sinew.CcdSettings m_Applied;
         SinewCcdJoint[] m_AppliedTuning = new SinewCcdJoint[0];
 
         /// <summary>The native solver while enabled (null otherwise).</summary>
-        public Sinew.Ccd Solver { get { return m_Solver; } }
+        public Sinew.Ccd Solver { get { return (Sinew.Ccd)NativeSolver; } }
 
         /// <summary>The native settings the inspector values describe (clamped into their domains).</summary>
         public Sinew.CcdSettings BuildSettings()
@@ -65,24 +64,11 @@ namespace SinewUnity
             return s;
         }
 
-        protected override bool HasSolver { get { return m_Solver != null; } }
-
-        protected override int SolverCapacity { get { return m_Solver != null ? m_Solver.MaxJoints : 0; } }
-
-        protected override void CreateSolver(int maxJoints)
+        protected override Sinew.ChainSolver CreateSolver(int maxJoints)
         {
             m_Applied = BuildSettings();
-            m_Solver = new Sinew.Ccd(maxJoints, m_Applied);
             m_AppliedTuning = new SinewCcdJoint[0];
-        }
-
-        protected override void DisposeSolver()
-        {
-            if (m_Solver != null)
-            {
-                m_Solver.Dispose();
-                m_Solver = null;
-            }
+            return new Sinew.Ccd(maxJoints, m_Applied);
         }
 
         protected override void OnChainBuilt(int count)
@@ -95,19 +81,16 @@ namespace SinewUnity
             for (int i = 0; i < count; i++)
             {
                 m_AppliedTuning[i] = SinewCcdJoint.Unlimited;
-                m_Solver.SetJoint(i, 180f, 1f);
+                Solver.SetJoint(i, 180f, 1f);
             }
         }
 
         protected override void SyncSettings(bool force)
         {
             Sinew.CcdSettings s = BuildSettings();
-            if (force || s.Precision != m_Applied.Precision || s.RelativePrecision != m_Applied.RelativePrecision ||
-                s.MaxIterations != m_Applied.MaxIterations || s.StartFromTail != m_Applied.StartFromTail ||
-                s.FixRoot != m_Applied.FixRoot || s.StopWhenStalled != m_Applied.StopWhenStalled ||
-                s.EndRotation != m_Applied.EndRotation)
+            if (force || !s.Equals(m_Applied))
             {
-                m_Solver.Settings = s;
+                Solver.Settings = s;
                 m_Applied = s;
             }
             int n = m_AppliedTuning.Length;
@@ -118,26 +101,10 @@ namespace SinewUnity
                 want.weight = Mathf.Clamp01(want.weight);
                 if (!want.Equals(m_AppliedTuning[i]))
                 {
-                    m_Solver.SetJoint(i, want.rotationLimit, want.weight);
+                    Solver.SetJoint(i, want.rotationLimit, want.weight);
                     m_AppliedTuning[i] = want;
                 }
             }
-        }
-
-        protected override void SetConstraint(int joint, Sinew.JointConstraint constraint)
-        {
-            m_Solver.SetConstraint(joint, constraint);
-        }
-
-        protected override void ClearConstraint(int joint)
-        {
-            m_Solver.ClearConstraint(joint);
-        }
-
-        protected override Sinew.IkResult Solve(Sinew.Transform[] chain, int count, Sinew.Vec3 effector,
-            Sinew.Quat? effectorRotation, Sinew.Quat? rootParentRotation)
-        {
-            return m_Solver.Solve(chain, count, effector, effectorRotation, rootParentRotation);
         }
 
         protected override void OnValidate()

@@ -52,6 +52,7 @@ namespace SinewUnity
         /// <summary>Number of joints in the built chain.</summary>
         public int JointCount { get { return m_Joints.Length; } }
 
+        Sinew.ChainSolver m_Solver;
         Transform[] m_Joints = new Transform[0];
         Sinew.Transform[] m_Chain;
         Quaternion[] m_Rest;
@@ -66,21 +67,23 @@ namespace SinewUnity
 
         // ---- what a solver adds -------------------------------------------------------------
 
-        /// <summary>True while a native solver exists.</summary>
-        protected abstract bool HasSolver { get; }
-        /// <summary>Capacity of the current solver (0 without one).</summary>
-        protected abstract int SolverCapacity { get; }
-        /// <summary>Creates the native solver for chains of up to <paramref name="maxJoints"/>.</summary>
-        protected abstract void CreateSolver(int maxJoints);
-        protected abstract void DisposeSolver();
+        /// <summary>The native solver while enabled (null otherwise).</summary>
+        protected Sinew.ChainSolver NativeSolver { get { return m_Solver; } }
+        /// <summary>A native solver for chains of up to <paramref name="maxJoints"/>, with the inspector's settings.</summary>
+        protected abstract Sinew.ChainSolver CreateSolver(int maxJoints);
         /// <summary>Pushes the inspector settings to the solver when they changed.</summary>
         protected abstract void SyncSettings(bool force);
-        protected abstract void SetConstraint(int joint, Sinew.JointConstraint constraint);
-        protected abstract void ClearConstraint(int joint);
-        protected abstract Sinew.IkResult Solve(Sinew.Transform[] chain, int count, Sinew.Vec3 effector,
-            Sinew.Quat? effectorRotation, Sinew.Quat? rootParentRotation);
         /// <summary>Called after the chain is (re)built with its joint count.</summary>
         protected virtual void OnChainBuilt(int count) { }
+
+        void DisposeSolver()
+        {
+            if (m_Solver != null)
+            {
+                m_Solver.Dispose();
+                m_Solver = null;
+            }
+        }
 
         // ---- lifecycle ----------------------------------------------------------------------
 
@@ -144,7 +147,7 @@ namespace SinewUnity
 
         bool TryBuild()
         {
-            if (m_BuiltRoot == root && m_BuiltTip == tip && m_BuiltRoot != null && HasSolver)
+            if (m_BuiltRoot == root && m_BuiltTip == tip && m_BuiltRoot != null && m_Solver != null)
             {
                 return true;
             }
@@ -181,14 +184,14 @@ namespace SinewUnity
             PadLimits(n);
             try
             {
-                if (!HasSolver || SolverCapacity < n)
+                if (m_Solver == null || m_Solver.MaxJoints < n)
                 {
                     DisposeSolver();
-                    CreateSolver(n);
+                    m_Solver = CreateSolver(n);
                 }
                 for (int i = 0; i < n; i++)
                 {
-                    ClearConstraint(i);
+                    m_Solver.ClearConstraint(i);
                 }
                 OnChainBuilt(n);
                 SyncSettings(true);
@@ -247,11 +250,11 @@ namespace SinewUnity
                 }
                 if (active)
                 {
-                    SetConstraint(i, want.ToConstraint(m_Rest[i], want.ResolveAxis(m_BoneLocal[i])));
+                    m_Solver.SetConstraint(i, want.ToConstraint(m_Rest[i], want.ResolveAxis(m_BoneLocal[i])));
                 }
                 else
                 {
-                    ClearConstraint(i);
+                    m_Solver.ClearConstraint(i);
                 }
                 m_AppliedLimits[i] = want;
                 m_LimitApplied[i] = active;
@@ -285,7 +288,7 @@ namespace SinewUnity
                     effectorRotation = (Sinew.Quat)target.rotation;
                 }
 
-                LastResult = Solve(m_Chain, n, target.position - origin, effectorRotation,
+                LastResult = m_Solver.Solve(m_Chain, n, target.position - origin, effectorRotation,
                     parent != null ? (Sinew.Quat)parentRotation : (Sinew.Quat?)null);
 
                 // Back to local rotations, each relative to the previous joint's solved rotation,

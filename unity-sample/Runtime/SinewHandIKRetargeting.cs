@@ -171,7 +171,7 @@ namespace SinewUnity
             try
             {
                 Sinew.HandIkRetargetingSettings s = BuildSettings();
-                if (s.HandFkWeight != m_Applied.HandFkWeight || !s.PerAxisAlpha.Equals(m_Applied.PerAxisAlpha))
+                if (!s.Equals(m_Applied))
                 {
                     m_Node.Settings = s;
                     m_Applied = s;

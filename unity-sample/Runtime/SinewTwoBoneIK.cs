@@ -117,14 +117,6 @@ namespace SinewUnity
             return s;
         }
 
-        static bool Same(Sinew.TwoBoneIkSettings a, Sinew.TwoBoneIkSettings b)
-        {
-            return a.Weight == b.Weight && a.AllowStretching == b.AllowStretching &&
-                a.StartStretchRatio == b.StartStretchRatio && a.MaxStretchScale == b.MaxStretchScale &&
-                a.EndRotation == b.EndRotation && a.Soften == b.Soften && a.KeepTwist == b.KeepTwist &&
-                a.PoleWeight == b.PoleWeight;
-        }
-
         void LateUpdate()
         {
             if (m_Solver == null || root == null || mid == null || tip == null || target == null || weight <= 0f)
@@ -135,7 +127,7 @@ namespace SinewUnity
             try
             {
                 Sinew.TwoBoneIkSettings settings = BuildSettings();
-                if (!m_HasApplied || !Same(settings, m_Applied))
+                if (!m_HasApplied || !settings.Equals(m_Applied))
                 {
                     m_Solver.Settings = settings;
                     m_Applied = settings;

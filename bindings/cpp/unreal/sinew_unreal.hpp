@@ -1,8 +1,9 @@
 /*
  * sinew_unreal.hpp: the engine-independent half of the SinewIK Unreal plugin.
  *
- * Header-only C++17 that depends only on "sinew.h" (the C ABI). It holds the logic of the
- * plugin's anim nodes that can be tested without an engine:
+ * Header-only C++17 that depends only on "sinew.h" (the C ABI) and "sinew_handle.hpp" (the
+ * handle ownership it shares with the C++ wrapper). It holds the logic of the plugin's anim
+ * nodes that can be tested without an engine:
  *
  *   - value types standing in for Unreal's double-precision FVector / FQuat / FTransform
  *     (DVec3, DQuat, DTransform) and the small amount of transform math the nodes need;
@@ -14,12 +15,12 @@
  *     are passed back as the original doubles, bit for bit;
  *   - parameter mapping from the properties of Unreal's TwoBoneIK, FABRIK, CCDIK and
  *     HandIKRetargeting nodes to Sinew settings (TwoBoneIkNodeParams and friends);
- *   - one-call solves in doubles (solve_two_bone_ik, solve_fabrik, solve_ccd,
+ *   - one-call solves in doubles (solve_two_bone_ik, solve_chain for FABRIK and CCD,
  *     apply_hand_ik_retargeting) and the FBoneTransform-like output list, sorted by bone index
  *     as FCSPose::LocalBlendCSBoneTransforms requires (build_bone_transforms);
  *   - native handles that are created lazily and are NOT shared by copies (CopyResetHandle and
- *     the *Instance classes): anim node structs are copied by the engine, and two nodes must
- *     never destroy the same solver.
+ *     SolverInstance): anim node structs are copied by the engine, and two nodes must never
+ *     destroy the same solver.
  *
  * Nothing here throws, allocates on a solve path, or uses RTTI, so it can be included in an
  * Unreal module (exceptions off) as well as in plain C++ programs. Identifiers avoid the names of
@@ -35,6 +36,7 @@
 #define SINEW_UNREAL_HPP
 
 #include "sinew.h"
+#include "sinew_handle.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -338,15 +340,28 @@ inline int32_t end_rotation_for(BoneRotationSource source)
 }
 
 /**
- * FAnimNode_Fabrik's solver properties, with Unreal's defaults. Precision is an absolute
- * distance in the pose's units (centimetres), not Sinew's default relative tolerance.
+ * The solver properties FAnimNode_Fabrik and FAnimNode_CCDIK share, with Unreal's defaults.
+ * Precision is an absolute distance in the pose's units (centimetres), not Sinew's default
+ * relative tolerance.
  */
-struct FabrikNodeParams {
+struct ChainNodeParams {
     float precision = 1.0f;
     int32_t max_iterations = 10;
-    BoneRotationSource effector_rotation_source = BoneRotationSource::KeepLocalSpaceRotation;
-    /** Sinew extension: stop when an iteration gains less than 0.1 %. */
+    /** Sinew extension: stop when an iteration (a CCD sweep) gains less than 0.1 %. */
     bool stop_when_stalled = true;
+};
+
+/** FAnimNode_Fabrik's properties. */
+struct FabrikNodeParams : ChainNodeParams {
+    BoneRotationSource effector_rotation_source = BoneRotationSource::KeepLocalSpaceRotation;
+};
+
+/** FAnimNode_CCDIK's properties (limits are passed separately). */
+struct CcdNodeParams : ChainNodeParams {
+    bool start_from_tail = true;
+    bool enable_rotation_limit = false;
+    /** Sinew extension: let the chain's root bone rotate too (Unreal's node never does). */
+    bool rotate_root = false;
 };
 
 /** As Unreal's IsValidToEvaluate: Precision must be positive; at least one iteration. */
@@ -355,44 +370,35 @@ inline bool chain_params_valid(float precision, int32_t max_iterations)
     return precision > 0.0f && std::isfinite(precision) && max_iterations >= 1;
 }
 
-inline SinewFabrikSettings fabrik_settings(const FabrikNodeParams& p)
+/** The FABRIK or CCD settings (by solver type) of the shared properties, from the defaults. */
+template <class Native>
+inline typename sinew::HandleTraits<Native>::Settings chain_settings(const ChainNodeParams& p)
 {
-    SinewFabrikSettings s;
-    sinew_fabrik_settings_default(&s);
+    typename sinew::HandleTraits<Native>::Settings s;
+    sinew::HandleTraits<Native>::settings_default(&s);
     s.precision = p.precision;
     s.relative_precision = 0;
     s.max_iterations = p.max_iterations < 1 ? 1u : static_cast<uint32_t>(p.max_iterations);
     s.stop_when_stalled = p.stop_when_stalled ? 1u : 0u;
+    return s;
+}
+
+inline SinewFabrikSettings fabrik_settings(const FabrikNodeParams& p)
+{
+    SinewFabrikSettings s = chain_settings<SinewFabrik>(p);
     s.end_rotation = end_rotation_for(p.effector_rotation_source);
     return s;
 }
 
-/** FAnimNode_CCDIK's solver properties, with Unreal's defaults (limits are passed separately). */
-struct CcdNodeParams {
-    float precision = 1.0f;
-    int32_t max_iterations = 10;
-    bool start_from_tail = true;
-    bool enable_rotation_limit = false;
-    /** Sinew extension: stop when a sweep gains less than 0.1 %. */
-    bool stop_when_stalled = true;
-    /** Sinew extension: let the chain's root bone rotate too (Unreal's node never does). */
-    bool rotate_root = false;
-};
-
 /**
- * CCD settings: absolute precision, the root fixed as in Unreal's node (unless rotate_root),
- * the tip keeping its local rotation (Unreal's CCDIK carries the tip with its parent).
+ * CCD settings: the root fixed as in Unreal's node (unless rotate_root), the tip keeping its
+ * local rotation (Unreal's CCDIK carries the tip with its parent).
  */
 inline SinewCcdSettings ccd_settings(const CcdNodeParams& p)
 {
-    SinewCcdSettings s;
-    sinew_ccd_settings_default(&s);
-    s.precision = p.precision;
-    s.relative_precision = 0;
-    s.max_iterations = p.max_iterations < 1 ? 1u : static_cast<uint32_t>(p.max_iterations);
+    SinewCcdSettings s = chain_settings<SinewCcd>(p);
     s.start_from_tail = p.start_from_tail ? 1u : 0u;
     s.fix_root = p.rotate_root ? 0u : 1u;
-    s.stop_when_stalled = p.stop_when_stalled ? 1u : 0u;
     s.end_rotation = SINEW_END_ROTATION_KEEP_LOCAL;
     return s;
 }
@@ -435,54 +441,27 @@ inline bool hand_ik_has_effect(const HandIkNodeParams& p) { return !is_nearly_ze
 // ============================================================================== handles
 
 /**
- * Owns one native handle, released by `Destroy`. Copying does NOT copy the handle: a copy
- * starts empty and creates its own on first use, and assigning over a holder releases its
- * handle. (Anim node structs are copied by the engine, e.g. from the class default object;
- * sharing a solver would make two nodes destroy it.) Moving transfers ownership.
+ * sinew::UniqueHandle, except that copying does NOT copy the handle: a copy starts empty and
+ * creates its own on first use, and assigning over a holder releases its handle. (Anim node
+ * structs are copied by the engine, e.g. from the class default object; sharing a solver would
+ * make two nodes destroy it.) Moving transfers ownership.
  */
-template <class T, void (*Destroy)(T*)>
-class CopyResetHandle {
+template <class T, class Traits = sinew::HandleTraits<T>>
+class CopyResetHandle : public sinew::UniqueHandle<T, Traits> {
 public:
+    using sinew::UniqueHandle<T, Traits>::UniqueHandle;
     CopyResetHandle() = default;
-    explicit CopyResetHandle(T* handle) : handle_(handle) {}
-    CopyResetHandle(const CopyResetHandle&) {}
-    CopyResetHandle& operator=(const CopyResetHandle& other)
+    CopyResetHandle(const CopyResetHandle&) noexcept {}
+    CopyResetHandle& operator=(const CopyResetHandle& other) noexcept
     {
         if (this != &other) {
-            reset();
+            this->reset();
         }
         return *this;
     }
-    CopyResetHandle(CopyResetHandle&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
-    CopyResetHandle& operator=(CopyResetHandle&& other) noexcept
-    {
-        if (this != &other) {
-            reset(other.handle_);
-            other.handle_ = nullptr;
-        }
-        return *this;
-    }
-    ~CopyResetHandle() { reset(); }
-
-    T* get() const { return handle_; }
-    explicit operator bool() const { return handle_ != nullptr; }
-    void reset(T* handle = nullptr)
-    {
-        T* old = handle_;
-        handle_ = handle;
-        if (old != nullptr && old != handle) {
-            Destroy(old);
-        }
-    }
-    T* release()
-    {
-        T* h = handle_;
-        handle_ = nullptr;
-        return h;
-    }
-
-private:
-    T* handle_ = nullptr;
+    CopyResetHandle(CopyResetHandle&&) noexcept = default;
+    CopyResetHandle& operator=(CopyResetHandle&&) noexcept = default;
+    ~CopyResetHandle() = default;
 };
 
 template <class S>
@@ -491,82 +470,72 @@ inline bool same_settings(const S& a, const S& b)
     return std::memcmp(&a, &b, sizeof(S)) == 0;
 }
 
-/** A two-bone solver created on first use; settings pushed only when they change. */
-class TwoBoneIkInstance {
-public:
-    /** Creates the solver or updates its settings; on error the previous state stays. */
-    SinewStatus prepare(const SinewTwoBoneIkSettings& settings)
-    {
-        if (!handle_) {
-            SinewTwoBoneIk* h = nullptr;
-            const SinewStatus st = sinew_two_bone_ik_create(&settings, &h);
-            if (st != SINEW_STATUS_OK) {
-                return st;
-            }
-            handle_.reset(h);
-            applied_ = settings;
-            return SINEW_STATUS_OK;
-        }
-        if (same_settings(settings, applied_)) {
-            return SINEW_STATUS_OK;
-        }
-        const SinewStatus st = sinew_two_bone_ik_set_settings(handle_.get(), &settings);
-        if (st == SINEW_STATUS_OK) {
-            applied_ = settings;
-        }
-        return st;
-    }
-    SinewTwoBoneIk* get() const { return handle_.get(); }
-    void reset() { handle_.reset(); }
+/**
+ * A solver (two-bone, FABRIK, CCD or hand retargeting, by its C handle type) created on first
+ * use, never shared by copies; settings are pushed only when they change, and on error the
+ * previous state stays. FABRIK and CCD take `prepare(settings, joint_count)`: their solver is
+ * recreated for a chain longer than any seen.
+ */
+template <class Native>
+class SolverInstance {
+    using Traits = sinew::HandleTraits<Native>;
 
-private:
-    CopyResetHandle<SinewTwoBoneIk, sinew_two_bone_ik_destroy> handle_;
-    SinewTwoBoneIkSettings applied_{};
-};
-
-/** Shared body of the FABRIK and CCD instances: a solver sized for the longest chain seen. */
-template <class Handle, class Settings, SinewStatus (*Create)(const Settings*, uint32_t, Handle**),
-          void (*Destroy)(Handle*), SinewStatus (*SetSettings)(Handle*, const Settings*)>
-class ChainSolverInstance {
 public:
-    /** Creates (or, for a longer chain, recreates) the solver, or updates its settings. */
+    using Settings = typename Traits::Settings;
+
+    /** Creates the solver or updates its settings. */
+    SinewStatus prepare(const Settings& settings) { return handle_ ? update(settings) : create(settings); }
+    /** Creates (or, for a longer chain, recreates) a chain solver, or updates its settings. */
     SinewStatus prepare(const Settings& settings, uint32_t joint_count)
     {
-        if (!handle_ || joint_count > capacity_) {
-            Handle* h = nullptr;
-            const uint32_t capacity = joint_count < 2 ? 2 : joint_count;
-            const SinewStatus st = Create(&settings, capacity, &h);
-            if (st != SINEW_STATUS_OK) {
-                return st;
-            }
-            handle_.reset(h);
-            capacity_ = capacity;
-            applied_ = settings;
-            return SINEW_STATUS_OK;
+        if (handle_ && joint_count <= capacity_) {
+            return update(settings);
         }
-        if (same_settings(settings, applied_)) {
-            return SINEW_STATUS_OK;
-        }
-        const SinewStatus st = SetSettings(handle_.get(), &settings);
+        const uint32_t capacity = joint_count < 2 ? 2 : joint_count;
+        const SinewStatus st = create(settings, capacity);
         if (st == SINEW_STATUS_OK) {
-            applied_ = settings;
+            capacity_ = capacity;
         }
         return st;
     }
-    Handle* get() const { return handle_.get(); }
+    Native* get() const { return handle_.get(); }
+    /** Longest chain the current chain solver takes (0 without one). */
     uint32_t capacity() const { return handle_ ? capacity_ : 0; }
     void reset() { handle_.reset(); }
 
 private:
-    CopyResetHandle<Handle, Destroy> handle_;
+    template <class... Capacity>
+    SinewStatus create(const Settings& settings, Capacity... capacity)
+    {
+        Native* h = nullptr;
+        const SinewStatus st = Traits::create(&settings, capacity..., &h);
+        if (st == SINEW_STATUS_OK) {
+            handle_.reset(h);
+            applied_ = settings;
+        }
+        return st;
+    }
+    SinewStatus update(const Settings& settings)
+    {
+        if (same_settings(settings, applied_)) {
+            return SINEW_STATUS_OK;
+        }
+        const SinewStatus st = Traits::set_settings(handle_.get(), &settings);
+        if (st == SINEW_STATUS_OK) {
+            applied_ = settings;
+        }
+        return st;
+    }
+
+    CopyResetHandle<Native> handle_;
     Settings applied_{};
     uint32_t capacity_ = 0;
 };
 
-using FabrikInstance = ChainSolverInstance<SinewFabrik, SinewFabrikSettings, sinew_fabrik_create,
-                                           sinew_fabrik_destroy, sinew_fabrik_set_settings>;
-using CcdInstance =
-    ChainSolverInstance<SinewCcd, SinewCcdSettings, sinew_ccd_create, sinew_ccd_destroy, sinew_ccd_set_settings>;
+using TwoBoneIkInstance = SolverInstance<SinewTwoBoneIk>;
+using FabrikInstance = SolverInstance<SinewFabrik>;
+using CcdInstance = SolverInstance<SinewCcd>;
+using HandIkInstance = SolverInstance<SinewHandIkRetargeting>;
 
 /** Sets every chain joint's CCD rotation limit (weight 1) from the node's properties. */
 inline SinewStatus apply_ccd_rotation_limits(SinewCcd* solver, uint32_t joint_count, bool enable_rotation_limit,
@@ -582,104 +551,21 @@ inline SinewStatus apply_ccd_rotation_limits(SinewCcd* solver, uint32_t joint_co
     return SINEW_STATUS_OK;
 }
 
-/** A hand-retargeting node created on first use; settings pushed only when they change. */
-class HandIkInstance {
-public:
-    SinewStatus prepare(const SinewHandIkRetargetingSettings& settings)
-    {
-        if (!handle_) {
-            SinewHandIkRetargeting* h = nullptr;
-            const SinewStatus st = sinew_hand_ik_retargeting_create(&settings, &h);
-            if (st != SINEW_STATUS_OK) {
-                return st;
-            }
-            handle_.reset(h);
-            applied_ = settings;
-            return SINEW_STATUS_OK;
-        }
-        if (same_settings(settings, applied_)) {
-            return SINEW_STATUS_OK;
-        }
-        const SinewStatus st = sinew_hand_ik_retargeting_set_settings(handle_.get(), &settings);
-        if (st == SINEW_STATUS_OK) {
-            applied_ = settings;
-        }
-        return st;
-    }
-    SinewHandIkRetargeting* get() const { return handle_.get(); }
-    void reset() { handle_.reset(); }
-
-private:
-    CopyResetHandle<SinewHandIkRetargeting, sinew_hand_ik_retargeting_destroy> handle_;
-    SinewHandIkRetargetingSettings applied_{};
-};
-
 // ============================================================================== solves in doubles
 
 /**
- * Solves a two-bone chain (upper limb, lower limb, end bone) given in component space, in
- * doubles: one native call in a float frame rebased on the upper limb. `effector_rotation` and
- * `joint_target` may be null. On error `out` is untouched.
+ * The one shape of every solve in doubles: `count` transforms rebased on `frame` and cast to
+ * floats in `scratch`, one native call (`call(scratch)`), and on success the solved doubles in
+ * `out` (which may be `in`). On error `out` is untouched.
  */
-inline SinewStatus solve_two_bone_ik(SinewTwoBoneIk* solver, const DTransform in[3], const DVec3& effector,
-                                     const DQuat* effector_rotation, const DVec3* joint_target, DTransform out[3],
-                                     SinewIkResult* result)
+template <class Call>
+inline SinewStatus solve_in_frame(const ChainFrame& frame, const DTransform* in, uint32_t count,
+                                  SinewTransform* scratch, DTransform* out, Call call)
 {
-    const ChainFrame frame(in[0].translation);
-    SinewTransform chain[3];
-    for (int i = 0; i < 3; ++i) {
-        chain[i] = frame.to_sinew_transform(in[i]);
-    }
-    const SinewVec3 target = frame.point_to_sinew(effector);
-    SinewQuat rotation{};
-    SinewVec3 pole{};
-    if (effector_rotation != nullptr) {
-        rotation = to_sinew(*effector_rotation);
-    }
-    if (joint_target != nullptr) {
-        pole = frame.point_to_sinew(*joint_target);
-    }
-    const SinewStatus st = sinew_two_bone_ik_solve(solver, chain, &target, effector_rotation ? &rotation : nullptr,
-                                                   joint_target ? &pole : nullptr, result);
-    if (st != SINEW_STATUS_OK) {
-        return st;
-    }
-    for (int i = 0; i < 3; ++i) {
-        out[i] = frame.from_sinew_transform(chain[i], in[i]);
-    }
-    return SINEW_STATUS_OK;
-}
-
-namespace detail {
-
-template <class Solver>
-using ChainSolveFn = SinewStatus (*)(Solver*, SinewTransform*, uint32_t, const SinewQuat*, const SinewVec3*,
-                                     const SinewQuat*, SinewIkResult*);
-
-template <class Solver>
-inline SinewStatus solve_chain(ChainSolveFn<Solver> solve, Solver* solver, const DTransform* in, uint32_t count,
-                               const DQuat* root_parent_rotation, const DVec3& effector,
-                               const DQuat* effector_rotation, SinewTransform* scratch, DTransform* out,
-                               SinewIkResult* result)
-{
-    if (in == nullptr || scratch == nullptr || out == nullptr || count == 0) {
-        return SINEW_STATUS_NULL_POINTER;
-    }
-    const ChainFrame frame(in[0].translation);
     for (uint32_t i = 0; i < count; ++i) {
         scratch[i] = frame.to_sinew_transform(in[i]);
     }
-    const SinewVec3 target = frame.point_to_sinew(effector);
-    SinewQuat rotation{};
-    SinewQuat parent{};
-    if (effector_rotation != nullptr) {
-        rotation = to_sinew(*effector_rotation);
-    }
-    if (root_parent_rotation != nullptr) {
-        parent = to_sinew(*root_parent_rotation);
-    }
-    const SinewStatus st = solve(solver, scratch, count, root_parent_rotation ? &parent : nullptr, &target,
-                                 effector_rotation ? &rotation : nullptr, result);
+    const SinewStatus st = call(scratch);
     if (st != SINEW_STATUS_OK) {
         return st;
     }
@@ -689,29 +575,59 @@ inline SinewStatus solve_chain(ChainSolveFn<Solver> solve, Solver* solver, const
     return SINEW_STATUS_OK;
 }
 
-}  // namespace detail
-
-/**
- * Solves a FABRIK chain of `count` component-space transforms (root first) in doubles, through
- * `scratch` (`count` floats transforms the caller owns, so nothing is allocated). `out` may be
- * `in`. On error `out` is untouched.
- */
-inline SinewStatus solve_fabrik(SinewFabrik* solver, const DTransform* in, uint32_t count,
-                                const DQuat* root_parent_rotation, const DVec3& effector,
-                                const DQuat* effector_rotation, SinewTransform* scratch, DTransform* out,
-                                SinewIkResult* result)
+/** An optional rotation in floats: `storage` holds it, or null when `q` is null. */
+inline const SinewQuat* to_sinew_or_null(const DQuat* q, SinewQuat& storage)
 {
-    return detail::solve_chain<SinewFabrik>(sinew_fabrik_solve, solver, in, count, root_parent_rotation, effector,
-                                            effector_rotation, scratch, out, result);
+    if (q == nullptr) {
+        return nullptr;
+    }
+    storage = to_sinew(*q);
+    return &storage;
 }
 
-/** As solve_fabrik, with a CCD solver. */
-inline SinewStatus solve_ccd(SinewCcd* solver, const DTransform* in, uint32_t count, const DQuat* root_parent_rotation,
-                             const DVec3& effector, const DQuat* effector_rotation, SinewTransform* scratch,
-                             DTransform* out, SinewIkResult* result)
+/**
+ * Solves a two-bone chain (upper limb, lower limb, end bone) given in component space, in
+ * doubles, rebased on the upper limb. `effector_rotation` and `joint_target` may be null. On
+ * error `out` is untouched.
+ */
+inline SinewStatus solve_two_bone_ik(SinewTwoBoneIk* solver, const DTransform in[3], const DVec3& effector,
+                                     const DQuat* effector_rotation, const DVec3* joint_target, DTransform out[3],
+                                     SinewIkResult* result)
 {
-    return detail::solve_chain<SinewCcd>(sinew_ccd_solve, solver, in, count, root_parent_rotation, effector,
-                                         effector_rotation, scratch, out, result);
+    const ChainFrame frame(in[0].translation);
+    const SinewVec3 target = frame.point_to_sinew(effector);
+    SinewQuat rotation{};
+    const SinewQuat* rotation_ptr = to_sinew_or_null(effector_rotation, rotation);
+    const SinewVec3 pole = joint_target != nullptr ? frame.point_to_sinew(*joint_target) : SinewVec3{};
+    SinewTransform chain[3];
+    return solve_in_frame(frame, in, 3, chain, out, [&](SinewTransform* c) {
+        return sinew_two_bone_ik_solve(solver, c, &target, rotation_ptr, joint_target ? &pole : nullptr, result);
+    });
+}
+
+/**
+ * Solves a FABRIK or CCD chain (by the solver's type) of `count` component-space transforms
+ * (root first) in doubles, rebased on the root, through `scratch` (`count` float transforms the
+ * caller owns, so nothing is allocated). `out` may be `in`; `root_parent_rotation` and
+ * `effector_rotation` may be null. On error `out` is untouched.
+ */
+template <class Solver>
+inline SinewStatus solve_chain(Solver* solver, const DTransform* in, uint32_t count, const DQuat* root_parent_rotation,
+                               const DVec3& effector, const DQuat* effector_rotation, SinewTransform* scratch,
+                               DTransform* out, SinewIkResult* result)
+{
+    if (in == nullptr || scratch == nullptr || out == nullptr || count == 0) {
+        return SINEW_STATUS_NULL_POINTER;
+    }
+    const ChainFrame frame(in[0].translation);
+    const SinewVec3 target = frame.point_to_sinew(effector);
+    SinewQuat rotation{};
+    SinewQuat parent{};
+    const SinewQuat* rotation_ptr = to_sinew_or_null(effector_rotation, rotation);
+    const SinewQuat* parent_ptr = to_sinew_or_null(root_parent_rotation, parent);
+    return solve_in_frame(frame, in, count, scratch, out, [&](SinewTransform* chain) {
+        return sinew::HandleTraits<Solver>::solve(solver, chain, count, parent_ptr, &target, rotation_ptr, result);
+    });
 }
 
 /**
@@ -728,23 +644,16 @@ inline SinewStatus apply_hand_ik_retargeting(const SinewHandIkRetargeting* node,
         return SINEW_STATUS_NULL_POINTER;
     }
     const uint32_t anchor = hands.right_fk < count ? hands.right_fk : 0;
-    const ChainFrame frame(model[anchor].translation);
-    for (uint32_t i = 0; i < count; ++i) {
-        scratch[i] = frame.to_sinew_transform(model[i]);
-    }
     SinewVec3 offset{};
-    const SinewStatus st =
-        sinew_hand_ik_retargeting_apply_model(node, scratch, count, &hands, bones, bone_count, &offset);
-    if (st != SINEW_STATUS_OK) {
-        return st;
-    }
-    for (uint32_t i = 0; i < count; ++i) {
-        model[i] = frame.from_sinew_transform(scratch[i], model[i]);
-    }
-    if (out_offset != nullptr) {
+    const SinewStatus st = solve_in_frame(ChainFrame(model[anchor].translation), model, count, scratch, model,
+                                          [&](SinewTransform* m) {
+                                              return sinew_hand_ik_retargeting_apply_model(node, m, count, &hands,
+                                                                                           bones, bone_count, &offset);
+                                          });
+    if (st == SINEW_STATUS_OK && out_offset != nullptr) {
         *out_offset = to_double(offset);
     }
-    return SINEW_STATUS_OK;
+    return st;
 }
 
 // ============================================================================== bones

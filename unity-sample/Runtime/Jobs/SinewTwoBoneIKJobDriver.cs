@@ -191,9 +191,7 @@ namespace SinewUnity
             try
             {
                 Sinew.TwoBoneIkSettings s = BuildSettings();
-                if (s.AllowStretching != m_Applied.AllowStretching || s.StartStretchRatio != m_Applied.StartStretchRatio ||
-                    s.MaxStretchScale != m_Applied.MaxStretchScale || s.Soften != m_Applied.Soften ||
-                    s.KeepTwist != m_Applied.KeepTwist || s.PoleWeight != m_Applied.PoleWeight)
+                if (!s.Equals(m_Applied))
                 {
                     m_Solver.Settings = s;
                     m_Applied = s;

@@ -1,7 +1,5 @@
 #include "AnimNode_SinewHandIKRetargeting.h"
 
-#include "SinewIKLog.h"
-
 sinew_unreal::HandIkNodeParams FAnimNode_SinewHandIKRetargeting::MakeParams() const
 {
 	sinew_unreal::HandIkNodeParams Params;
@@ -10,20 +8,15 @@ sinew_unreal::HandIkNodeParams FAnimNode_SinewHandIKRetargeting::MakeParams() co
 	return Params;
 }
 
-void FAnimNode_SinewHandIKRetargeting::GatherDebugData(FNodeDebugData& DebugData)
+FString FAnimNode_SinewHandIKRetargeting::GetDebugDetails() const
 {
-	FString DebugLine = DebugData.GetNodeName(this);
-	DebugLine += TEXT("(");
-	AddDebugNodeData(DebugLine);
-	DebugLine += FString::Printf(TEXT(" HandFKWeight: %f, offset (%.2f, %.2f, %.2f) cm, Sinew %s"), HandFKWeight,
-		LastOffset.x, LastOffset.y, LastOffset.z, ANSI_TO_TCHAR(sinew_unreal::status_name(LastStatus)));
+	FString Details = FString::Printf(TEXT("HandFKWeight: %f, offset (%.2f, %.2f, %.2f) cm, bones"), HandFKWeight,
+		LastOffset.x, LastOffset.y, LastOffset.z);
 	for (const FBoneReference& Bone : IKBonesToMove)
 	{
-		DebugLine += FString::Printf(TEXT(", %s"), *Bone.BoneName.ToString());
+		Details += FString::Printf(TEXT(" %s"), *Bone.BoneName.ToString());
 	}
-	DebugLine += TEXT(")");
-	DebugData.AddDebugItem(DebugLine);
-	ComponentPose.GatherDebugData(DebugData);
+	return Details;
 }
 
 void FAnimNode_SinewHandIKRetargeting::EvaluateSkeletalControl_AnyThread(FComponentSpacePoseContext& Output,
@@ -77,25 +70,24 @@ void FAnimNode_SinewHandIKRetargeting::EvaluateSkeletalControl_AnyThread(FCompon
 		Status = sinew_unreal::apply_hand_ik_retargeting(Native.get(), Model.GetData(), Count, Hands, Moved.GetData(),
 			static_cast<uint32>(Moved.Num()), Scratch.GetData(), &LastOffset);
 	}
-	SinewIK::ReportStatus(TEXT("Sinew Hand IK Retargeting"), Status, LastStatus);
-	if (Status != SINEW_STATUS_OK || sinew_unreal::is_nearly_zero(LastOffset))
-	{
-		return; // as Unreal: no bones when there is nothing to translate
-	}
 
 	TArray<int32, TInlineAllocator<16>> Indices;
 	TArray<sinew_unreal::DTransform, TInlineAllocator<16>> Transforms;
-	for (const uint32 Slot : Moved)
+	// As Unreal: no bones when there is nothing to translate.
+	if (Status == SINEW_STATUS_OK && !sinew_unreal::is_nearly_zero(LastOffset))
 	{
-		Indices.Add(Set.bones()[Slot]);
-		Transforms.Add(Model[static_cast<int32>(Slot)]);
+		for (const uint32 Slot : Moved)
+		{
+			Indices.Add(Set.bones()[Slot]);
+			Transforms.Add(Model[static_cast<int32>(Slot)]);
+		}
 	}
-	SinewIK::AppendSortedBoneTransforms(Indices.GetData(), Transforms.GetData(), Indices.Num(), OutBoneTransforms);
+	Finish(Status, Indices.GetData(), Transforms.GetData(), Indices.Num(), OutBoneTransforms);
 }
 
 bool FAnimNode_SinewHandIKRetargeting::IsValidToEvaluate(const USkeleton* Skeleton, const FBoneContainer& RequiredBones)
 {
-	if (!SinewIK::IsLibraryReady() || !RightHandFK.IsValidToEvaluate(RequiredBones) ||
+	if (!FAnimNode_SinewBase::IsValidToEvaluate(Skeleton, RequiredBones) || !RightHandFK.IsValidToEvaluate(RequiredBones) ||
 		!LeftHandFK.IsValidToEvaluate(RequiredBones) || !RightHandIK.IsValidToEvaluate(RequiredBones) ||
 		!LeftHandIK.IsValidToEvaluate(RequiredBones))
 	{

@@ -1,7 +1,6 @@
 #include "AnimNode_SinewTwoBoneIK.h"
 
 #include "Animation/AnimInstanceProxy.h"
-#include "SinewIKLog.h"
 
 static_assert(BCS_WorldSpace == 0 && BCS_ComponentSpace == 1 && BCS_ParentBoneSpace == 2 && BCS_BoneSpace == 3,
 	"sinew_unreal::BoneControlSpace mirrors EBoneControlSpace");
@@ -22,109 +21,59 @@ sinew_unreal::TwoBoneIkNodeParams FAnimNode_SinewTwoBoneIK::MakeParams() const
 	return Params;
 }
 
-void FAnimNode_SinewTwoBoneIK::GatherDebugData(FNodeDebugData& DebugData)
-{
-	FString DebugLine = DebugData.GetNodeName(this);
-	DebugLine += TEXT("(");
-	AddDebugNodeData(DebugLine);
-	DebugLine += FString::Printf(TEXT(" IKBone: %s, Sinew %s, error %.3f cm, reached %u)"), *IKBone.BoneName.ToString(),
-		ANSI_TO_TCHAR(sinew_unreal::status_name(LastStatus)), LastResult.error, LastResult.reached);
-	DebugData.AddDebugItem(DebugLine);
-	ComponentPose.GatherDebugData(DebugData);
-}
-
 void FAnimNode_SinewTwoBoneIK::Initialize_AnyThread(const FAnimationInitializeContext& Context)
 {
-	FAnimNode_SkeletalControlBase::Initialize_AnyThread(Context);
-	EffectorTarget.Initialize(Context.AnimInstanceProxy);
+	FAnimNode_SinewIKBase::Initialize_AnyThread(Context);
 	JointTarget.Initialize(Context.AnimInstanceProxy);
-}
-
-void FAnimNode_SinewTwoBoneIK::EvaluateSkeletalControl_AnyThread(FComponentSpacePoseContext& Output,
-	TArray<FBoneTransform>& OutBoneTransforms)
-{
-	check(OutBoneTransforms.Num() == 0);
-
-	const FBoneContainer& BoneContainer = Output.Pose.GetPose().GetBoneContainer();
-	const FCompactPoseBoneIndex EndIndex = IKBone.GetCompactPoseIndex(BoneContainer);
-	const FCompactPoseBoneIndex Bones[3] = {CachedUpperLimbIndex, CachedLowerLimbIndex, EndIndex};
-
-	// Component space, doubles; converted to floats relative to the upper limb inside the solve.
-	sinew_unreal::DTransform Chain[3];
-	for (int32 I = 0; I < 3; ++I)
-	{
-		Chain[I] = SinewIK::ToSinew(Output.Pose.GetComponentSpaceTransform(Bones[I]));
-	}
-
-	const FTransform& ComponentTransform = Output.AnimInstanceProxy->GetComponentTransform();
-	const FTransform EffectorCS = SinewIK::TargetTransformInComponentSpace(ComponentTransform, Output.Pose,
-		EffectorTarget, EffectorLocationSpace, FTransform(EffectorLocation));
-	const FTransform JointTargetCS = SinewIK::TargetTransformInComponentSpace(ComponentTransform, Output.Pose,
-		JointTarget, JointTargetLocationSpace, FTransform(JointTargetLocation));
-	const sinew_unreal::DVec3 Effector = SinewIK::ToSinew(EffectorCS.GetTranslation());
-	const sinew_unreal::DQuat EffectorRotation = SinewIK::ToSinew(EffectorCS.GetRotation());
-	const sinew_unreal::DVec3 Pole = SinewIK::ToSinew(JointTargetCS.GetTranslation());
-
-	// The engine blends the output by Alpha (LocalBlendCSBoneTransforms): solve at full weight.
-	SinewStatus Status = Native.prepare(sinew_unreal::two_bone_ik_settings(MakeParams(), sinew_unreal::AlphaMode::AppliedByEngine));
-	sinew_unreal::DTransform Solved[3];
-	if (Status == SINEW_STATUS_OK)
-	{
-		Status = sinew_unreal::solve_two_bone_ik(Native.get(), Chain, Effector, &EffectorRotation,
-			bUseJointTarget ? &Pole : nullptr, Solved, &LastResult);
-	}
-	SinewIK::ReportStatus(TEXT("Sinew Two Bone IK"), Status, LastStatus);
-	if (Status != SINEW_STATUS_OK)
-	{
-		return;
-	}
-
-	const int32 Indices[3] = {Bones[0].GetInt(), Bones[1].GetInt(), Bones[2].GetInt()};
-	SinewIK::AppendSortedBoneTransforms(Indices, Solved, 3, OutBoneTransforms);
 }
 
 bool FAnimNode_SinewTwoBoneIK::IsValidToEvaluate(const USkeleton* Skeleton, const FBoneContainer& RequiredBones)
 {
-	if (!SinewIK::IsLibraryReady() || !IKBone.IsValidToEvaluate(RequiredBones))
-	{
-		return false;
-	}
-	if (CachedUpperLimbIndex == INDEX_NONE || CachedLowerLimbIndex == INDEX_NONE)
-	{
-		return false;
-	}
-	if (EffectorLocationSpace == BCS_ParentBoneSpace || EffectorLocationSpace == BCS_BoneSpace)
-	{
-		if (!EffectorTarget.IsValidToEvaluate(RequiredBones))
-		{
-			return false;
-		}
-	}
-	if (bUseJointTarget && (JointTargetLocationSpace == BCS_ParentBoneSpace || JointTargetLocationSpace == BCS_BoneSpace))
-	{
-		if (!JointTarget.IsValidToEvaluate(RequiredBones))
-		{
-			return false;
-		}
-	}
-	return true;
+	return FAnimNode_SinewIKBase::IsValidToEvaluate(Skeleton, RequiredBones) && IKBone.IsValidToEvaluate(RequiredBones) &&
+		(!bUseJointTarget || SinewIK::IsTargetValid(JointTarget, JointTargetLocationSpace, RequiredBones));
 }
 
-void FAnimNode_SinewTwoBoneIK::InitializeBoneReferences(const FBoneContainer& RequiredBones)
+SinewIK::FTargetSpace FAnimNode_SinewTwoBoneIK::GetEffector() const
+{
+	return SinewIK::FTargetSpace{EffectorLocationSpace, FTransform(EffectorLocation)};
+}
+
+void FAnimNode_SinewTwoBoneIK::CacheChain(const FBoneContainer& RequiredBones, TArray<int32>& OutChain)
 {
 	IKBone.Initialize(RequiredBones);
-	EffectorTarget.InitializeBoneReferences(RequiredBones);
 	JointTarget.InitializeBoneReferences(RequiredBones);
-
-	CachedLowerLimbIndex = FCompactPoseBoneIndex(INDEX_NONE);
-	CachedUpperLimbIndex = FCompactPoseBoneIndex(INDEX_NONE);
-	const FCompactPoseBoneIndex EndIndex = IKBone.GetCompactPoseIndex(RequiredBones);
-	if (EndIndex != INDEX_NONE)
+	// The upper limb, the lower limb and the end bone (IKBone and its parent and grandparent).
+	const FCompactPoseBoneIndex End = IKBone.GetCompactPoseIndex(RequiredBones);
+	const FCompactPoseBoneIndex Lower = End != INDEX_NONE ? RequiredBones.GetParentBoneIndex(End) : End;
+	const FCompactPoseBoneIndex Upper = Lower != INDEX_NONE ? RequiredBones.GetParentBoneIndex(Lower) : Lower;
+	if (Upper != INDEX_NONE)
 	{
-		CachedLowerLimbIndex = RequiredBones.GetParentBoneIndex(EndIndex);
-		if (CachedLowerLimbIndex != INDEX_NONE)
-		{
-			CachedUpperLimbIndex = RequiredBones.GetParentBoneIndex(CachedLowerLimbIndex);
-		}
+		OutChain.Add(Upper.GetInt());
+		OutChain.Add(Lower.GetInt());
+		OutChain.Add(End.GetInt());
 	}
+}
+
+FString FAnimNode_SinewTwoBoneIK::GetChainName() const
+{
+	return FString::Printf(TEXT("IKBone: %s"), *IKBone.BoneName.ToString());
+}
+
+SinewStatus FAnimNode_SinewTwoBoneIK::Solve(FComponentSpacePoseContext& Output, const FTransform& EffectorCS,
+	SinewIK::FChainBuffers& Buffers, uint32 /*Count*/)
+{
+	const FTransform JointTargetCS = SinewIK::TargetTransformInComponentSpace(Output, JointTarget,
+		SinewIK::FTargetSpace{JointTargetLocationSpace, FTransform(JointTargetLocation)});
+	const sinew_unreal::DQuat EffectorRotation = SinewIK::ToSinew(EffectorCS.GetRotation());
+	const sinew_unreal::DVec3 Pole = SinewIK::ToSinew(JointTargetCS.GetTranslation());
+
+	// The engine blends the output by Alpha (LocalBlendCSBoneTransforms): solve at full weight.
+	const SinewStatus Status =
+		Native.prepare(sinew_unreal::two_bone_ik_settings(MakeParams(), sinew_unreal::AlphaMode::AppliedByEngine));
+	if (Status != SINEW_STATUS_OK)
+	{
+		return Status;
+	}
+	return sinew_unreal::solve_two_bone_ik(Native.get(), Buffers.Chain.GetData(), SinewIK::ToSinew(EffectorCS.GetTranslation()),
+		&EffectorRotation, bUseJointTarget ? &Pole : nullptr, Buffers.Chain.GetData(), &LastResult);
 }

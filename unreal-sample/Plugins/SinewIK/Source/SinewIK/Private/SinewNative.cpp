@@ -1,21 +1,29 @@
 #include "SinewNative.h"
 
 #include "AnimationRuntime.h"
+#include "Animation/AnimInstanceProxy.h"
 #include "Animation/BoneSocketReference.h"
 #include "SinewIKLog.h"
 
-FTransform SinewIK::TargetTransformInComponentSpace(const FTransform& ComponentTransform,
-	FCSPose<FCompactPose>& MeshBases, FBoneSocketTarget& Target, EBoneControlSpace Space, const FTransform& Offset)
+FTransform SinewIK::TargetTransformInComponentSpace(FComponentSpacePoseContext& Output, FBoneSocketTarget& Target,
+	const FTargetSpace& Where)
 {
-	if (Space == BCS_BoneSpace)
+	const FTransform& ComponentTransform = Output.AnimInstanceProxy->GetComponentTransform();
+	if (Where.Space == BCS_BoneSpace)
 	{
-		return Target.GetTargetTransform(Offset, MeshBases, ComponentTransform);
+		return Target.GetTargetTransform(Where.Offset, Output.Pose, ComponentTransform);
 	}
 	// World, component and parent-bone space; a socket target resolves to its bone's parent.
-	FTransform Out = Offset;
-	FAnimationRuntime::ConvertBoneSpaceTransformToCS(ComponentTransform, MeshBases, Out,
-		Target.GetCompactPoseBoneIndex(), Space);
+	FTransform Out = Where.Offset;
+	FAnimationRuntime::ConvertBoneSpaceTransformToCS(ComponentTransform, Output.Pose, Out,
+		Target.GetCompactPoseBoneIndex(), Where.Space);
 	return Out;
+}
+
+bool SinewIK::IsTargetValid(const FBoneSocketTarget& Target, EBoneControlSpace Space, const FBoneContainer& RequiredBones)
+{
+	const bool bNeedsBone = Space == BCS_ParentBoneSpace || Space == BCS_BoneSpace;
+	return !bNeedsBone || Target.IsValidToEvaluate(RequiredBones);
 }
 
 void SinewIK::ReportStatus(const TCHAR* NodeName, SinewStatus Status, SinewStatus& InOutLastStatus)

@@ -1,10 +1,7 @@
 #pragma once
 
 #include "CoreMinimal.h"
-#include "BoneContainer.h"
-#include "BonePose.h"
-#include "BoneControllers/AnimNode_SkeletalControlBase.h"
-#include "SinewNative.h"
+#include "AnimNode_SinewBase.h"
 #include "AnimNode_SinewCCDIK.generated.h"
 
 /**
@@ -14,7 +11,7 @@
  * rotate and the tip keeps its rotation relative to its parent.
  */
 USTRUCT(BlueprintInternalUseOnly)
-struct SINEWIK_API FAnimNode_SinewCCDIK : public FAnimNode_SkeletalControlBase
+struct SINEWIK_API FAnimNode_SinewCCDIK : public FAnimNode_SinewChainIKBase
 {
 	GENERATED_BODY()
 
@@ -25,26 +22,6 @@ struct SINEWIK_API FAnimNode_SinewCCDIK : public FAnimNode_SkeletalControlBase
 	/** Reference frame of EffectorLocation. */
 	UPROPERTY(EditAnywhere, Category = Effector)
 	TEnumAsByte<EBoneControlSpace> EffectorLocationSpace = BCS_ComponentSpace;
-
-	/** Bone or socket for bone and parent-bone spaces. */
-	UPROPERTY(EditAnywhere, Category = Effector)
-	FBoneSocketTarget EffectorTarget;
-
-	/** Last bone of the chain. */
-	UPROPERTY(EditAnywhere, Category = Solver)
-	FBoneReference TipBone;
-
-	/** First bone of the chain (an ancestor of TipBone). */
-	UPROPERTY(EditAnywhere, Category = Solver)
-	FBoneReference RootBone;
-
-	/** Distance from the target, in centimetres, at which the tip counts as arrived. */
-	UPROPERTY(EditAnywhere, Category = Solver, meta = (ClampMin = "0.001", UIMin = "0.001"))
-	float Precision = 1.0f;
-
-	/** Most sweeps over the chain per evaluation. */
-	UPROPERTY(EditAnywhere, Category = Solver, meta = (ClampMin = "1", UIMin = "1"))
-	int32 MaxIterations = 10;
 
 	/** Each sweep starts at the bone nearest the tip. */
 	UPROPERTY(EditAnywhere, Category = Solver)
@@ -58,10 +35,6 @@ struct SINEWIK_API FAnimNode_SinewCCDIK : public FAnimNode_SkeletalControlBase
 	UPROPERTY(EditAnywhere, Category = Solver, meta = (EditCondition = "bEnableRotationLimit"))
 	TArray<float> RotationLimitPerJoints;
 
-	/** Sinew: stop early when a sweep improves the reach by less than 0.1 %. */
-	UPROPERTY(EditAnywhere, Category = "Solver|Sinew")
-	bool bStopWhenStalled = true;
-
 	/** Sinew: let the root bone rotate too (Unreal's node keeps it fixed). */
 	UPROPERTY(EditAnywhere, Category = "Solver|Sinew")
 	bool bRotateRoot = false;
@@ -70,28 +43,13 @@ struct SINEWIK_API FAnimNode_SinewCCDIK : public FAnimNode_SkeletalControlBase
 
 	sinew_unreal::CcdNodeParams MakeParams() const;
 
-	const SinewIkResult& GetLastResult() const { return LastResult; }
-	SinewStatus GetLastStatus() const { return LastStatus; }
-
-	// FAnimNode_Base interface
-	virtual void GatherDebugData(FNodeDebugData& DebugData) override;
-	virtual void Initialize_AnyThread(const FAnimationInitializeContext& Context) override;
-	// End of FAnimNode_Base interface
-
-	// FAnimNode_SkeletalControlBase interface
-	virtual void EvaluateSkeletalControl_AnyThread(FComponentSpacePoseContext& Output, TArray<FBoneTransform>& OutBoneTransforms) override;
-	virtual bool IsValidToEvaluate(const USkeleton* Skeleton, const FBoneContainer& RequiredBones) override;
-	// End of FAnimNode_SkeletalControlBase interface
+protected:
+	virtual const TCHAR* GetSinewName() const override { return TEXT("Sinew CCDIK"); }
+	virtual SinewIK::FTargetSpace GetEffector() const override;
+	virtual SinewStatus Solve(FComponentSpacePoseContext& Output, const FTransform& EffectorCS,
+		SinewIK::FChainBuffers& Buffers, uint32 Count) override;
 
 private:
-	// FAnimNode_SkeletalControlBase interface
-	virtual void InitializeBoneReferences(const FBoneContainer& RequiredBones) override;
-	// End of FAnimNode_SkeletalControlBase interface
-
-	/** Compact pose indices from RootBone to TipBone, refreshed when the required bones change. */
-	TArray<int32> CachedChain;
-
+	/** Created on first evaluation; a copied node starts without one (never shared). */
 	sinew_unreal::CcdInstance Native;
-	SinewIkResult LastResult{};
-	SinewStatus LastStatus = SINEW_STATUS_OK;
 };

@@ -1,10 +1,7 @@
 #pragma once
 
 #include "CoreMinimal.h"
-#include "BoneContainer.h"
-#include "BonePose.h"
-#include "BoneControllers/AnimNode_SkeletalControlBase.h"
-#include "SinewNative.h"
+#include "AnimNode_SinewBase.h"
 #include "AnimNode_SinewHandIKRetargeting.generated.h"
 
 /**
@@ -14,7 +11,7 @@
  * props held by both hands stay attached on characters of other proportions.
  */
 USTRUCT(BlueprintInternalUseOnly)
-struct SINEWIK_API FAnimNode_SinewHandIKRetargeting : public FAnimNode_SkeletalControlBase
+struct SINEWIK_API FAnimNode_SinewHandIKRetargeting : public FAnimNode_SinewBase
 {
 	GENERATED_BODY()
 
@@ -50,23 +47,21 @@ struct SINEWIK_API FAnimNode_SinewHandIKRetargeting : public FAnimNode_SkeletalC
 
 	sinew_unreal::HandIkNodeParams MakeParams() const;
 
-	SinewStatus GetLastStatus() const { return LastStatus; }
-
-	// FAnimNode_Base interface
-	virtual void GatherDebugData(FNodeDebugData& DebugData) override;
-	// End of FAnimNode_Base interface
-
 	// FAnimNode_SkeletalControlBase interface
 	virtual void EvaluateSkeletalControl_AnyThread(FComponentSpacePoseContext& Output, TArray<FBoneTransform>& OutBoneTransforms) override;
 	virtual bool IsValidToEvaluate(const USkeleton* Skeleton, const FBoneContainer& RequiredBones) override;
 	// End of FAnimNode_SkeletalControlBase interface
 
-private:
+protected:
 	// FAnimNode_SkeletalControlBase interface
 	virtual void InitializeBoneReferences(const FBoneContainer& RequiredBones) override;
 	// End of FAnimNode_SkeletalControlBase interface
 
+	virtual const TCHAR* GetSinewName() const override { return TEXT("Sinew Hand IK Retargeting"); }
+	virtual FString GetDebugDetails() const override;
+
+private:
+	/** Created on first evaluation; a copied node starts without one (never shared). */
 	sinew_unreal::HandIkInstance Native;
 	sinew_unreal::DVec3 LastOffset;
-	SinewStatus LastStatus = SINEW_STATUS_OK;
 };

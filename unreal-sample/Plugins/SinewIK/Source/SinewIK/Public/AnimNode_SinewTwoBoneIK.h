@@ -1,10 +1,7 @@
 #pragma once
 
 #include "CoreMinimal.h"
-#include "BoneContainer.h"
-#include "BonePose.h"
-#include "BoneControllers/AnimNode_SkeletalControlBase.h"
-#include "SinewNative.h"
+#include "AnimNode_SinewBase.h"
 #include "AnimNode_SinewTwoBoneIK.generated.h"
 
 /**
@@ -15,7 +12,7 @@
  * upper limb, so precision does not depend on the distance from the component origin.
  */
 USTRUCT(BlueprintInternalUseOnly)
-struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SkeletalControlBase
+struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SinewIKBase
 {
 	GENERATED_BODY()
 
@@ -63,10 +60,6 @@ struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SkeletalControlBa
 	UPROPERTY(EditAnywhere, Category = Effector)
 	TEnumAsByte<EBoneControlSpace> EffectorLocationSpace = BCS_ComponentSpace;
 
-	/** Bone or socket for bone and parent-bone spaces. */
-	UPROPERTY(EditAnywhere, Category = Effector)
-	FBoneSocketTarget EffectorTarget;
-
 	/** Sinew: when false there is no joint target and the limb keeps its animated bend. */
 	UPROPERTY(EditAnywhere, Category = JointTarget)
 	bool bUseJointTarget = true;
@@ -88,30 +81,23 @@ struct SINEWIK_API FAnimNode_SinewTwoBoneIK : public FAnimNode_SkeletalControlBa
 	/** The properties as the engine-independent mapping sees them. */
 	sinew_unreal::TwoBoneIkNodeParams MakeParams() const;
 
-	/** Outcome of the last evaluation, for debugging. */
-	const SinewIkResult& GetLastResult() const { return LastResult; }
-	SinewStatus GetLastStatus() const { return LastStatus; }
-
 	// FAnimNode_Base interface
-	virtual void GatherDebugData(FNodeDebugData& DebugData) override;
 	virtual void Initialize_AnyThread(const FAnimationInitializeContext& Context) override;
 	// End of FAnimNode_Base interface
 
 	// FAnimNode_SkeletalControlBase interface
-	virtual void EvaluateSkeletalControl_AnyThread(FComponentSpacePoseContext& Output, TArray<FBoneTransform>& OutBoneTransforms) override;
 	virtual bool IsValidToEvaluate(const USkeleton* Skeleton, const FBoneContainer& RequiredBones) override;
 	// End of FAnimNode_SkeletalControlBase interface
 
+protected:
+	virtual const TCHAR* GetSinewName() const override { return TEXT("Sinew Two Bone IK"); }
+	virtual SinewIK::FTargetSpace GetEffector() const override;
+	virtual void CacheChain(const FBoneContainer& RequiredBones, TArray<int32>& OutChain) override;
+	virtual FString GetChainName() const override;
+	virtual SinewStatus Solve(FComponentSpacePoseContext& Output, const FTransform& EffectorCS,
+		SinewIK::FChainBuffers& Buffers, uint32 Count) override;
+
 private:
-	// FAnimNode_SkeletalControlBase interface
-	virtual void InitializeBoneReferences(const FBoneContainer& RequiredBones) override;
-	// End of FAnimNode_SkeletalControlBase interface
-
-	FCompactPoseBoneIndex CachedUpperLimbIndex = FCompactPoseBoneIndex(INDEX_NONE);
-	FCompactPoseBoneIndex CachedLowerLimbIndex = FCompactPoseBoneIndex(INDEX_NONE);
-
 	/** Created on first evaluation; a copied node starts without one (never shared). */
 	sinew_unreal::TwoBoneIkInstance Native;
-	SinewIkResult LastResult{};
-	SinewStatus LastStatus = SINEW_STATUS_OK;
 };

@@ -5,6 +5,7 @@
 
 #include "CoreMinimal.h"
 #include "BonePose.h"
+#include "Animation/AnimNodeBase.h"
 #include "Animation/AnimTypes.h"
 
 THIRD_PARTY_INCLUDES_START
@@ -54,14 +55,23 @@ namespace SinewIK
 	/** True once the module has loaded a library that speaks this header's ABI. */
 	SINEWIK_API bool IsLibraryReady();
 
+	/** A target (effector, joint target) as a node's properties give it: an offset in a space. */
+	struct FTargetSpace
+	{
+		EBoneControlSpace Space = BCS_ComponentSpace;
+		FTransform Offset = FTransform::Identity;
+	};
+
 	/**
-	 * A target (effector or joint target) in component space, as Unreal's IK nodes resolve it:
-	 * bone space through the socket target, the other spaces through
-	 * FAnimationRuntime::ConvertBoneSpaceTransformToCS.
+	 * A target in component space, as Unreal's IK nodes resolve it: bone space through the socket
+	 * target, the other spaces through FAnimationRuntime::ConvertBoneSpaceTransformToCS.
 	 */
-	SINEWIK_API FTransform TargetTransformInComponentSpace(const FTransform& ComponentTransform,
-		FCSPose<FCompactPose>& MeshBases, FBoneSocketTarget& Target, EBoneControlSpace Space,
-		const FTransform& Offset);
+	SINEWIK_API FTransform TargetTransformInComponentSpace(FComponentSpacePoseContext& Output, FBoneSocketTarget& Target,
+		const FTargetSpace& Where);
+
+	/** Bone and parent-bone spaces need the target's bone (or socket), as Unreal's nodes check. */
+	SINEWIK_API bool IsTargetValid(const FBoneSocketTarget& Target, EBoneControlSpace Space,
+		const FBoneContainer& RequiredBones);
 
 	/**
 	 * Logs a failed solve once per change of status (not every frame), with the library's

@@ -1,7 +1,7 @@
 // External module: the Sinew native library (a Rust cdylib/staticlib with a C ABI) and its
 // headers, staged into this folder by scripts/stage_unreal.sh:
 //
-//   include/sinew.h, include/sinew.hpp, include/sinew_unreal.hpp
+//   include/sinew.h, include/sinew.hpp, include/sinew_handle.hpp, include/sinew_unreal.hpp
 //   lib/Win64/sinew.dll + sinew.dll.lib (MSVC build) or libsinew.dll.a (MinGW import library)
 //   lib/Linux/x86_64-unknown-linux-gnu/libsinew.so
 //   lib/Mac/libsinew.dylib
