@@ -149,6 +149,17 @@ impl JointConstraint {
         (self.reference * self.frame * limited * self.frame.conjugate()).normalize()
     }
 
+    /// For a hinge, the angle (radians) of `local` about its axis past the middle of its range,
+    /// in (-2 pi, 2 pi); `None` for other limits.
+    pub(crate) fn hinge_offset(&self, local: Quat) -> Option<f32> {
+        let Limit::Hinge { min, max } = self.limit else {
+            return None;
+        };
+        let rel = self.frame.conjugate() * self.reference.conjugate() * local * self.frame;
+        let (_, twist) = swing_twist(rel, Vec3::X);
+        Some(twist_angle(twist) - 0.5 * (min + max))
+    }
+
     /// How far (radians) `local` lies outside the limit; 0 when allowed.
     pub fn violation(&self, local: Quat) -> f32 {
         let projected = self.project(local);

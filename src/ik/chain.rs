@@ -9,7 +9,7 @@ use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::reach;
 use crate::ik::{exact_length, EndRotation, IkResult};
 use crate::pose::{finite, Pose};
-use crate::rotation::{frame_perpendicular, shortest_arc};
+use crate::rotation::{frame_perpendicular, shortest_arc, swing_twist};
 use crate::skeleton::{validated_rotation, validated_transform};
 use crate::transform::Transform;
 
@@ -97,11 +97,21 @@ pub(crate) struct ChainWork {
     /// Scratch for the closing step's bends and the positions it proposes.
     bends: Vec<Vec3A>,
     closed: Vec<Vec3A>,
+    /// Each hinge's turn toward the middle of its range in a centring Newton step (radians).
+    centring: Vec<f32>,
 }
 
 /// Damped least-squares steps the closing step takes at most where the two-bone split is
 /// refused (each is Newton's step where the chain is far from singular).
 const NEWTON_STEPS: usize = 8;
+
+/// Fraction of its offset from the middle of its range that each hinge turns back by in the
+/// first Newton step of a constrained closing step, within the damped null space (where the tip
+/// does not move, to first order). At a singular pose, where the target cannot tell which way
+/// the chain continues, it leans to the side with more room; a redundant chain, tracking,
+/// drifts its hinges away from their limits. Small enough that the pure Newton steps after it
+/// still converge.
+const CENTRING: f32 = 0.02;
 
 /// Reach ratio from which unconstrained solvers try the closing step on the input before
 /// their own iterations, and the closing step tries its exact kind before Newton steps: near
@@ -147,6 +157,7 @@ impl ChainWork {
             deltas: vec![Quat::IDENTITY; max_joints],
             bends: vec![Vec3A::ZERO; max_joints],
             closed: vec![Vec3A::ZERO; max_joints],
+            centring: vec![0.0; max_joints],
         })
     }
 
@@ -293,7 +304,13 @@ impl ChainWork {
             if let Some((reference, max_angle)) = limit {
                 local = limit_deviation(reference, local, max_angle);
             }
-            w.constrained(i, parent, (parent * local).normalize())
+            let before = parent.conjugate() * current;
+            constrain_turn(
+                w.constraint(i),
+                parent,
+                (parent * local).normalize(),
+                before,
+            )
         };
         if from_tail {
             // Joints nearer the root are untouched until their own turn; joint j ends up turned
@@ -459,9 +476,10 @@ impl ChainWork {
     /// The closing step of constrained chains (and CCD chains with a fixed root): up to
     /// [`NEWTON_STEPS`] damped least-squares steps on the output rotations while they bring
     /// the tip closer than `tol` allows, each joint's turn projected onto its constraint root to
-    /// tip (a hinge turns about its axis only), bone lengths held by forward kinematics. Joints
-    /// before `first` keep their rotation; the tip's rotation is left to the caller. Whether
-    /// the chain moved.
+    /// tip (a hinge turns about its axis only; see [`constrain_turn`]), bone lengths held by
+    /// forward kinematics. The first step also turns hinges toward the middle of their range
+    /// ([`CENTRING`]). Joints before `first` keep their rotation; the tip's rotation is left to
+    /// the caller. Whether the chain moved.
     pub fn newton_constrained(
         &mut self,
         n: usize,
@@ -474,8 +492,9 @@ impl ChainWork {
         let mut error = (self.positions[n - 1] - goal).length();
         let mut moved = false;
         let mut scale = 1.0;
-        for _ in 0..NEWTON_STEPS {
-            let next = self.constrained_step(n, first, root_parent, goal, length, scale);
+        for step in 0..NEWTON_STEPS {
+            let centre = step == 0;
+            let next = self.constrained_step(n, first, root_parent, goal, length, scale, centre);
             if next >= error || next.is_nan() {
                 scale *= 0.5;
                 continue;
@@ -497,7 +516,11 @@ impl ChainWork {
     }
 
     /// One step of [`Self::newton_constrained`], `scale` times the full one: rotations into
-    /// `deltas`, positions into `closed`; returns the tip's distance to `goal`.
+    /// `deltas`, positions into `closed`; returns the tip's distance to `goal`. With `centre`,
+    /// each hinge also turns toward the middle of its range by [`CENTRING`] of its offset, and
+    /// the damped least-squares direction is solved for what that leaves of the tip's error (so
+    /// the centring turns only move the tip where the damping lets them, near singular poses).
+    #[allow(clippy::too_many_arguments)]
     fn constrained_step(
         &mut self,
         n: usize,
@@ -506,24 +529,47 @@ impl ChainWork {
         goal: Vec3A,
         length: f32,
         scale: f32,
+        centre: bool,
     ) -> f32 {
         let tip = self.positions[n - 1];
         let (constraints, output) = (&self.constraints, &self.output);
         let hinge = |i: usize| hinge_axis(constraints[i].as_ref(), output[i].rotation);
-        let pivots = (first..n - 1).map(|i| (self.positions[i], hinge(i)));
-        let y = reach::newton_direction(pivots, tip, goal, length) * scale;
-        let mut carried = Quat::IDENTITY;
-        let mut parent = if first == 0 {
-            root_parent
-        } else {
-            output[first - 1].rotation
+        let parent_of = |i: usize| {
+            if i == 0 {
+                root_parent
+            } else {
+                output[i - 1].rotation
+            }
         };
+        // The centring turns' motion of the tip, which the least-squares direction then
+        // corrects: together they are Newton's step plus a turn in its damped null space.
+        let mut shift = Vec3A::ZERO;
+        for i in first..n - 1 {
+            let turn = match (centre, constraints[i].as_ref(), hinge(i)) {
+                (true, Some(c), Some(axis)) => {
+                    let local = parent_of(i).conjugate() * output[i].rotation;
+                    let turn = c.hinge_offset(local).map_or(0.0, |off| -CENTRING * off);
+                    shift += axis.cross(tip - self.positions[i]) * turn;
+                    turn
+                }
+                _ => 0.0,
+            };
+            self.centring[i] = turn * scale;
+        }
+        let pivots = (first..n - 1).map(|i| (self.positions[i], hinge(i)));
+        let y = reach::newton_direction(pivots, tip, goal - shift, length) * scale;
+        let mut carried = Quat::IDENTITY;
+        let mut parent = parent_of(first);
         self.closed[first] = self.positions[first];
         for i in first..n - 1 {
-            let turn = reach::newton_turn(tip - self.positions[i], hinge(i), y);
+            let mut turn = reach::newton_turn(tip - self.positions[i], hinge(i), y);
+            if let Some(axis) = hinge(i) {
+                turn += axis * self.centring[i];
+            }
             carried = (carried * Quat::from_scaled_axis(turn.into())).normalize();
             let desired = (carried * output[i].rotation).normalize();
-            let rotation = constrain(constraints[i].as_ref(), parent, desired);
+            let before = parent_of(i).conjugate() * output[i].rotation;
+            let rotation = constrain_turn(constraints[i].as_ref(), parent, desired, before);
             self.deltas[i] = rotation;
             self.closed[i + 1] = self.closed[i] + rotation * self.bones[i];
             parent = rotation;
@@ -579,7 +625,13 @@ impl ChainWork {
         for i in 0..n - 1 {
             let arc = scaled_arc(spans[i], positions[i + 1] - pos);
             let model = (arc * input[i].rotation).normalize();
-            let rotation = constrain(constraints[i].as_ref(), parent, model);
+            let input_parent = if i == 0 {
+                root_parent
+            } else {
+                input[i - 1].rotation
+            };
+            let before = input_parent.conjugate() * input[i].rotation;
+            let rotation = constrain_turn(constraints[i].as_ref(), parent, model, before);
             output[i] = Transform {
                 translation: pos.into(),
                 rotation,
@@ -698,6 +750,36 @@ pub(crate) fn end_rotation(
 fn hinge_axis(c: Option<&JointConstraint>, model: Quat) -> Option<Vec3A> {
     c.filter(|c| matches!(c.limit(), Limit::Hinge { .. }))
         .map(|c| Vec3A::from(model * c.axis()))
+}
+
+/// How far (radians) outside its limit a joint may start a turn that [`constrain_turn`]
+/// carries rather than projects: rounding of an allowed rotation, not a real violation.
+const TURN_FROM_SLACK: f32 = 1e-4;
+
+/// Applies a joint's constraint to a turn: `model` is the turned model rotation under
+/// `parent`, `before` the joint's local rotation before the turn. As [`constrain`], except that
+/// a cone that clips the turn's swing keeps the turn's own spin about the joint's axis: the
+/// axis goes by the shortest arc to where the projection puts it, carrying the spin the turn
+/// asked for (then the twist range applies). Projection alone keeps the twist coordinate of the
+/// overshooting rotation, and a turn pushing past the cone and pulled back along it would
+/// leave a spin about the axis behind, every iteration of a chain held at its limit.
+fn constrain_turn(c: Option<&JointConstraint>, parent: Quat, model: Quat, before: Quat) -> Quat {
+    let Some(c) = c else {
+        return model;
+    };
+    let local = parent.conjugate() * model;
+    let projected = c.project(local);
+    if projected == local {
+        return model;
+    }
+    if !matches!(c.limit(), Limit::Cone { .. }) || c.violation(before) > TURN_FROM_SLACK {
+        return (parent * projected).normalize();
+    }
+    let axis = c.axis();
+    let from = before * axis;
+    let (_, spin) = swing_twist(local * before.conjugate(), from);
+    let carried = (shortest_arc(from, projected * axis) * spin * before).normalize();
+    (parent * c.project(carried)).normalize()
 }
 
 /// Applies a joint's constraint, if any, to a model rotation given its parent's model rotation.
