@@ -451,7 +451,7 @@ class CopyResetHandle : public sinew::UniqueHandle<T, Traits> {
 public:
     using sinew::UniqueHandle<T, Traits>::UniqueHandle;
     CopyResetHandle() = default;
-    CopyResetHandle(const CopyResetHandle&) noexcept {}
+    CopyResetHandle(const CopyResetHandle&) noexcept : sinew::UniqueHandle<T, Traits>() {}
     CopyResetHandle& operator=(const CopyResetHandle& other) noexcept
     {
         if (this != &other) {
