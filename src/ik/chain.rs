@@ -431,18 +431,41 @@ impl ChainWork {
     /// Up to [`NEWTON_STEPS`] damped least-squares steps ([`reach::newton_step`]) while they
     /// bring the tip closer, halving a step that does not; whether the positions moved.
     fn newton(&mut self, n: usize, goal: Vec3A, tol: f32, length: f32) -> bool {
+        self.newton_steps(
+            n,
+            goal,
+            tol,
+            |w, _, scale| {
+                let (positions, candidate) = (&w.positions[..n], &mut w.closed[..n]);
+                reach::newton_step(positions, goal, length, scale, candidate)
+            },
+            |w| w.positions[..n].copy_from_slice(&w.closed[..n]),
+        )
+    }
+
+    /// Up to [`NEWTON_STEPS`] steps while they bring the tip closer: `step(self, k, scale)`
+    /// proposes the `k`-th step, `scale` times the full one, and returns the tip's distance to
+    /// `goal` after it; `accept` takes the proposal. A step that does not help is halved (too
+    /// far for the linear model); the steps stop within `tol` or once one removes less than
+    /// [`NEWTON_PROGRESS`] of the error. Whether the chain moved.
+    fn newton_steps(
+        &mut self,
+        n: usize,
+        goal: Vec3A,
+        tol: f32,
+        mut step: impl FnMut(&mut Self, usize, f32) -> f32,
+        mut accept: impl FnMut(&mut Self),
+    ) -> bool {
         let mut error = (self.positions[n - 1] - goal).length();
         let mut moved = false;
         let mut scale = 1.0;
-        for _ in 0..NEWTON_STEPS {
-            let (positions, candidate) = (&self.positions[..n], &mut self.closed[..n]);
-            let next = reach::newton_step(positions, goal, length, scale, candidate);
+        for k in 0..NEWTON_STEPS {
+            let next = step(self, k, scale);
             if next >= error || next.is_nan() {
-                // Too far for the linear model: halve the step and try again.
                 scale *= 0.5;
                 continue;
             }
-            self.positions[..n].copy_from_slice(&self.closed[..n]);
+            accept(self);
             let slow = next > error * (1.0 - NEWTON_PROGRESS);
             (error, moved, scale) = (next, true, 1.0);
             if error <= tol || slow {
@@ -489,30 +512,21 @@ impl ChainWork {
         tol: f32,
         length: f32,
     ) -> bool {
-        let mut error = (self.positions[n - 1] - goal).length();
-        let mut moved = false;
-        let mut scale = 1.0;
-        for step in 0..NEWTON_STEPS {
-            let centre = step == 0;
-            let next = self.constrained_step(n, first, root_parent, goal, length, scale, centre);
-            if next >= error || next.is_nan() {
-                scale *= 0.5;
-                continue;
-            }
-            for i in first..n {
-                if i < n - 1 {
-                    self.output[i].rotation = self.deltas[i];
+        self.newton_steps(
+            n,
+            goal,
+            tol,
+            |w, k, scale| w.constrained_step(n, first, root_parent, goal, length, scale, k == 0),
+            |w| {
+                for i in first..n {
+                    if i < n - 1 {
+                        w.output[i].rotation = w.deltas[i];
+                    }
+                    w.positions[i] = w.closed[i];
+                    w.output[i].translation = w.closed[i].into();
                 }
-                self.positions[i] = self.closed[i];
-                self.output[i].translation = self.closed[i].into();
-            }
-            let slow = next > error * (1.0 - NEWTON_PROGRESS);
-            (error, moved, scale) = (next, true, 1.0);
-            if error <= tol || slow {
-                break;
-            }
-        }
-        moved
+            },
+        )
     }
 
     /// One step of [`Self::newton_constrained`], `scale` times the full one: rotations into
