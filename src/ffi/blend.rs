@@ -4,7 +4,8 @@
 
 use std::ptr;
 
-use super::guard::{arg, arg_mut, arg_slice, check_pointer, guard, opt_arg, FfiError, FfiResult};
+use super::args::{arg, arg_mut, arg_slice, c_enum, check_pointer, opt_arg};
+use super::guard::{guard, FfiError};
 use super::mask::SinewJointMask;
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -33,17 +34,6 @@ pub struct SinewBlendLayer {
     pub mask: *const SinewJointMask,
 }
 
-fn read_space(space: i32) -> FfiResult<BlendSpace> {
-    match space {
-        0 => Ok(BlendSpace::Local),
-        1 => Ok(BlendSpace::ModelRotation),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("space {v} is not a SinewBlendSpace value"),
-        )),
-    }
-}
-
 fn aliasing(what: &str) -> FfiError {
     FfiError::new(
         SinewStatus::InvalidArgument,
@@ -57,9 +47,6 @@ fn aliasing(what: &str) -> FfiError {
 /// joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
 /// the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
 /// `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_blend(
     a: *const SinewPose,
@@ -70,7 +57,8 @@ pub unsafe extern "C" fn sinew_pose_blend(
     out: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        let space = read_space(space)?;
+        let spaces = [BlendSpace::Local, BlendSpace::ModelRotation];
+        let space = c_enum(space, "space", "SinewBlendSpace", &spaces)?;
         // SAFETY: caller's contract; null/alignment checked.
         let mask = unsafe { opt_arg(mask, "mask") }?.map(|m| &m.inner);
         // SAFETY: as above; pointers are compared before any reference is formed, so the
@@ -142,9 +130,6 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
 /// must belong to one skeleton or to skeletons with the same parents (another joint count:
 /// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
 /// error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_make_additive(
     pose: *const SinewPose,
@@ -188,9 +173,6 @@ pub unsafe extern "C" fn sinew_pose_make_additive(
 /// skeleton or to skeletons with the same parents (another joint count:
 /// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
 /// error.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_apply_additive(
     base: *const SinewPose,

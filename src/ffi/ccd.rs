@@ -1,13 +1,12 @@
 //! CCD exports (`SinewCcd`), shaped after Unreal's CCDIK node.
 
-use super::chain::{self, ChainHandle};
+use super::chain::{self, chain_handle};
 use super::constraint::SinewJointConstraint;
-use super::guard::{arg, arg_mut, destroy, flag, guard, guard_void, publish, FfiError, FfiResult};
+use super::handle::{destroy, update};
 use super::pose::SinewPose;
+use super::settings::{c_settings, create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{
-    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
-};
+use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::{Ccd, CcdJoint, CcdSettings};
 use crate::transform::Transform;
 
@@ -32,37 +31,10 @@ pub struct SinewCcdSettings {
     pub end_rotation: i32,
 }
 
-impl From<CcdSettings> for SinewCcdSettings {
-    fn from(s: CcdSettings) -> Self {
-        Self {
-            precision: s.precision,
-            relative_precision: s.relative_precision.into(),
-            max_iterations: s.max_iterations,
-            start_from_tail: s.start_from_tail.into(),
-            fix_root: s.fix_root.into(),
-            stop_when_stalled: s.stop_when_stalled.into(),
-            end_rotation: end_rotation_to_c(s.end_rotation),
-        }
-    }
-}
-
-impl TryFrom<&SinewCcdSettings> for CcdSettings {
-    type Error = FfiError;
-
-    fn try_from(s: &SinewCcdSettings) -> FfiResult<Self> {
-        let settings = CcdSettings {
-            precision: s.precision,
-            relative_precision: flag(s.relative_precision, "relative_precision")?,
-            max_iterations: s.max_iterations,
-            start_from_tail: flag(s.start_from_tail, "start_from_tail")?,
-            fix_root: flag(s.fix_root, "fix_root")?,
-            stop_when_stalled: flag(s.stop_when_stalled, "stop_when_stalled")?,
-            end_rotation: end_rotation_from_c(s.end_rotation)?,
-        };
-        settings.validate()?;
-        Ok(settings)
-    }
-}
+c_settings!(SinewCcdSettings => CcdSettings {
+    precision, relative_precision, max_iterations, start_from_tail, fix_root, stop_when_stalled,
+    end_rotation,
+});
 
 /// Opaque CCD solver with per-joint constraints and scratch memory for up to its
 /// `max_joints`. Owned by the caller; use from one thread at a time.
@@ -70,123 +42,62 @@ pub struct SinewCcd {
     inner: Ccd,
     chain: Vec<Transform>,
 }
-
-impl ChainHandle for SinewCcd {
-    type Solver = Ccd;
-
-    fn parts(&mut self) -> (&mut Ccd, &mut [Transform]) {
-        (&mut self.inner, &mut self.chain)
-    }
-}
+chain_handle!(SinewCcd, Ccd, SinewCcdSettings);
 
 /// Fills `out` with the defaults. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_settings_default(out: *mut SinewCcdSettings) {
-    guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        *unsafe { arg_mut(out, "out") }? = CcdSettings::default().into();
-        Ok(())
-    });
+    unsafe { settings_default(out) }
 }
 
 /// Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_create(
     settings: *const SinewCcdSettings,
     max_joints: u32,
     out_solver: *mut *mut SinewCcd,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) = unsafe {
-            (
-                arg(settings, "settings")?,
-                arg_mut(out_solver, "out_solver")?,
-            )
-        };
-        let inner = Ccd::new(settings.try_into()?, max_joints as usize)?;
-        let chain = vec![Transform::IDENTITY; inner.max_joints()];
-        publish(out, SinewCcd { inner, chain });
-        Ok(())
-    })
+    let new = |s| Ccd::new(s, max_joints as usize);
+    unsafe { create_solver(settings, out_solver, new) }
 }
 
 /// Releases a solver. NULL is a no-op.
-///
-/// # Safety
-/// `solver` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_destroy(solver: *mut SinewCcd) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(solver) }
 }
 
 /// Copies the solver's settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_get_settings(
     solver: *const SinewCcd,
     out_settings: *mut SinewCcdSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, out) = unsafe {
-            (
-                arg(solver, "solver")?,
-                arg_mut(out_settings, "out_settings")?,
-            )
-        };
-        *out = (*solver.inner.settings()).into();
-        Ok(())
-    })
+    unsafe { get_settings(solver, out_settings) }
 }
 
 /// Replaces the solver's settings; unchanged on error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_settings(
     solver: *mut SinewCcd,
     settings: *const SinewCcdSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, settings) =
-            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
-        solver.inner.set_settings(settings.try_into()?)?;
-        Ok(())
-    })
+    unsafe { set_settings(solver, settings) }
 }
 
 /// Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_constraint(
     solver: *mut SinewCcd,
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe { chain::set_constraint(solver, joint, constraint) }
 }
 
 /// Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
 /// input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
 /// weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
-///
-/// # Safety
-/// `solver` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_joint(
     solver: *mut SinewCcd,
@@ -194,16 +105,11 @@ pub unsafe extern "C" fn sinew_ccd_set_joint(
     rotation_limit_degrees: f32,
     weight: f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg_mut(solver, "solver") }?;
-        let tuning = CcdJoint {
-            rotation_limit_degrees,
-            weight,
-        };
-        solver.inner.set_joint(joint as usize, tuning)?;
-        Ok(())
-    })
+    let tuning = CcdJoint {
+        rotation_limit_degrees,
+        weight,
+    };
+    unsafe { update(solver, |s| Ok(s.inner.set_joint(joint as usize, tuning)?)) }
 }
 
 /// Solves `joint_count` model-space transforms (root first; the root stays in place) toward
@@ -218,7 +124,7 @@ pub unsafe extern "C" fn sinew_ccd_set_joint(
 /// local axis most perpendicular to its bone. See the README, "Solving every frame".
 ///
 /// # Safety
-/// `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+/// `chain` must hold `joint_count` transforms.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_solve(
     solver: *mut SinewCcd,
@@ -229,7 +135,6 @@ pub unsafe extern "C" fn sinew_ccd_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve(
             solver,
@@ -268,7 +173,6 @@ pub unsafe extern "C" fn sinew_ccd_solve_batch(
     effector_rotations: *const SinewQuat,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_batch(
             solver,
@@ -287,7 +191,7 @@ pub unsafe extern "C" fn sinew_ccd_solve_batch(
 /// toward a model-space effector and writes their local rotations back.
 ///
 /// # Safety
-/// `joints` must hold `joint_count` items; other non-null pointers must be valid.
+/// `joints` must hold `joint_count` items.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_solve_pose(
     solver: *mut SinewCcd,
@@ -298,7 +202,6 @@ pub unsafe extern "C" fn sinew_ccd_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_pose(
             solver,

@@ -1,6 +1,7 @@
 //! Joint constraint value type, its conversion, and applying constraints to a pose.
 
-use super::guard::{arg, arg_mut, arg_slice, flag, guard, guard_void, FfiError, FfiResult};
+use super::args::{arg, arg_mut, arg_slice, flag};
+use super::guard::{guard, guard_void, FfiError, FfiResult};
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{SinewQuat, SinewVec3};
@@ -76,9 +77,10 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
                 max: range.1,
             },
             v => {
-                return Err(FfiError::new(
-                    SinewStatus::InvalidArgument,
-                    format!("constraint type {v} is not a SinewConstraintType value"),
+                return Err(FfiError::bad_enum(
+                    "constraint type",
+                    v,
+                    "SinewConstraintType",
                 ))
             }
         };
@@ -92,9 +94,6 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
 
 /// Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
 /// (disabled), centred on the identity. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_constraint_default(out: *mut SinewJointConstraint) {
     guard_void(|| {

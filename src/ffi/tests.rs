@@ -87,7 +87,7 @@ fn a_panic_inside_an_export_becomes_a_status() {
 
 #[test]
 fn error_message_truncates_on_char_boundaries_and_reports_full_length() {
-    crate::ffi::error::set_last_error("héllo wörld");
+    super::guard::set_last_error("héllo wörld");
     let full = "héllo wörld".len();
     let mut len = 0usize;
     // SAFETY: NULL buffer with zero capacity is a length query.

@@ -1,10 +1,15 @@
 //! `#[repr(C)]` value types laid out like Unity's `Vector3`, `Quaternion` and a TRS triple,
-//! with conversions to the core's glam-based types (glam's SIMD types never cross the ABI).
+//! with the adapters between them and the core's glam-based types (glam's SIMD types never
+//! cross the ABI).
+//!
+//! The adapters stay here rather than the core storing the 40-byte C transform itself: the
+//! core's [`Transform`] keeps glam's SIMD quaternion (48 bytes, 16-aligned), and the coming
+//! structure-of-arrays pose stores no per-joint struct at all, so the C layout needs
+//! converting at the boundary either way. The conversions are exact (plain float copies), so
+//! results through the ABI equal the core's bit for bit.
 
 use glam::{Quat, Vec3};
 
-use super::guard::{arg_mut, FfiError, FfiResult};
-use super::status::SinewStatus;
 use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
 
@@ -151,54 +156,19 @@ pub enum SinewEndRotation {
     KeepLocal = 2,
 }
 
-/// Reads an `end_rotation` settings field.
-pub(crate) fn end_rotation_from_c(value: i32) -> FfiResult<EndRotation> {
-    match value {
-        0 => Ok(EndRotation::KeepModel),
-        1 => Ok(EndRotation::CopyEffector),
-        2 => Ok(EndRotation::KeepLocal),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("end_rotation {v} is not a SinewEndRotation value"),
-        )),
-    }
-}
+/// The core's values of `SinewEndRotation`, in the order of their C values.
+pub(crate) const END_ROTATIONS: [EndRotation; 3] = [
+    EndRotation::KeepModel,
+    EndRotation::CopyEffector,
+    EndRotation::KeepLocal,
+];
 
-/// Writes an `end_rotation` settings field.
-pub(crate) fn end_rotation_to_c(value: EndRotation) -> i32 {
-    (match value {
-        EndRotation::KeepModel => SinewEndRotation::KeepModel,
-        EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
-        EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
-    }) as i32
-}
-
-/// Checks an optional result pointer before anything is written, so a misaligned one fails
-/// early.
-///
-/// # Safety
-/// A non-null pointer must be valid.
-#[inline(always)]
-pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        unsafe { arg_mut(out_result, "out_result") }?;
+impl From<EndRotation> for i32 {
+    fn from(value: EndRotation) -> Self {
+        (match value {
+            EndRotation::KeepModel => SinewEndRotation::KeepModel,
+            EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
+            EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
+        }) as i32
     }
-    Ok(())
-}
-
-/// Writes a result if the caller asked for one.
-///
-/// # Safety
-/// A non-null pointer must be valid (checked by [`check_result_ptr`]).
-#[inline(always)]
-pub(crate) unsafe fn write_result(
-    out_result: *mut SinewIkResult,
-    result: IkResult,
-) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        *unsafe { arg_mut(out_result, "out_result") }? = result.into();
-    }
-    Ok(())
 }

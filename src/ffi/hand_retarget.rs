@@ -1,9 +1,11 @@
 //! HandIKRetargeting exports (`SinewHandIkRetargeting`), after Unreal's node.
 
-use super::guard::{
-    arg, arg_mut, arg_slice, arg_slice_mut, destroy, guard, guard_void, opt_arg, publish, FfiResult,
-};
+use super::args::{arg, arg_mut, arg_slice, arg_slice_mut, OptOut};
+use super::guard::guard;
+use super::handle::destroy;
 use super::pose::SinewPose;
+use super::settings::{c_settings, solver_handle};
+use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
 use super::types::{SinewTransform, SinewVec3};
 use crate::ik::{HandIkRetargeting, HandIkRetargetingSettings, HandPair, Translated};
@@ -29,23 +31,9 @@ pub struct SinewHandJoints {
     pub left_ik: u32,
 }
 
-impl From<HandIkRetargetingSettings> for SinewHandIkRetargetingSettings {
-    fn from(s: HandIkRetargetingSettings) -> Self {
-        Self {
-            hand_fk_weight: s.hand_fk_weight,
-            per_axis_alpha: s.per_axis_alpha.into(),
-        }
-    }
-}
-
-impl From<&SinewHandIkRetargetingSettings> for HandIkRetargetingSettings {
-    fn from(s: &SinewHandIkRetargetingSettings) -> Self {
-        Self {
-            hand_fk_weight: s.hand_fk_weight,
-            per_axis_alpha: s.per_axis_alpha.into(),
-        }
-    }
-}
+c_settings!(SinewHandIkRetargetingSettings => HandIkRetargetingSettings {
+    hand_fk_weight, per_axis_alpha,
+});
 
 impl From<&SinewHandJoints> for HandPair {
     fn from(h: &SinewHandJoints) -> Self {
@@ -74,92 +62,52 @@ impl Translated for SinewTransform {
 pub struct SinewHandIkRetargeting {
     inner: HandIkRetargeting,
 }
+solver_handle!(
+    SinewHandIkRetargeting,
+    "node",
+    SinewHandIkRetargetingSettings,
+    HandIkRetargeting
+);
 
 /// Fills `out` with the defaults. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_settings_default(
     out: *mut SinewHandIkRetargetingSettings,
 ) {
-    guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        *unsafe { arg_mut(out, "out") }? = HandIkRetargetingSettings::default().into();
-        Ok(())
-    });
+    unsafe { settings_default(out) }
 }
 
 /// Creates a retargeting node with validated settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_create(
     settings: *const SinewHandIkRetargetingSettings,
     out_node: *mut *mut SinewHandIkRetargeting,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) =
-            unsafe { (arg(settings, "settings")?, arg_mut(out_node, "out_node")?) };
-        let inner = HandIkRetargeting::new(settings.into())?;
-        publish(out, SinewHandIkRetargeting { inner });
-        Ok(())
-    })
+    unsafe { create_solver(settings, out_node, HandIkRetargeting::new) }
 }
 
 /// Releases a node. NULL is a no-op.
-///
-/// # Safety
-/// `node` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_destroy(node: *mut SinewHandIkRetargeting) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(node) }
 }
 
 /// Copies the node's settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_get_settings(
     node: *const SinewHandIkRetargeting,
     out_settings: *mut SinewHandIkRetargetingSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (node, out) = unsafe { (arg(node, "node")?, arg_mut(out_settings, "out_settings")?) };
-        *out = (*node.inner.settings()).into();
-        Ok(())
-    })
+    unsafe { get_settings(node, out_settings) }
 }
 
 /// Replaces the node's settings; unchanged on error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_set_settings(
     node: *mut SinewHandIkRetargeting,
     settings: *const SinewHandIkRetargetingSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (node, settings) = unsafe { (arg_mut(node, "node")?, arg(settings, "settings")?) };
-        node.inner.set_settings(settings.into())?;
-        Ok(())
-    })
-}
-
-/// Writes an optional offset output.
-unsafe fn write_offset(out_offset: *mut SinewVec3, offset: Vec3) -> FfiResult<()> {
-    if !out_offset.is_null() {
-        // SAFETY: forwarded contract; alignment checked.
-        *unsafe { arg_mut(out_offset, "out_offset") }? = offset.into();
-    }
-    Ok(())
+    unsafe { set_settings(node, settings) }
 }
 
 /// Adds `(FK − IK) * per_axis_alpha` to the translation of each of `bone_count` bones of a
@@ -167,8 +115,7 @@ unsafe fn write_offset(out_offset: *mut SinewVec3, offset: Vec3) -> FfiResult<()
 /// same array through `hands`. `out_offset` (may be NULL) receives the offset.
 ///
 /// # Safety
-/// `model` must hold `count` transforms, `bones` `bone_count` indices; other non-null pointers
-/// must be valid.
+/// `model` must hold `count` transforms, `bones` `bone_count` indices.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
     node: *const SinewHandIkRetargeting,
@@ -180,17 +127,15 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (node, hands) = unsafe { (arg(node, "node")?, arg(hands, "hands")?) };
-        // SAFETY: as above.
-        let model = unsafe { arg_slice_mut(model, count, "model") }?;
-        // SAFETY: as above.
-        let bones = unsafe { arg_slice(bones, bone_count, "bones") }?;
-        // SAFETY: as above; checked before the model is written.
-        unsafe { opt_arg(out_offset, "out_offset") }?;
-        let offset = node.inner.apply_model(model, &hands.into(), bones)?;
-        // SAFETY: as above.
-        unsafe { write_offset(out_offset, offset) }
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        unsafe {
+            let (node, hands) = (arg(node, "node")?, arg(hands, "hands")?);
+            let model = arg_slice_mut(model, count, "model")?;
+            let bones = arg_slice(bones, bone_count, "bones")?;
+            let out_offset = OptOut::new(out_offset, "out_offset")?;
+            out_offset.write(node.inner.apply_model(model, &hands.into(), bones)?);
+        }
+        Ok(())
     })
 }
 
@@ -198,7 +143,7 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
 /// whose ancestor is also listed moves once). `out_offset` (may be NULL) receives the offset.
 ///
 /// # Safety
-/// `bones` must hold `bone_count` indices; other non-null pointers must be valid.
+/// `bones` must hold `bone_count` indices.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
     node: *const SinewHandIkRetargeting,
@@ -209,22 +154,14 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (node, pose, hands) = unsafe {
-            (
-                arg(node, "node")?,
-                arg_mut(pose, "pose")?,
-                arg(hands, "hands")?,
-            )
-        };
-        // SAFETY: as above.
-        let bones = unsafe { arg_slice(bones, bone_count, "bones") }?;
-        // SAFETY: as above.
-        unsafe { opt_arg(out_offset, "out_offset") }?;
-        let offset = node
-            .inner
-            .apply_pose(&mut pose.inner, &hands.into(), bones)?;
-        // SAFETY: as above.
-        unsafe { write_offset(out_offset, offset) }
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        unsafe {
+            let (node, pose) = (arg(node, "node")?, &mut arg_mut(pose, "pose")?.inner);
+            let hands = arg(hands, "hands")?;
+            let bones = arg_slice(bones, bone_count, "bones")?;
+            let out_offset = OptOut::new(out_offset, "out_offset")?;
+            out_offset.write(node.inner.apply_pose(pose, &hands.into(), bones)?);
+        }
+        Ok(())
     })
 }
