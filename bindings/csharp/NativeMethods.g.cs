@@ -138,15 +138,8 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Solves `joint_count` model-space transforms (root first; the root stays in place) toward
-        ///  `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
-        ///  root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
-        ///  may be NULL. On error `chain` and `out_result` are untouched.
-        ///  Made to run every frame from the previous output: an iteration that leaves the tip off the
-        ///  target ends with a closing step (exact near full reach, damped least-squares steps
-        ///  elsewhere and on constrained chains), which also runs first on the input when the target
-        ///  moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
-        ///  iteration). A chain on the line from its root to the target bends toward the root joint's
-        ///  local axis most perpendicular to its bone. See the README, "Solving every frame".
+        ///  `effector_position` with CCD sweeps, otherwise exactly as `sinew_fabrik_solve`: the same
+        ///  optional arguments, closing step, straight-chain rule and untouched outputs on error.
         ///
         ///  # Safety
         ///  `chain` must hold `joint_count` transforms.
@@ -156,15 +149,9 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
-        ///  to back in `chains`, each exactly like `sinew_ccd_solve`: one call for a crowd. Per-chain arrays:
-        ///  `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
-        ///  identity / none for every chain) and `out_results` (NULL: not reported). Every input is
-        ///  checked before anything is written, so bad input leaves every array untouched. If a
-        ///  chain's result is not representable it is left untouched with its result entry, the
-        ///  other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
-        ///  (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
-        ///  2..=max_joints even when `chain_count` is 0.
-        ///  Allocates nothing; the handle's buffers make it single-threaded per handle.
+        ///  to back in `chains`, each exactly like `sinew_ccd_solve`, with the arrays, checks,
+        ///  overflow rule and `joint_count` range of `sinew_fabrik_solve_batch`. Allocates nothing;
+        ///  the handle's buffers make it single-threaded per handle.
         ///
         ///  # Safety
         ///  Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).

@@ -13,7 +13,13 @@
 //! items the export names (one unless a count says otherwise), writable for outputs, and for a
 //! handle a live one from its `_create`. NULL and misaligned pointers are detected and
 //! reported; any other invalid pointer is undefined behaviour. An export's own `# Safety`
-//! section says only what this rule does not: how many items an array holds.
+//! section says only what this rule does not: how many items an array holds. The header's
+//! preamble (`cbindgen.toml`) states the same rule for C.
+//!
+//! Exports are written out one by one (cbindgen and csbindgen read the source, not macro
+//! expansions), each a documented signature over a generic body: `handle` for every
+//! handle's create, destroy, queries and updates, `settings` for each solver's settings, and
+//! `chain` for what FABRIK and CCD share. Their `unsafe` calls forward the export's contract.
 
 // Each export's contract is the rule above, stated once (and in the header's preamble);
 // per-export sections would repeat it 86 times.
