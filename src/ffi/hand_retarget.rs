@@ -7,9 +7,8 @@ use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{SinewTransform, SinewVec3};
-use crate::ik::{HandIkRetargeting, HandIkRetargetingSettings, HandPair, Translated};
-use glam::Vec3;
+use super::types::{same_fields, SinewTransform, SinewVec3};
+use crate::ik::{HandIkRetargeting, HandIkRetargetingSettings, HandPair};
 
 /// HandIKRetargeting settings; fill with `sinew_hand_ik_retargeting_settings_default`.
 #[repr(C)]
@@ -35,27 +34,8 @@ c_settings!(SinewHandIkRetargetingSettings => HandIkRetargetingSettings {
     hand_fk_weight, per_axis_alpha,
 });
 
-impl From<&SinewHandJoints> for HandPair {
-    fn from(h: &SinewHandJoints) -> Self {
-        Self {
-            right_fk: h.right_fk,
-            left_fk: h.left_fk,
-            right_ik: h.right_ik,
-            left_ik: h.left_ik,
-        }
-    }
-}
-
-impl Translated for SinewTransform {
-    fn translation(&self) -> Vec3 {
-        self.translation.into()
-    }
-    fn translate(&mut self, offset: Vec3) {
-        self.translation = (Vec3::from(self.translation) + offset).into();
-    }
-    fn is_finite(&self) -> bool {
-        crate::transform::Transform::from(*self).is_finite()
-    }
+same_fields! {
+    SinewHandJoints => HandPair { right_fk, left_fk, right_ik, left_ik }
 }
 
 /// Opaque HandIKRetargeting node. Owned by the caller.
@@ -133,7 +113,7 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
             let model = arg_slice_mut(model, count, "model")?;
             let bones = arg_slice(bones, bone_count, "bones")?;
             let out_offset = OptOut::new(out_offset, "out_offset")?;
-            out_offset.write(node.inner.apply_model(model, &hands.into(), bones)?);
+            out_offset.write(node.inner.apply_model(model, &(*hands).into(), bones)?);
         }
         Ok(())
     })
@@ -160,7 +140,7 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
             let hands = arg(hands, "hands")?;
             let bones = arg_slice(bones, bone_count, "bones")?;
             let out_offset = OptOut::new(out_offset, "out_offset")?;
-            out_offset.write(node.inner.apply_pose(pose, &hands.into(), bones)?);
+            out_offset.write(node.inner.apply_pose(pose, &(*hands).into(), bones)?);
         }
         Ok(())
     })

@@ -61,42 +61,31 @@ const _: () = assert!(std::mem::size_of::<SinewTransform>() == 40);
 const _: () = assert!(std::mem::align_of::<SinewTransform>() == 4);
 const _: () = assert!(std::mem::size_of::<SinewIkResult>() == 12);
 
-impl From<SinewVec3> for Vec3 {
-    fn from(v: SinewVec3) -> Self {
-        Vec3::new(v.x, v.y, v.z)
-    }
-}
-
-impl From<Vec3> for SinewVec3 {
-    fn from(v: Vec3) -> Self {
-        Self {
-            x: v.x,
-            y: v.y,
-            z: v.z,
+/// `From<$from> for $to` between structs with the same field names, each field converted by
+/// `Into`: the exact, field-by-field adapters between the C types and the core's.
+macro_rules! same_fields {
+    ($($from:ty => $to:ty { $($field:ident),+ })*) => {$(
+        impl From<$from> for $to {
+            fn from(v: $from) -> Self {
+                Self { $($field: v.$field.into()),+ }
+            }
         }
-    }
+    )*};
+}
+pub(crate) use same_fields;
+
+same_fields! {
+    SinewVec3 => Vec3 { x, y, z }
+    Vec3 => SinewVec3 { x, y, z }
+    Quat => SinewQuat { x, y, z, w }
+    SinewTransform => Transform { translation, rotation, scale }
+    Transform => SinewTransform { translation, rotation, scale }
+    IkResult => SinewIkResult { reached, error, iterations }
 }
 
 impl From<SinewQuat> for Quat {
     fn from(q: SinewQuat) -> Self {
         Quat::from_xyzw(q.x, q.y, q.z, q.w)
-    }
-}
-
-impl From<Quat> for SinewQuat {
-    fn from(q: Quat) -> Self {
-        Self {
-            x: q.x,
-            y: q.y,
-            z: q.z,
-            w: q.w,
-        }
-    }
-}
-
-impl From<SinewTransform> for Transform {
-    fn from(t: SinewTransform) -> Self {
-        Transform::new(t.translation.into(), t.rotation.into(), t.scale.into())
     }
 }
 
@@ -113,26 +102,6 @@ impl TransformAccess for SinewTransform {
     #[inline(always)]
     fn set_rotation(&mut self, rotation: Quat) {
         self.rotation = rotation.into();
-    }
-}
-
-impl From<Transform> for SinewTransform {
-    fn from(t: Transform) -> Self {
-        Self {
-            translation: t.translation.into(),
-            rotation: t.rotation.into(),
-            scale: t.scale.into(),
-        }
-    }
-}
-
-impl From<IkResult> for SinewIkResult {
-    fn from(r: IkResult) -> Self {
-        Self {
-            reached: r.reached.into(),
-            error: r.error,
-            iterations: r.iterations,
-        }
     }
 }
 
