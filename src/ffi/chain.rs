@@ -3,7 +3,7 @@
 
 use glam::Quat;
 
-use super::args::{arg, arg_mut, arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
+use super::args::{arg_mut, arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
 use super::batch::{ChainArrays, TargetArrays};
 use super::constraint::{read_constraint, SinewJointConstraint};
 use super::guard::{guard, FfiResult};
@@ -11,7 +11,7 @@ use super::handle::update;
 use super::pose::SinewPose;
 use super::settings::Solver;
 use super::status::SinewStatus;
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::chain::ChainSolver;
 use crate::ik::ChainTarget;
 use crate::transform::Transform;
@@ -89,9 +89,9 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
             if count > 0 {
                 check_pointer(chain.cast_const(), "chain")?;
             }
-            let target = read_chain_target(effector_position, effector_rotation)?;
             let parent = read_parent_rotation(root_parent_rotation)?;
-            let out_result = OptOut::new(out_result, "out_result")?;
+            let (target, out_result) =
+                read_target(effector_position, effector_rotation, out_result)?;
             let chain = arg_slice_mut(chain, count, "chain")?;
             let buffer = fit(chain.len(), buffer)?;
             for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
@@ -171,8 +171,8 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
         unsafe {
             let (handle, pose) = (arg_mut(handle, "solver")?, arg_mut(pose, "pose")?);
             let joints = arg_slice(joints, count, "joints")?;
-            let target = read_chain_target(effector_position, effector_rotation)?;
-            let out_result = OptOut::new(out_result, "out_result")?;
+            let (target, out_result) =
+                read_target(effector_position, effector_rotation, out_result)?;
             let solver = handle.parts().0;
             out_result.write(crate::ik::chain::solve_pose(
                 solver,
@@ -202,16 +202,15 @@ unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
     })
 }
 
-/// Reads a chain target: a required position and an optional rotation.
-unsafe fn read_chain_target(
+/// Reads a chain target and checks `out_result`, before the chain is borrowed: they may point
+/// into it.
+unsafe fn read_target(
     effector_position: *const SinewVec3,
     effector_rotation: *const SinewQuat,
-) -> FfiResult<ChainTarget> {
-    // SAFETY: forwarded contract; null and alignment are checked.
-    unsafe {
-        Ok(ChainTarget {
-            position: (*arg(effector_position, "effector_position")?).into(),
-            rotation: opt_arg(effector_rotation, "effector_rotation")?.map(|&q| q.into()),
-        })
-    }
+    out_result: *mut SinewIkResult,
+) -> FfiResult<(ChainTarget, OptOut<SinewIkResult>)> {
+    // SAFETY: forwarded contract.
+    let (position, rotation) = unsafe { read_effector(effector_position, effector_rotation) }?;
+    let out_result = OptOut::new(out_result, "out_result")?;
+    Ok((ChainTarget { position, rotation }, out_result))
 }

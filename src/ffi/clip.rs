@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use super::args::{arg, arg_mut, arg_slice, c_enum, flag, opt_arg_mut};
+use super::args::{arg_mut, arg_slice, c_enum, flag, opt_arg_mut};
 use super::guard::{guard, FfiError, FfiResult};
-use super::handle::{create_from, destroy, handle, query, update};
+use super::handle::{create_from, destroy, handle, inspect, query, update};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
@@ -39,7 +39,7 @@ pub enum SinewTrackProperty {
 pub struct SinewClip {
     pub(crate) inner: Arc<Clip>,
 }
-handle!(SinewClip, "clip");
+handle!(SinewClip, "clip", Arc<Clip>);
 
 /// Opaque sampling cursor: remembers key positions so forward playback is O(1) per track.
 /// Works with any clip of the joint count it was made for. Owned by the caller.
@@ -57,11 +57,7 @@ pub unsafe extern "C" fn sinew_clip_create(
     out_clip: *mut *mut SinewClip,
 ) -> SinewStatus {
     let make = |s: &SinewSkeleton| Clip::new(&s.inner, duration).map(Arc::new);
-    unsafe {
-        create_from(skeleton, out_clip, |s| {
-            make(s).map(|inner| SinewClip { inner })
-        })
-    }
+    unsafe { create_from(skeleton, out_clip, make) }
 }
 
 /// Releases a clip handle; controllers playing it keep it alive. NULL is a no-op.
@@ -76,11 +72,8 @@ pub unsafe extern "C" fn sinew_clip_duration(
     clip: *const SinewClip,
     out_duration: *mut f32,
 ) -> SinewStatus {
-    unsafe {
-        query(clip, out_duration, "out_duration", |c| {
-            Ok(c.inner.duration())
-        })
-    }
+    let duration = |c: &SinewClip| Ok(c.inner.duration());
+    unsafe { query(clip, out_duration, "out_duration", duration) }
 }
 
 /// The clip's data for editing, refused while a controller shares it.
@@ -92,6 +85,14 @@ fn editable(clip: &mut SinewClip) -> Result<&mut Clip, FfiError> {
         )
     })
 }
+
+/// The core's values of `SinewInterpolation`, in the order of their C values.
+const KINDS: [Interpolation; 4] = [
+    Interpolation::Step,
+    Interpolation::Linear,
+    Interpolation::Slerp,
+    Interpolation::Cubic,
+];
 
 /// Body of the track setters: reads a track's C arrays (converted to core values), builds it
 /// and stores it with `store`. Tangent arrays are required for cubic tracks and must be NULL
@@ -114,17 +115,7 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
     guard(|| {
         // SAFETY: forwarded contract; null and alignment are checked.
         let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        let interpolation = c_enum(
-            interpolation,
-            "interpolation",
-            "SinewInterpolation",
-            &[
-                Interpolation::Step,
-                Interpolation::Linear,
-                Interpolation::Slerp,
-                Interpolation::Cubic,
-            ],
-        )?;
+        let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
         let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
         // SAFETY: as above.
         let (times, values) = unsafe {
@@ -143,17 +134,14 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
                 )
             }),
             _ => {
-                return Err(FfiError::new(
-                    SinewStatus::NullPointer,
-                    "in_tangents and out_tangents must both be given or both be NULL",
-                ))
+                let message = "in_tangents and out_tangents must both be given or both be NULL";
+                return Err(FfiError::new(SinewStatus::NullPointer, message));
             }
         };
         let values = convert(values);
         let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
-        let track = Track::new(interpolation, times, &values, tangents, clip.duration())?;
-        store(clip, joint as usize, track)?;
-        Ok(())
+        let track = Track::new(kind, times, &values, tangents, clip.duration())?;
+        Ok(store(clip, joint as usize, track)?)
     })
 }
 
@@ -296,13 +284,12 @@ pub unsafe extern "C" fn sinew_clip_sample(
     looping: u32,
     out: *mut SinewPose,
 ) -> SinewStatus {
-    guard(|| {
+    let sample = |clip: &SinewClip| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: caller's contract; null/alignment checked.
-        let (clip, out) = unsafe { (arg(clip, "clip")?, arg_mut(out, "out")?) };
-        // SAFETY: as above.
-        let cursor = unsafe { opt_arg_mut(cursor, "cursor") }?.map(|c| &mut c.inner);
-        clip.inner.sample(time, looping, cursor, &mut out.inner)?;
-        Ok(())
-    })
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let (out, cursor) = unsafe { (arg_mut(out, "out")?, opt_arg_mut(cursor, "cursor")?) };
+        let cursor = cursor.map(|c| &mut c.inner);
+        Ok(clip.inner.sample(time, looping, cursor, &mut out.inner)?)
+    };
+    unsafe { inspect(clip, sample) }
 }

@@ -145,32 +145,8 @@ pub unsafe extern "C" fn sinew_crossfade_fade_count(
     crossfade: *const SinewCrossfade,
     out_count: *mut u32,
 ) -> SinewStatus {
-    unsafe {
-        query(crossfade, out_count, "out_count", |c| {
-            Ok(c.inner.fade_count() as u32)
-        })
-    }
-}
-
-/// Body of the per-clip queries: `fill` writes up to `capacity` values into `out` and returns
-/// how many there are, written to `out_count`.
-///
-/// # Safety
-/// `out` must hold `capacity` floats.
-unsafe fn per_clip(
-    crossfade: *const SinewCrossfade,
-    out: *mut f32,
-    capacity: u32,
-    out_name: &str,
-    out_count: *mut u32,
-    fill: impl FnOnce(&Crossfade, &mut [f32]) -> usize,
-) -> SinewStatus {
-    let read = |c: &SinewCrossfade| {
-        // SAFETY: forwarded contract; null and alignment are checked.
-        let out = unsafe { arg_slice_mut(out, capacity, out_name) }?;
-        Ok(fill(&c.inner, out) as u32)
-    };
-    unsafe { query(crossfade, out_count, "out_count", read) }
+    let count = |c: &SinewCrossfade| Ok(c.inner.fade_count() as u32);
+    unsafe { query(crossfade, out_count, "out_count", count) }
 }
 
 /// Writes each clip's weight in the output (current first, then queued fades in order; they
@@ -186,17 +162,12 @@ pub unsafe extern "C" fn sinew_crossfade_get_weights(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let fill = |c: &Crossfade, out: &mut [f32]| c.weights(out);
-    unsafe {
-        per_clip(
-            crossfade,
-            out_weights,
-            capacity,
-            "out_weights",
-            out_count,
-            fill,
-        )
-    }
+    let read = |c: &SinewCrossfade| {
+        // SAFETY: the module's pointer rule; `out_weights` holds `capacity` floats.
+        let out = unsafe { arg_slice_mut(out_weights, capacity, "out_weights") }?;
+        Ok(c.inner.weights(out) as u32)
+    };
+    unsafe { query(crossfade, out_count, "out_count", read) }
 }
 
 /// Writes each clip's time, the point in the clip the next update advances from (where the
@@ -215,8 +186,12 @@ pub unsafe extern "C" fn sinew_crossfade_get_times(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let fill = |c: &Crossfade, out: &mut [f32]| c.clip_times(out);
-    unsafe { per_clip(crossfade, out_times, capacity, "out_times", out_count, fill) }
+    let read = |c: &SinewCrossfade| {
+        // SAFETY: the module's pointer rule; `out_times` holds `capacity` floats.
+        let times = unsafe { arg_slice_mut(out_times, capacity, "out_times") }?;
+        Ok(c.inner.clip_times(times) as u32)
+    };
+    unsafe { query(crossfade, out_count, "out_count", read) }
 }
 
 /// Writes whether an inertialized transition is still running (1) or not (0) into

@@ -3,7 +3,7 @@
 //! success), destroy one (NULL is a no-op), and borrow one to query or change it. Their
 //! contract is their exports': the module's pointer rule.
 
-use super::args::{arg, arg_mut, check_pointer};
+use super::args::{arg, arg_array_mut, arg_mut, check_pointer};
 use super::guard::{guard, guard_void, FfiError, FfiResult};
 use super::status::SinewStatus;
 
@@ -111,4 +111,26 @@ pub unsafe fn inspect<H: Handle>(
 ) -> SinewStatus {
     // SAFETY: forwarded contract; null and alignment are checked.
     guard(|| read(unsafe { arg(handle, H::NAME) }?))
+}
+
+/// Body of an export that copies a handle's per-joint array into `out`, which must hold
+/// exactly as many items (`count`).
+pub unsafe fn copy_out<H: Handle, S: Copy + Into<T>, T>(
+    handle: *const H,
+    out: *mut T,
+    count: u32,
+    out_name: &str,
+    source: fn(&H) -> &[S],
+) -> SinewStatus {
+    let copy = |h: &H| {
+        let source = source(h);
+        // SAFETY: forwarded contract; `out` holds `count` items.
+        let out = unsafe { arg_array_mut(out, count, source.len(), out_name) }?;
+        for (o, &s) in out.iter_mut().zip(source) {
+            *o = s.into();
+        }
+        Ok(())
+    };
+    // SAFETY: forwarded contract.
+    unsafe { inspect(handle, copy) }
 }

@@ -1,7 +1,7 @@
 //! Joint mask exports (`SinewJointMask`).
 
-use super::args::{arg_array, arg_array_mut};
-use super::handle::{create_from, destroy, handle, inspect, update};
+use super::args::arg_array;
+use super::handle::{copy_out, create_from, destroy, handle, update};
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
 use crate::mask::JointMask;
@@ -81,12 +81,6 @@ pub unsafe extern "C" fn sinew_joint_mask_get_weights(
     out_weights: *mut f32,
     count: u32,
 ) -> SinewStatus {
-    let copy = |m: &SinewJointMask| {
-        let n = m.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_weights` holds `count` floats.
-        let out = unsafe { arg_array_mut(out_weights, count, n, "out_weights") }?;
-        out.copy_from_slice(m.inner.weights());
-        Ok(())
-    };
-    unsafe { inspect(mask, copy) }
+    let weights: fn(&SinewJointMask) -> &[f32] = |m| m.inner.weights();
+    unsafe { copy_out(mask, out_weights, count, "out_weights", weights) }
 }

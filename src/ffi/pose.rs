@@ -2,10 +2,10 @@
 
 use super::args::{arg, arg_array, arg_array_mut};
 use super::guard::FfiResult;
-use super::handle::{create_from, destroy, handle, inspect, query, update};
+use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update};
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
-use super::types::{write_transforms, SinewTransform};
+use super::types::SinewTransform;
 use crate::pose::Pose;
 use crate::transform::Transform;
 
@@ -38,11 +38,8 @@ pub unsafe extern "C" fn sinew_pose_joint_count(
     pose: *const SinewPose,
     out_count: *mut u32,
 ) -> SinewStatus {
-    unsafe {
-        query(pose, out_count, "out_count", |p| {
-            Ok(p.inner.joint_count() as u32)
-        })
-    }
+    let count = |p: &SinewPose| Ok(p.inner.joint_count() as u32);
+    unsafe { query(pose, out_count, "out_count", count) }
 }
 
 /// Returns every joint to the skeleton's rest pose.
@@ -65,14 +62,7 @@ pub unsafe extern "C" fn sinew_pose_get_local(
     out_local: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    let copy = |p: &SinewPose| {
-        let n = p.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_local` holds `count` items.
-        let out = unsafe { arg_array_mut(out_local, count, n, "out_local") }?;
-        write_transforms(out, p.inner.local());
-        Ok(())
-    };
-    unsafe { inspect(pose, copy) }
+    unsafe { copy_out(pose, out_local, count, "out_local", |p| p.inner.local()) }
 }
 
 /// Replaces the local transforms (rotations renormalized). Nothing changes on error.
@@ -113,7 +103,9 @@ pub unsafe extern "C" fn sinew_pose_get_model(
         let n = p.inner.joint_count();
         // SAFETY: the module's pointer rule; `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
-        write_transforms(out, p.inner.model()?);
+        for (o, &m) in out.iter_mut().zip(p.inner.model()?) {
+            *o = m.into();
+        }
         Ok(())
     };
     unsafe { update(pose, copy) }

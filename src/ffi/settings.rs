@@ -140,9 +140,6 @@ pub unsafe fn get_settings<H: Solver>(solver: *const H, out: *mut H::Settings) -
 /// Body of `_set_settings`: the solver is unchanged on error.
 pub unsafe fn set_settings<H: Solver>(solver: *mut H, settings: *const H::Settings) -> SinewStatus {
     // SAFETY: forwarded contract; null and alignment are checked.
-    unsafe {
-        update(solver, |s| {
-            Ok(s.set_settings(arg(settings, "settings")?.try_into()?)?)
-        })
-    }
+    let read = || unsafe { arg(settings, "settings") }?.try_into();
+    unsafe { update(solver, |s| Ok(s.set_settings(read()?)?)) }
 }

@@ -4,11 +4,11 @@
 use std::ffi::{c_char, CStr};
 use std::sync::Arc;
 
-use super::args::{arg_array_mut, arg_slice};
+use super::args::arg_slice;
 use super::guard::{FfiError, FfiResult};
-use super::handle::{create, destroy, handle, inspect, query};
+use super::handle::{copy_out, create, destroy, handle, query};
 use super::status::SinewStatus;
-use super::types::{write_transforms, SinewTransform};
+use super::types::SinewTransform;
 use crate::skeleton::{Skeleton, MAX_JOINTS};
 use crate::transform::Transform;
 
@@ -91,11 +91,8 @@ pub unsafe extern "C" fn sinew_skeleton_joint_count(
     skeleton: *const SinewSkeleton,
     out_count: *mut u32,
 ) -> SinewStatus {
-    unsafe {
-        query(skeleton, out_count, "out_count", |s| {
-            Ok(s.inner.joint_count() as u32)
-        })
-    }
+    let count = |s: &SinewSkeleton| Ok(s.inner.joint_count() as u32);
+    unsafe { query(skeleton, out_count, "out_count", count) }
 }
 
 /// Looks up a joint by name; `SINEW_STATUS_NOT_FOUND` when no joint has it,
@@ -129,14 +126,8 @@ pub unsafe extern "C" fn sinew_skeleton_get_parents(
     out_parents: *mut i32,
     count: u32,
 ) -> SinewStatus {
-    let copy = |s: &SinewSkeleton| {
-        let parents = s.inner.parents();
-        // SAFETY: the module's pointer rule; `out_parents` holds `count` items.
-        let out = unsafe { arg_array_mut(out_parents, count, parents.len(), "out_parents") }?;
-        out.copy_from_slice(parents);
-        Ok(())
-    };
-    unsafe { inspect(skeleton, copy) }
+    let parents: fn(&SinewSkeleton) -> &[i32] = |s| s.inner.parents();
+    unsafe { copy_out(skeleton, out_parents, count, "out_parents", parents) }
 }
 
 /// Copies the rest-pose local transforms; `count` must equal the joint count.
@@ -149,12 +140,6 @@ pub unsafe extern "C" fn sinew_skeleton_get_rest_pose(
     out_rest_pose: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    let copy = |s: &SinewSkeleton| {
-        let rest = s.inner.rest_pose();
-        // SAFETY: the module's pointer rule; `out_rest_pose` holds `count` items.
-        let out = unsafe { arg_array_mut(out_rest_pose, count, rest.len(), "out_rest_pose") }?;
-        write_transforms(out, rest);
-        Ok(())
-    };
-    unsafe { inspect(skeleton, copy) }
+    let rest: fn(&SinewSkeleton) -> &[Transform] = |s| s.inner.rest_pose();
+    unsafe { copy_out(skeleton, out_rest_pose, count, "out_rest_pose", rest) }
 }

@@ -8,7 +8,7 @@ use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::{TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -96,12 +96,15 @@ unsafe fn read_target(
     out_result: *mut SinewIkResult,
 ) -> FfiResult<(TwoBoneTarget, OptOut<SinewIkResult>)> {
     // SAFETY: forwarded contract; null and alignment are checked.
-    let target = unsafe {
-        TwoBoneTarget {
-            position: (*arg(effector_position, "effector_position")?).into(),
-            rotation: opt_arg(effector_rotation, "effector_rotation")?.map(|&q| q.into()),
-            pole: opt_arg(joint_target, "joint_target")?.map(|&p| p.into()),
-        }
+    let ((position, rotation), pole) = unsafe {
+        let effector = read_effector(effector_position, effector_rotation)?;
+        (effector, opt_arg(joint_target, "joint_target")?)
+    };
+    let pole = pole.map(|&p| p.into());
+    let target = TwoBoneTarget {
+        position,
+        rotation,
+        pole,
     };
     Ok((target, OptOut::new(out_result, "out_result")?))
 }

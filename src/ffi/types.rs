@@ -10,6 +10,8 @@
 
 use glam::{Quat, Vec3};
 
+use super::args::{arg, opt_arg};
+use super::guard::FfiResult;
 use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
 
@@ -105,10 +107,16 @@ impl TransformAccess for SinewTransform {
     }
 }
 
-/// Converts core transforms into a caller's buffer of the same length.
-pub(crate) fn write_transforms(out: &mut [SinewTransform], src: &[Transform]) {
-    for (o, t) in out.iter_mut().zip(src) {
-        *o = (*t).into();
+/// Reads a solve's effector: a required position and an optional rotation.
+pub(crate) unsafe fn read_effector(
+    position: *const SinewVec3,
+    rotation: *const SinewQuat,
+) -> FfiResult<(Vec3, Option<Quat>)> {
+    // SAFETY: forwarded contract (the module's pointer rule); null and alignment are checked.
+    unsafe {
+        let position = *arg(position, "effector_position")?;
+        let rotation = opt_arg(rotation, "effector_rotation")?;
+        Ok((position.into(), rotation.map(|&q| q.into())))
     }
 }
 
