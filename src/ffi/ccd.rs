@@ -149,7 +149,6 @@ pub unsafe extern "C" fn sinew_ccd_solve(
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_ccd_solve_batch(
     solver: *mut SinewCcd,
     chains: *mut SinewTransform,

@@ -3,11 +3,11 @@
 
 use glam::Quat;
 
-use super::args::{arg_mut, arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
+use super::args::{arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
 use super::batch::{ChainArrays, TargetArrays};
 use super::constraint::{read_constraint, SinewJointConstraint};
 use super::guard::{guard, FfiResult};
-use super::handle::update;
+use super::handle::{update, Handle};
 use super::pose::SinewPose;
 use super::settings::Solver;
 use super::status::SinewStatus;
@@ -55,16 +55,13 @@ pub(crate) unsafe fn set_constraint<H: ChainHandle>(
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
-    unsafe {
-        update(handle, |h| {
-            let constraint = read_constraint(constraint)?;
-            Ok(h.parts()
-                .0
-                .work_mut()
-                .set_constraint(joint as usize, constraint)?)
-        })
-    }
+    let set = |h: &mut H| {
+        // SAFETY: forwarded contract; null and alignment are checked.
+        let constraint = unsafe { read_constraint(constraint) }?;
+        let work = h.parts().0.work_mut();
+        Ok(work.set_constraint(joint as usize, constraint)?)
+    };
+    unsafe { update(handle, set) }
 }
 
 /// Body of `sinew_<solver>_solve`: converts the C chain through the handle's buffer, solves,
@@ -85,7 +82,7 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
         // SAFETY: forwarded contract; null and alignment are checked, and the chain is
         // borrowed only after every other input is read: they may point into it.
         unsafe {
-            let (solver, buffer) = arg_mut(handle, "solver")?.parts();
+            let (solver, buffer) = H::get_mut(handle)?.parts();
             if count > 0 {
                 check_pointer(chain.cast_const(), "chain")?;
             }
@@ -121,7 +118,6 @@ fn fit(joints: usize, buffer: &mut [Transform]) -> FfiResult<&mut [Transform]> {
 ///
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
-#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     handle: *mut H,
     chains: *mut SinewTransform,
@@ -134,7 +130,7 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: forwarded contract; null and alignment are checked.
-        let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
+        let (solver, buffer) = unsafe { H::get_mut(handle) }?.parts();
         let mut arrays = ChainArrays {
             chains,
             joints: joint_count as usize,
@@ -169,7 +165,7 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     guard(|| {
         // SAFETY: forwarded contract; null and alignment are checked.
         unsafe {
-            let (handle, pose) = (arg_mut(handle, "solver")?, arg_mut(pose, "pose")?);
+            let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
             let joints = arg_slice(joints, count, "joints")?;
             let (target, out_result) =
                 read_target(effector_position, effector_rotation, out_result)?;

@@ -100,7 +100,6 @@ const KINDS: [Interpolation; 4] = [
 ///
 /// # Safety
 /// Non-null arrays must hold `count` items.
-#[allow(clippy::too_many_arguments)]
 unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
     clip: *mut SinewClip,
     joint: u32,
@@ -152,7 +151,6 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_translation_track(
     clip: *mut SinewClip,
     joint: u32,
@@ -184,7 +182,6 @@ pub unsafe extern "C" fn sinew_clip_set_translation_track(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_rotation_track(
     clip: *mut SinewClip,
     joint: u32,
@@ -215,7 +212,6 @@ pub unsafe extern "C" fn sinew_clip_set_rotation_track(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_scale_track(
     clip: *mut SinewClip,
     joint: u32,

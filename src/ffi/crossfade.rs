@@ -1,8 +1,8 @@
 //! Crossfade controller exports (`SinewCrossfade`).
 
-use super::args::{arg, arg_mut, arg_slice_mut, c_enum, flag, OptOut};
+use super::args::{arg_mut, arg_slice_mut, c_enum, flag, OptOut};
 use super::clip::SinewClip;
-use super::handle::{create_from, destroy, handle, inspect, query, update};
+use super::handle::{create_from, destroy, handle, inspect, query, update, Handle};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn sinew_crossfade_play(
     let play = |c: &mut SinewCrossfade| {
         let looping = flag(looping, "looping")?;
         // SAFETY: the module's pointer rule; null and alignment are checked.
-        let clip = unsafe { arg(clip, "clip") }?;
+        let clip = unsafe { SinewClip::get(clip) }?;
         Ok(c.inner.play(clip.inner.clone(), looping)?)
     };
     unsafe { update(crossfade, play) }
@@ -98,7 +98,7 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
         let curve = c_enum(curve, "curve", "SinewFadeCurve", &curves)?;
         let looping = flag(looping, "looping")?;
         // SAFETY: the module's pointer rule; null and alignment are checked.
-        let clip = unsafe { arg(clip, "clip") }?;
+        let clip = unsafe { SinewClip::get(clip) }?;
         let queued = OptOut::new(out_queued, "out_queued")?;
         let started = c
             .inner

@@ -140,7 +140,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_fabrik_solve_batch(
     solver: *mut SinewFabrik,
     chains: *mut SinewTransform,

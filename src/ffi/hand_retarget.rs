@@ -1,8 +1,8 @@
 //! HandIKRetargeting exports (`SinewHandIkRetargeting`), after Unreal's node.
 
-use super::args::{arg, arg_mut, arg_slice, arg_slice_mut, OptOut};
+use super::args::{arg, arg_slice, arg_slice_mut, OptOut};
 use super::guard::guard;
-use super::handle::destroy;
+use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
@@ -109,7 +109,7 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
     guard(|| {
         // SAFETY: the module's pointer rule; null and alignment are checked.
         unsafe {
-            let (node, hands) = (arg(node, "node")?, arg(hands, "hands")?);
+            let (node, hands) = (SinewHandIkRetargeting::get(node)?, arg(hands, "hands")?);
             let model = arg_slice_mut(model, count, "model")?;
             let bones = arg_slice(bones, bone_count, "bones")?;
             let out_offset = OptOut::new(out_offset, "out_offset")?;
@@ -136,7 +136,8 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
     guard(|| {
         // SAFETY: the module's pointer rule; null and alignment are checked.
         unsafe {
-            let (node, pose) = (arg(node, "node")?, &mut arg_mut(pose, "pose")?.inner);
+            let node = SinewHandIkRetargeting::get(node)?;
+            let pose = &mut SinewPose::get_mut(pose)?.inner;
             let hands = arg(hands, "hands")?;
             let bones = arg_slice(bones, bone_count, "bones")?;
             let out_offset = OptOut::new(out_offset, "out_offset")?;

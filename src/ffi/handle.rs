@@ -7,13 +7,26 @@ use super::args::{arg, arg_array_mut, arg_mut, check_pointer};
 use super::guard::{guard, guard_void, FfiError, FfiResult};
 use super::status::SinewStatus;
 
-/// An opaque handle type, owned by C through the pointer its `_create` wrote and freed by its
-/// `_destroy`.
+/// An opaque handle type. Ownership: a handle lives in a `Box` whose pointer C holds from its
+/// `_create` ([`create`]) to its `_destroy` ([`destroy`]); every other export borrows it
+/// through a null- and alignment-checked pointer ([`Handle::get`], [`Handle::get_mut`]).
 pub trait Handle: Sized {
     /// The handle's argument name in exports and error messages (`"pose"`, `"solver"`).
     const NAME: &'static str;
     /// The name of its `_create`'s out-pointer (`"out_pose"`).
     const OUT: &'static str;
+
+    /// Borrows the handle argument `p`.
+    unsafe fn get<'a>(p: *const Self) -> FfiResult<&'a Self> {
+        // SAFETY: forwarded contract.
+        unsafe { arg(p, Self::NAME) }
+    }
+
+    /// Borrows the handle argument `p` mutably.
+    unsafe fn get_mut<'a>(p: *mut Self) -> FfiResult<&'a mut Self> {
+        // SAFETY: forwarded contract.
+        unsafe { arg_mut(p, Self::NAME) }
+    }
 }
 
 /// Declares `$handle` a [`Handle`] named `$name` (its `_create` writes through `out_$name`),
@@ -59,7 +72,7 @@ pub unsafe fn create_from<S: Handle, H: Handle, T: Into<H>, E: Into<FfiError>>(
     make: impl FnOnce(&S) -> Result<T, E>,
 ) -> SinewStatus {
     // SAFETY: forwarded contract; null and alignment are checked.
-    unsafe { create(out, || make(arg(source, S::NAME)?).map_err(Into::into)) }
+    unsafe { create(out, || make(S::get(source)?).map_err(Into::into)) }
 }
 
 /// Body of `_destroy`: frees a handle made by [`create`]; NULL is a no-op. Runs inside the
@@ -89,7 +102,7 @@ pub unsafe fn query<H: Handle, T>(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: forwarded contract; null and alignment are checked.
-        let (handle, out) = unsafe { (arg(handle, H::NAME)?, arg_mut(out, out_name)?) };
+        let (handle, out) = unsafe { (H::get(handle)?, arg_mut(out, out_name)?) };
         *out = value(handle)?;
         Ok(())
     })
@@ -101,7 +114,7 @@ pub unsafe fn update<H: Handle>(
     change: impl FnOnce(&mut H) -> FfiResult<()>,
 ) -> SinewStatus {
     // SAFETY: forwarded contract; null and alignment are checked.
-    guard(|| change(unsafe { arg_mut(handle, H::NAME) }?))
+    guard(|| change(unsafe { H::get_mut(handle) }?))
 }
 
 /// Body of an export that reads a handle.
@@ -110,7 +123,7 @@ pub unsafe fn inspect<H: Handle>(
     read: impl FnOnce(&H) -> FfiResult<()>,
 ) -> SinewStatus {
     // SAFETY: forwarded contract; null and alignment are checked.
-    guard(|| read(unsafe { arg(handle, H::NAME) }?))
+    guard(|| read(unsafe { H::get(handle) }?))
 }
 
 /// Body of an export that copies a handle's per-joint array into `out`, which must hold

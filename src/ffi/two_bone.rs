@@ -1,9 +1,9 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
-use super::args::{arg, arg_mut, check_pointer, opt_arg, OptOut};
+use super::args::{arg_mut, check_pointer, opt_arg, OptOut};
 use super::batch::{TargetArrays, TwoBoneArrays};
 use super::guard::{guard, FfiResult};
-use super::handle::destroy;
+use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
         // SAFETY: the module's pointer rule; `chain` holds three transforms; null and
         // alignment are checked, and the chain is borrowed only after every other read.
         unsafe {
-            let solver = arg(solver, "solver")?;
+            let solver = SinewTwoBoneIk::get(solver)?;
             check_pointer(chain.cast_const(), "chain")?;
             let (target, out_result) = read_target(
                 effector_position,
@@ -173,7 +173,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
 ) -> SinewStatus {
     guard(|| {
         // SAFETY: the module's pointer rule; null and alignment are checked.
-        let solver = unsafe { arg(solver, "solver") }?;
+        let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
         let targets = TargetArrays {
             count: chain_count,
             positions: effector_positions,
@@ -189,7 +189,6 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
 /// model-space effector and writes their local rotations back (and translations when
 /// stretching). Optional arguments as in `sinew_two_bone_ik_solve`.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     solver: *mut SinewTwoBoneIk,
     pose: *mut SinewPose,
@@ -204,7 +203,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     guard(|| {
         // SAFETY: the module's pointer rule; null and alignment are checked.
         unsafe {
-            let (solver, pose) = (arg(solver, "solver")?, arg_mut(pose, "pose")?);
+            let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
             let (target, out_result) = read_target(
                 effector_position,
                 effector_rotation,
