@@ -6,6 +6,12 @@
  * on any status but SINEW_STATUS_OK the caller's outputs are untouched and
  * sinew_last_error_message() describes the problem. Handles are created by
  * sinew_<thing>_create and released by sinew_<thing>_destroy (NULL is a no-op).
+ *
+ * Pointers: each pointer argument is NULL (where the function allows it) or valid for the
+ * whole call: aligned, pointing to initialized memory that holds the items the function names
+ * (one unless a count says otherwise), writable for outputs, and for a handle a live one from
+ * its _create. NULL and misaligned pointers are reported; any other invalid pointer is
+ * undefined behaviour. A function's own "Safety" note says only how many items an array holds.
  */
 
 #ifndef SINEW_H
@@ -563,9 +569,6 @@ extern "C" {
  * joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
  * the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
  * `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_pose_blend(const SinewPose *a,
                              const SinewPose *b,
@@ -597,9 +600,6 @@ SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
  * must belong to one skeleton or to skeletons with the same parents (another joint count:
  * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
  * error.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_pose_make_additive(const SinewPose *pose,
                                      const SinewPose *reference,
@@ -622,9 +622,6 @@ SinewStatus sinew_pose_make_additive(const SinewPose *pose,
  * skeleton or to skeletons with the same parents (another joint count:
  * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
  * error.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_pose_apply_additive(const SinewPose *base,
                                       const SinewPose *delta,
@@ -634,17 +631,11 @@ SinewStatus sinew_pose_apply_additive(const SinewPose *base,
 
 /**
  * Fills `out` with the defaults. NULL is ignored.
- *
- * # Safety
- * `out` must be NULL or valid for a write.
  */
 void sinew_ccd_settings_default(SinewCcdSettings *out);
 
 /**
  * Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_ccd_create(const SinewCcdSettings *settings,
                              uint32_t max_joints,
@@ -652,33 +643,21 @@ SinewStatus sinew_ccd_create(const SinewCcdSettings *settings,
 
 /**
  * Releases a solver. NULL is a no-op.
- *
- * # Safety
- * `solver` must be NULL or a live handle, not used afterwards.
  */
 void sinew_ccd_destroy(SinewCcd *solver);
 
 /**
  * Copies the solver's settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_ccd_get_settings(const SinewCcd *solver, SinewCcdSettings *out_settings);
 
 /**
  * Replaces the solver's settings; unchanged on error.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_ccd_set_settings(SinewCcd *solver, const SinewCcdSettings *settings);
 
 /**
  * Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_ccd_set_constraint(SinewCcd *solver,
                                      uint32_t joint,
@@ -688,9 +667,6 @@ SinewStatus sinew_ccd_set_constraint(SinewCcd *solver,
  * Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
  * input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
  * weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
- *
- * # Safety
- * `solver` must be valid.
  */
 SinewStatus sinew_ccd_set_joint(SinewCcd *solver,
                                 uint32_t joint,
@@ -699,18 +675,11 @@ SinewStatus sinew_ccd_set_joint(SinewCcd *solver,
 
 /**
  * Solves `joint_count` model-space transforms (root first; the root stays in place) toward
- * `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
- * root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
- * may be NULL. On error `chain` and `out_result` are untouched.
- * Made to run every frame from the previous output: an iteration that leaves the tip off the
- * target ends with a closing step (exact near full reach, damped least-squares steps
- * elsewhere and on constrained chains), which also runs first on the input when the target
- * moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
- * iteration). A chain on the line from its root to the target bends toward the root joint's
- * local axis most perpendicular to its bone. See the README, "Solving every frame".
+ * `effector_position` with CCD sweeps, otherwise exactly as `sinew_fabrik_solve`: the same
+ * optional arguments, closing step, straight-chain rule and untouched outputs on error.
  *
  * # Safety
- * `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+ * `chain` must hold `joint_count` transforms.
  */
 SinewStatus sinew_ccd_solve(SinewCcd *solver,
                             SinewTransform *chain,
@@ -722,15 +691,9 @@ SinewStatus sinew_ccd_solve(SinewCcd *solver,
 
 /**
  * Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
- * to back in `chains`, each exactly like `sinew_ccd_solve`: one call for a crowd. Per-chain arrays:
- * `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
- * identity / none for every chain) and `out_results` (NULL: not reported). Every input is
- * checked before anything is written, so bad input leaves every array untouched. If a
- * chain's result is not representable it is left untouched with its result entry, the
- * other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
- * (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
- * 2..=max_joints even when `chain_count` is 0.
- * Allocates nothing; the handle's buffers make it single-threaded per handle.
+ * to back in `chains`, each exactly like `sinew_ccd_solve`, with the arrays, checks,
+ * overflow rule and `joint_count` range of `sinew_fabrik_solve_batch`. Allocates nothing;
+ * the handle's buffers make it single-threaded per handle.
  *
  * # Safety
  * Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
@@ -749,7 +712,7 @@ SinewStatus sinew_ccd_solve_batch(SinewCcd *solver,
  * toward a model-space effector and writes their local rotations back.
  *
  * # Safety
- * `joints` must hold `joint_count` items; other non-null pointers must be valid.
+ * `joints` must hold `joint_count` items.
  */
 SinewStatus sinew_ccd_solve_pose(SinewCcd *solver,
                                  SinewPose *pose,
@@ -762,25 +725,16 @@ SinewStatus sinew_ccd_solve_pose(SinewCcd *solver,
 /**
  * Creates an empty clip of `duration` seconds for `skeleton`'s joints (joints without tracks
  * keep the rest pose).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_clip_create(const SinewSkeleton *skeleton, float duration, SinewClip **out_clip);
 
 /**
  * Releases a clip handle; controllers playing it keep it alive. NULL is a no-op.
- *
- * # Safety
- * `clip` must be NULL or a live handle, not used afterwards.
  */
 void sinew_clip_destroy(SinewClip *clip);
 
 /**
  * Writes the clip's duration in seconds.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_clip_duration(const SinewClip *clip, float *out_duration);
 
@@ -835,25 +789,16 @@ SinewStatus sinew_clip_set_scale_track(SinewClip *clip,
 /**
  * Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
  * the rest pose's value.
- *
- * # Safety
- * `clip` must be valid.
  */
 SinewStatus sinew_clip_clear_track(SinewClip *clip, uint32_t joint, int32_t property);
 
 /**
  * Creates a sampling cursor for clips of `clip`'s joint count.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_clip_cursor_create(const SinewClip *clip, SinewClipCursor **out_cursor);
 
 /**
  * Releases a cursor. NULL is a no-op.
- *
- * # Safety
- * `cursor` must be NULL or a live handle, not used afterwards.
  */
 void sinew_clip_cursor_destroy(SinewClipCursor *cursor);
 
@@ -861,9 +806,6 @@ void sinew_clip_cursor_destroy(SinewClipCursor *cursor);
  * Samples `clip` at playback `time` into `out` (`looping` 1 wraps time into [0, duration),
  * 0 clamps it). `cursor` (may be NULL) makes forward playback O(1) per track. Unchanged on
  * error.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_clip_sample(const SinewClip *clip,
                               SinewClipCursor *cursor,
@@ -874,9 +816,6 @@ SinewStatus sinew_clip_sample(const SinewClip *clip,
 /**
  * Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
  * (disabled), centred on the identity. NULL is ignored.
- *
- * # Safety
- * `out` must be NULL or valid for a write.
  */
 void sinew_joint_constraint_default(SinewJointConstraint *out);
 
@@ -894,9 +833,6 @@ SinewStatus sinew_pose_apply_constraints(SinewPose *pose,
 
 /**
  * Creates a controller for `skeleton` that can queue up to `max_fades` (1 to 256) fades.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_crossfade_create(const SinewSkeleton *skeleton,
                                    uint32_t max_fades,
@@ -904,18 +840,12 @@ SinewStatus sinew_crossfade_create(const SinewSkeleton *skeleton,
 
 /**
  * Releases a controller. NULL is a no-op.
- *
- * # Safety
- * `crossfade` must be NULL or a live handle, not used afterwards.
  */
 void sinew_crossfade_destroy(SinewCrossfade *crossfade);
 
 /**
  * Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades and any running
  * inertialization (the pose jumps).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_crossfade_play(SinewCrossfade *crossfade,
                                  const SinewClip *clip,
@@ -937,9 +867,6 @@ SinewStatus sinew_crossfade_play(SinewCrossfade *crossfade,
  *   dropped (status OK; the offset from the last output, which decays over `duration`,
  *   already holds them). Before the first update there is no output to start from, and the
  *   clip simply plays.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_crossfade_fade_to(SinewCrossfade *crossfade,
                                     const SinewClip *clip,
@@ -954,9 +881,6 @@ SinewStatus sinew_crossfade_fade_to(SinewCrossfade *crossfade,
  * it by its curve at elapsed / duration, in queue order, and a running inertialization's
  * offset added. Fades that have then run their duration leave the queue (see
  * `SinewCrossfade`). On error nothing changes, times included.
- *
- * # Safety
- * `crossfade` must be valid.
  */
 SinewStatus sinew_crossfade_update(SinewCrossfade *crossfade, float dt);
 
@@ -964,17 +888,11 @@ SinewStatus sinew_crossfade_update(SinewCrossfade *crossfade, float dt);
  * Copies the output pose of the last update into `out`, a pose of the controller's skeleton
  * or of one with the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other
  * parents: `SINEW_STATUS_INVALID_ARGUMENT`).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_crossfade_get_pose(const SinewCrossfade *crossfade, SinewPose *out);
 
 /**
  * Writes the number of queued fades.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_crossfade_fade_count(const SinewCrossfade *crossfade, uint32_t *out_count);
 
@@ -984,7 +902,7 @@ SinewStatus sinew_crossfade_fade_count(const SinewCrossfade *crossfade, uint32_t
  * there are.
  *
  * # Safety
- * `out_weights` must hold `capacity` floats; `out_count` must be valid.
+ * `out_weights` must hold `capacity` floats.
  */
 SinewStatus sinew_crossfade_get_weights(const SinewCrossfade *crossfade,
                                         float *out_weights,
@@ -1000,7 +918,7 @@ SinewStatus sinew_crossfade_get_weights(const SinewCrossfade *crossfade,
  * [0, duration] otherwise. Allocates nothing.
  *
  * # Safety
- * `out_times` must hold `capacity` floats; `out_count` must be valid.
+ * `out_times` must hold `capacity` floats.
  */
 SinewStatus sinew_crossfade_get_times(const SinewCrossfade *crossfade,
                                       float *out_times,
@@ -1011,9 +929,6 @@ SinewStatus sinew_crossfade_get_times(const SinewCrossfade *crossfade,
  * Writes whether an inertialized transition is still running (1) or not (0) into
  * `*out_active`, and the seconds left of its duration (0 when none runs; the offset may reach
  * zero sooner) into `*out_remaining` (may be NULL). Allocates nothing.
- *
- * # Safety
- * `out_active` must be valid; `out_remaining` NULL or valid.
  */
 SinewStatus sinew_crossfade_is_inertializing(const SinewCrossfade *crossfade,
                                              uint32_t *out_active,
@@ -1034,17 +949,11 @@ SinewStatus sinew_last_error_message(char *buf, size_t capacity, size_t *out_len
 
 /**
  * Fills `out` with the defaults. NULL is ignored.
- *
- * # Safety
- * `out` must be NULL or valid for a write.
  */
 void sinew_fabrik_settings_default(SinewFabrikSettings *out);
 
 /**
  * Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_fabrik_create(const SinewFabrikSettings *settings,
                                 uint32_t max_joints,
@@ -1052,33 +961,21 @@ SinewStatus sinew_fabrik_create(const SinewFabrikSettings *settings,
 
 /**
  * Releases a solver. NULL is a no-op.
- *
- * # Safety
- * `solver` must be NULL or a live handle, not used afterwards.
  */
 void sinew_fabrik_destroy(SinewFabrik *solver);
 
 /**
  * Copies the solver's settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_fabrik_get_settings(const SinewFabrik *solver, SinewFabrikSettings *out_settings);
 
 /**
  * Replaces the solver's settings; unchanged on error.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_fabrik_set_settings(SinewFabrik *solver, const SinewFabrikSettings *settings);
 
 /**
  * Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
- *
- * # Safety
- * Non-null pointers must be valid.
  */
 SinewStatus sinew_fabrik_set_constraint(SinewFabrik *solver,
                                         uint32_t joint,
@@ -1097,7 +994,7 @@ SinewStatus sinew_fabrik_set_constraint(SinewFabrik *solver,
  * local axis most perpendicular to its bone. See the README, "Solving every frame".
  *
  * # Safety
- * `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+ * `chain` must hold `joint_count` transforms.
  */
 SinewStatus sinew_fabrik_solve(SinewFabrik *solver,
                                SinewTransform *chain,
@@ -1136,7 +1033,7 @@ SinewStatus sinew_fabrik_solve_batch(SinewFabrik *solver,
  * toward a model-space effector and writes their local rotations back.
  *
  * # Safety
- * `joints` must hold `joint_count` items; other non-null pointers must be valid.
+ * `joints` must hold `joint_count` items.
  */
 SinewStatus sinew_fabrik_solve_pose(SinewFabrik *solver,
                                     SinewPose *pose,
@@ -1148,43 +1045,28 @@ SinewStatus sinew_fabrik_solve_pose(SinewFabrik *solver,
 
 /**
  * Fills `out` with the defaults. NULL is ignored.
- *
- * # Safety
- * `out` must be NULL or valid for a write.
  */
 void sinew_hand_ik_retargeting_settings_default(SinewHandIkRetargetingSettings *out);
 
 /**
  * Creates a retargeting node with validated settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_hand_ik_retargeting_create(const SinewHandIkRetargetingSettings *settings,
                                              SinewHandIkRetargeting **out_node);
 
 /**
  * Releases a node. NULL is a no-op.
- *
- * # Safety
- * `node` must be NULL or a live handle, not used afterwards.
  */
 void sinew_hand_ik_retargeting_destroy(SinewHandIkRetargeting *node);
 
 /**
  * Copies the node's settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_hand_ik_retargeting_get_settings(const SinewHandIkRetargeting *node,
                                                    SinewHandIkRetargetingSettings *out_settings);
 
 /**
  * Replaces the node's settings; unchanged on error.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_hand_ik_retargeting_set_settings(SinewHandIkRetargeting *node,
                                                    const SinewHandIkRetargetingSettings *settings);
@@ -1195,8 +1077,7 @@ SinewStatus sinew_hand_ik_retargeting_set_settings(SinewHandIkRetargeting *node,
  * same array through `hands`. `out_offset` (may be NULL) receives the offset.
  *
  * # Safety
- * `model` must hold `count` transforms, `bones` `bone_count` indices; other non-null pointers
- * must be valid.
+ * `model` must hold `count` transforms, `bones` `bone_count` indices.
  */
 SinewStatus sinew_hand_ik_retargeting_apply_model(const SinewHandIkRetargeting *node,
                                                   SinewTransform *model,
@@ -1211,7 +1092,7 @@ SinewStatus sinew_hand_ik_retargeting_apply_model(const SinewHandIkRetargeting *
  * whose ancestor is also listed moves once). `out_offset` (may be NULL) receives the offset.
  *
  * # Safety
- * `bones` must hold `bone_count` indices; other non-null pointers must be valid.
+ * `bones` must hold `bone_count` indices.
  */
 SinewStatus sinew_hand_ik_retargeting_apply_pose(const SinewHandIkRetargeting *node,
                                                  SinewPose *pose,
@@ -1222,9 +1103,6 @@ SinewStatus sinew_hand_ik_retargeting_apply_pose(const SinewHandIkRetargeting *n
 
 /**
  * Creates a mask giving every joint of `skeleton` the weight `value` (in [0, 1]).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_joint_mask_create(const SinewSkeleton *skeleton,
                                     float value,
@@ -1234,9 +1112,6 @@ SinewStatus sinew_joint_mask_create(const SinewSkeleton *skeleton,
  * Creates a mask of the subtree rooted at joint `root`: weight 1 on it, 0 elsewhere; with
  * `blend_depth` d > 0 the weight ramps as (depth + 1) / (d + 1) over the subtree's first d
  * levels (Unreal's branch filter BlendDepth).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_joint_mask_create_subtree(const SinewSkeleton *skeleton,
                                             uint32_t root,
@@ -1245,17 +1120,11 @@ SinewStatus sinew_joint_mask_create_subtree(const SinewSkeleton *skeleton,
 
 /**
  * Releases a mask. NULL is a no-op.
- *
- * # Safety
- * `mask` must be NULL or a live handle, not used afterwards.
  */
 void sinew_joint_mask_destroy(SinewJointMask *mask);
 
 /**
  * Sets one joint's weight (in [0, 1]).
- *
- * # Safety
- * `mask` must be valid.
  */
 SinewStatus sinew_joint_mask_set_weight(SinewJointMask *mask, uint32_t joint, float weight);
 
@@ -1281,33 +1150,21 @@ SinewStatus sinew_joint_mask_get_weights(const SinewJointMask *mask,
 
 /**
  * Creates a pose of `skeleton`, starting at its rest pose.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_pose_create(const SinewSkeleton *skeleton, SinewPose **out_pose);
 
 /**
  * Releases a pose. NULL is a no-op.
- *
- * # Safety
- * `pose` must be NULL or a live handle, not used afterwards.
  */
 void sinew_pose_destroy(SinewPose *pose);
 
 /**
  * Writes the number of joints.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_pose_joint_count(const SinewPose *pose, uint32_t *out_count);
 
 /**
  * Returns every joint to the skeleton's rest pose.
- *
- * # Safety
- * `pose` must be valid.
  */
 SinewStatus sinew_pose_reset(SinewPose *pose);
 
@@ -1366,9 +1223,6 @@ SinewStatus sinew_pose_set_model(SinewPose *pose, const SinewTransform *model, u
 /**
  * Writes one joint's model-space transform: its ancestors only, composed root first, so
  * the same transform, bit for bit, as `sinew_pose_get_model` gives it. Takes a const pose.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_pose_get_model_transform(const SinewPose *pose,
                                            uint32_t joint,
@@ -1379,9 +1233,6 @@ SinewStatus sinew_pose_get_model_transform(const SinewPose *pose,
  * becomes its parent's model transform inverted and composed with `transform`, so
  * `sinew_pose_get_model_transform` then gives `transform` back (to rounding, for non-zero
  * parent scales).
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_pose_set_model_transform(SinewPose *pose,
                                            uint32_t joint,
@@ -1394,7 +1245,7 @@ SinewStatus sinew_pose_set_model_transform(SinewPose *pose,
  *
  * # Safety
  * `parents` and `rest_pose` must hold `joint_count` items; `names` must be NULL or hold
- * `joint_count` NUL-terminated strings; `out_skeleton` must be valid for a write.
+ * `joint_count` NUL-terminated strings.
  */
 SinewStatus sinew_skeleton_create(const int32_t *parents,
                                   const SinewTransform *rest_pose,
@@ -1404,17 +1255,11 @@ SinewStatus sinew_skeleton_create(const int32_t *parents,
 
 /**
  * Releases a skeleton handle. Poses made from it keep the skeleton alive. NULL is a no-op.
- *
- * # Safety
- * `skeleton` must be NULL or a live handle, not used afterwards.
  */
 void sinew_skeleton_destroy(SinewSkeleton *skeleton);
 
 /**
  * Writes the number of joints.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_skeleton_joint_count(const SinewSkeleton *skeleton, uint32_t *out_count);
 
@@ -1423,7 +1268,7 @@ SinewStatus sinew_skeleton_joint_count(const SinewSkeleton *skeleton, uint32_t *
  * `SINEW_STATUS_INVALID_ARGUMENT` when `name` is not valid UTF-8.
  *
  * # Safety
- * `name` must be a NUL-terminated string; other pointers valid.
+ * `name` must be a NUL-terminated string.
  */
 SinewStatus sinew_skeleton_find_joint(const SinewSkeleton *skeleton,
                                       const char *name,
@@ -1451,43 +1296,28 @@ SinewStatus sinew_skeleton_get_rest_pose(const SinewSkeleton *skeleton,
 
 /**
  * Fills `out` with the defaults (Unreal's TwoBoneIK node defaults). NULL is ignored.
- *
- * # Safety
- * `out` must be NULL or valid for a write.
  */
 void sinew_two_bone_ik_settings_default(SinewTwoBoneIkSettings *out);
 
 /**
  * Creates a solver with validated settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_two_bone_ik_create(const SinewTwoBoneIkSettings *settings,
                                      SinewTwoBoneIk **out_solver);
 
 /**
  * Releases a solver. NULL is a no-op.
- *
- * # Safety
- * `solver` must be NULL or a live handle, not used afterwards.
  */
 void sinew_two_bone_ik_destroy(SinewTwoBoneIk *solver);
 
 /**
  * Copies the solver's settings.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_two_bone_ik_get_settings(const SinewTwoBoneIk *solver,
                                            SinewTwoBoneIkSettings *out_settings);
 
 /**
  * Replaces the solver's settings; unchanged on error.
- *
- * # Safety
- * Pointers must be valid.
  */
 SinewStatus sinew_two_bone_ik_set_settings(SinewTwoBoneIk *solver,
                                            const SinewTwoBoneIkSettings *settings);
@@ -1501,7 +1331,7 @@ SinewStatus sinew_two_bone_ik_set_settings(SinewTwoBoneIk *solver,
  * root-target direction. On error `chain` and `out_result` are untouched.
  *
  * # Safety
- * `chain` must hold 3 transforms; other non-NULL pointers must be valid.
+ * `chain` must hold 3 transforms.
  */
 SinewStatus sinew_two_bone_ik_solve(SinewTwoBoneIk *solver,
                                     SinewTransform *chain,
@@ -1537,9 +1367,6 @@ SinewStatus sinew_two_bone_ik_solve_batch(SinewTwoBoneIk *solver,
  * Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
  * model-space effector and writes their local rotations back (and translations when
  * stretching). Optional arguments as in `sinew_two_bone_ik_solve`.
- *
- * # Safety
- * Non-NULL pointers must be valid.
  */
 SinewStatus sinew_two_bone_ik_solve_pose(SinewTwoBoneIk *solver,
                                          SinewPose *pose,
@@ -1553,9 +1380,6 @@ SinewStatus sinew_two_bone_ik_solve_pose(SinewTwoBoneIk *solver,
 
 /**
  * Writes the library's semantic version.
- *
- * # Safety
- * Each pointer must be valid for a `uint32_t` write.
  */
 SinewStatus sinew_version(uint32_t *major, uint32_t *minor, uint32_t *patch);
 

@@ -42,9 +42,6 @@ namespace Sinew.Native
         ///  joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
         ///  the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
         ///  `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_blend", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_blend(SinewPose* a, SinewPose* b, float t, SinewJointMask* mask, int space, SinewPose* @out);
@@ -70,9 +67,6 @@ namespace Sinew.Native
         ///  must belong to one skeleton or to skeletons with the same parents (another joint count:
         ///  `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
         ///  error.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_make_additive", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_make_additive(SinewPose* pose, SinewPose* reference, SinewPose* out_delta);
@@ -94,63 +88,42 @@ namespace Sinew.Native
         ///  skeleton or to skeletons with the same parents (another joint count:
         ///  `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
         ///  error.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_apply_additive", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_apply_additive(SinewPose* @base, SinewPose* delta, float weight, SinewJointMask* mask, SinewPose* @out);
 
         /// <summary>
         ///  Fills `out` with the defaults. NULL is ignored.
-        ///
-        ///  # Safety
-        ///  `out` must be NULL or valid for a write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_ccd_settings_default(SinewCcdSettings* @out);
 
         /// <summary>
         ///  Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_create(SinewCcdSettings* settings, uint max_joints, SinewCcd** out_solver);
 
         /// <summary>
         ///  Releases a solver. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `solver` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_ccd_destroy(SinewCcd* solver);
 
         /// <summary>
         ///  Copies the solver's settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_get_settings(SinewCcd* solver, SinewCcdSettings* out_settings);
 
         /// <summary>
         ///  Replaces the solver's settings; unchanged on error.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_set_settings(SinewCcd* solver, SinewCcdSettings* settings);
 
         /// <summary>
         ///  Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_set_constraint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_set_constraint(SinewCcd* solver, uint joint, SinewJointConstraint* constraint);
@@ -159,42 +132,26 @@ namespace Sinew.Native
         ///  Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
         ///  input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
         ///  weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
-        ///
-        ///  # Safety
-        ///  `solver` must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_set_joint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_set_joint(SinewCcd* solver, uint joint, float rotation_limit_degrees, float weight);
 
         /// <summary>
         ///  Solves `joint_count` model-space transforms (root first; the root stays in place) toward
-        ///  `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
-        ///  root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
-        ///  may be NULL. On error `chain` and `out_result` are untouched.
-        ///  Made to run every frame from the previous output: an iteration that leaves the tip off the
-        ///  target ends with a closing step (exact near full reach, damped least-squares steps
-        ///  elsewhere and on constrained chains), which also runs first on the input when the target
-        ///  moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
-        ///  iteration). A chain on the line from its root to the target bends toward the root joint's
-        ///  local axis most perpendicular to its bone. See the README, "Solving every frame".
+        ///  `effector_position` with CCD sweeps, otherwise exactly as `sinew_fabrik_solve`: the same
+        ///  optional arguments, closing step, straight-chain rule and untouched outputs on error.
         ///
         ///  # Safety
-        ///  `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+        ///  `chain` must hold `joint_count` transforms.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_solve(SinewCcd* solver, SinewTransform* chain, uint joint_count, SinewQuat* root_parent_rotation, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
 
         /// <summary>
         ///  Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
-        ///  to back in `chains`, each exactly like `sinew_ccd_solve`: one call for a crowd. Per-chain arrays:
-        ///  `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
-        ///  identity / none for every chain) and `out_results` (NULL: not reported). Every input is
-        ///  checked before anything is written, so bad input leaves every array untouched. If a
-        ///  chain's result is not representable it is left untouched with its result entry, the
-        ///  other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
-        ///  (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
-        ///  2..=max_joints even when `chain_count` is 0.
-        ///  Allocates nothing; the handle's buffers make it single-threaded per handle.
+        ///  to back in `chains`, each exactly like `sinew_ccd_solve`, with the arrays, checks,
+        ///  overflow rule and `joint_count` range of `sinew_fabrik_solve_batch`. Allocates nothing;
+        ///  the handle's buffers make it single-threaded per handle.
         ///
         ///  # Safety
         ///  Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
@@ -207,7 +164,7 @@ namespace Sinew.Native
         ///  toward a model-space effector and writes their local rotations back.
         ///
         ///  # Safety
-        ///  `joints` must hold `joint_count` items; other non-null pointers must be valid.
+        ///  `joints` must hold `joint_count` items.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_ccd_solve_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_ccd_solve_pose(SinewCcd* solver, SinewPose* pose, uint* joints, uint joint_count, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
@@ -215,27 +172,18 @@ namespace Sinew.Native
         /// <summary>
         ///  Creates an empty clip of `duration` seconds for `skeleton`'s joints (joints without tracks
         ///  keep the rest pose).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_clip_create(SinewSkeleton* skeleton, float duration, SinewClip** out_clip);
 
         /// <summary>
         ///  Releases a clip handle; controllers playing it keep it alive. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `clip` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_clip_destroy(SinewClip* clip);
 
         /// <summary>
         ///  Writes the clip's duration in seconds.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_duration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_clip_duration(SinewClip* clip, float* out_duration);
@@ -273,27 +221,18 @@ namespace Sinew.Native
         /// <summary>
         ///  Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
         ///  the rest pose's value.
-        ///
-        ///  # Safety
-        ///  `clip` must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_clear_track", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_clip_clear_track(SinewClip* clip, uint joint, int property);
 
         /// <summary>
         ///  Creates a sampling cursor for clips of `clip`'s joint count.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_cursor_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_clip_cursor_create(SinewClip* clip, SinewClipCursor** out_cursor);
 
         /// <summary>
         ///  Releases a cursor. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `cursor` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_cursor_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_clip_cursor_destroy(SinewClipCursor* cursor);
@@ -302,9 +241,6 @@ namespace Sinew.Native
         ///  Samples `clip` at playback `time` into `out` (`looping` 1 wraps time into [0, duration),
         ///  0 clamps it). `cursor` (may be NULL) makes forward playback O(1) per track. Unchanged on
         ///  error.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_clip_sample(SinewClip* clip, SinewClipCursor* cursor, float time, uint looping, SinewPose* @out);
@@ -312,9 +248,6 @@ namespace Sinew.Native
         /// <summary>
         ///  Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
         ///  (disabled), centred on the identity. NULL is ignored.
-        ///
-        ///  # Safety
-        ///  `out` must be NULL or valid for a write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_constraint_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_joint_constraint_default(SinewJointConstraint* @out);
@@ -331,18 +264,12 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Creates a controller for `skeleton` that can queue up to `max_fades` (1 to 256) fades.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_create(SinewSkeleton* skeleton, uint max_fades, SinewCrossfade** out_crossfade);
 
         /// <summary>
         ///  Releases a controller. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `crossfade` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_crossfade_destroy(SinewCrossfade* crossfade);
@@ -350,9 +277,6 @@ namespace Sinew.Native
         /// <summary>
         ///  Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades and any running
         ///  inertialization (the pose jumps).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_play", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_play(SinewCrossfade* crossfade, SinewClip* clip, uint looping);
@@ -373,9 +297,6 @@ namespace Sinew.Native
         ///    dropped (status OK; the offset from the last output, which decays over `duration`,
         ///    already holds them). Before the first update there is no output to start from, and the
         ///    clip simply plays.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_fade_to", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_fade_to(SinewCrossfade* crossfade, SinewClip* clip, float duration, int curve, uint looping, uint* out_queued);
@@ -386,9 +307,6 @@ namespace Sinew.Native
         ///  it by its curve at elapsed / duration, in queue order, and a running inertialization's
         ///  offset added. Fades that have then run their duration leave the queue (see
         ///  `SinewCrossfade`). On error nothing changes, times included.
-        ///
-        ///  # Safety
-        ///  `crossfade` must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_update", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_update(SinewCrossfade* crossfade, float dt);
@@ -397,18 +315,12 @@ namespace Sinew.Native
         ///  Copies the output pose of the last update into `out`, a pose of the controller's skeleton
         ///  or of one with the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other
         ///  parents: `SINEW_STATUS_INVALID_ARGUMENT`).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_get_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_get_pose(SinewCrossfade* crossfade, SinewPose* @out);
 
         /// <summary>
         ///  Writes the number of queued fades.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_fade_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_fade_count(SinewCrossfade* crossfade, uint* out_count);
@@ -419,7 +331,7 @@ namespace Sinew.Native
         ///  there are.
         ///
         ///  # Safety
-        ///  `out_weights` must hold `capacity` floats; `out_count` must be valid.
+        ///  `out_weights` must hold `capacity` floats.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_get_weights", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_get_weights(SinewCrossfade* crossfade, float* out_weights, uint capacity, uint* out_count);
@@ -433,7 +345,7 @@ namespace Sinew.Native
         ///  [0, duration] otherwise. Allocates nothing.
         ///
         ///  # Safety
-        ///  `out_times` must hold `capacity` floats; `out_count` must be valid.
+        ///  `out_times` must hold `capacity` floats.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_get_times", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_get_times(SinewCrossfade* crossfade, float* out_times, uint capacity, uint* out_count);
@@ -442,9 +354,6 @@ namespace Sinew.Native
         ///  Writes whether an inertialized transition is still running (1) or not (0) into
         ///  `*out_active`, and the seconds left of its duration (0 when none runs; the offset may reach
         ///  zero sooner) into `*out_remaining` (may be NULL). Allocates nothing.
-        ///
-        ///  # Safety
-        ///  `out_active` must be valid; `out_remaining` NULL or valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_crossfade_is_inertializing", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_crossfade_is_inertializing(SinewCrossfade* crossfade, uint* out_active, float* out_remaining);
@@ -465,54 +374,36 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Fills `out` with the defaults. NULL is ignored.
-        ///
-        ///  # Safety
-        ///  `out` must be NULL or valid for a write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_fabrik_settings_default(SinewFabrikSettings* @out);
 
         /// <summary>
         ///  Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_create(SinewFabrikSettings* settings, uint max_joints, SinewFabrik** out_solver);
 
         /// <summary>
         ///  Releases a solver. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `solver` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_fabrik_destroy(SinewFabrik* solver);
 
         /// <summary>
         ///  Copies the solver's settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_get_settings(SinewFabrik* solver, SinewFabrikSettings* out_settings);
 
         /// <summary>
         ///  Replaces the solver's settings; unchanged on error.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_set_settings(SinewFabrik* solver, SinewFabrikSettings* settings);
 
         /// <summary>
         ///  Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
-        ///
-        ///  # Safety
-        ///  Non-null pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_set_constraint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_set_constraint(SinewFabrik* solver, uint joint, SinewJointConstraint* constraint);
@@ -530,7 +421,7 @@ namespace Sinew.Native
         ///  local axis most perpendicular to its bone. See the README, "Solving every frame".
         ///
         ///  # Safety
-        ///  `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+        ///  `chain` must hold `joint_count` transforms.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_solve(SinewFabrik* solver, SinewTransform* chain, uint joint_count, SinewQuat* root_parent_rotation, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
@@ -558,52 +449,37 @@ namespace Sinew.Native
         ///  toward a model-space effector and writes their local rotations back.
         ///
         ///  # Safety
-        ///  `joints` must hold `joint_count` items; other non-null pointers must be valid.
+        ///  `joints` must hold `joint_count` items.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_fabrik_solve_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_fabrik_solve_pose(SinewFabrik* solver, SinewPose* pose, uint* joints, uint joint_count, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewIkResult* out_result);
 
         /// <summary>
         ///  Fills `out` with the defaults. NULL is ignored.
-        ///
-        ///  # Safety
-        ///  `out` must be NULL or valid for a write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_hand_ik_retargeting_settings_default(SinewHandIkRetargetingSettings* @out);
 
         /// <summary>
         ///  Creates a retargeting node with validated settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_hand_ik_retargeting_create(SinewHandIkRetargetingSettings* settings, SinewHandIkRetargeting** out_node);
 
         /// <summary>
         ///  Releases a node. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `node` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_hand_ik_retargeting_destroy(SinewHandIkRetargeting* node);
 
         /// <summary>
         ///  Copies the node's settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_hand_ik_retargeting_get_settings(SinewHandIkRetargeting* node, SinewHandIkRetargetingSettings* out_settings);
 
         /// <summary>
         ///  Replaces the node's settings; unchanged on error.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_hand_ik_retargeting_set_settings(SinewHandIkRetargeting* node, SinewHandIkRetargetingSettings* settings);
@@ -614,8 +490,7 @@ namespace Sinew.Native
         ///  same array through `hands`. `out_offset` (may be NULL) receives the offset.
         ///
         ///  # Safety
-        ///  `model` must hold `count` transforms, `bones` `bone_count` indices; other non-null pointers
-        ///  must be valid.
+        ///  `model` must hold `count` transforms, `bones` `bone_count` indices.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_apply_model", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_hand_ik_retargeting_apply_model(SinewHandIkRetargeting* node, SinewTransform* model, uint count, SinewHandJoints* hands, uint* bones, uint bone_count, SinewVec3* out_offset);
@@ -625,16 +500,13 @@ namespace Sinew.Native
         ///  whose ancestor is also listed moves once). `out_offset` (may be NULL) receives the offset.
         ///
         ///  # Safety
-        ///  `bones` must hold `bone_count` indices; other non-null pointers must be valid.
+        ///  `bones` must hold `bone_count` indices.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_hand_ik_retargeting_apply_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_hand_ik_retargeting_apply_pose(SinewHandIkRetargeting* node, SinewPose* pose, SinewHandJoints* hands, uint* bones, uint bone_count, SinewVec3* out_offset);
 
         /// <summary>
         ///  Creates a mask giving every joint of `skeleton` the weight `value` (in [0, 1]).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_mask_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_joint_mask_create(SinewSkeleton* skeleton, float value, SinewJointMask** out_mask);
@@ -643,27 +515,18 @@ namespace Sinew.Native
         ///  Creates a mask of the subtree rooted at joint `root`: weight 1 on it, 0 elsewhere; with
         ///  `blend_depth` d &gt; 0 the weight ramps as (depth + 1) / (d + 1) over the subtree's first d
         ///  levels (Unreal's branch filter BlendDepth).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_mask_create_subtree", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_joint_mask_create_subtree(SinewSkeleton* skeleton, uint root, uint blend_depth, SinewJointMask** out_mask);
 
         /// <summary>
         ///  Releases a mask. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `mask` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_mask_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_joint_mask_destroy(SinewJointMask* mask);
 
         /// <summary>
         ///  Sets one joint's weight (in [0, 1]).
-        ///
-        ///  # Safety
-        ///  `mask` must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_mask_set_weight", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_joint_mask_set_weight(SinewJointMask* mask, uint joint, float weight);
@@ -688,36 +551,24 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Creates a pose of `skeleton`, starting at its rest pose.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_create(SinewSkeleton* skeleton, SinewPose** out_pose);
 
         /// <summary>
         ///  Releases a pose. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `pose` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_pose_destroy(SinewPose* pose);
 
         /// <summary>
         ///  Writes the number of joints.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_joint_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_joint_count(SinewPose* pose, uint* out_count);
 
         /// <summary>
         ///  Returns every joint to the skeleton's rest pose.
-        ///
-        ///  # Safety
-        ///  `pose` must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_reset", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_reset(SinewPose* pose);
@@ -780,9 +631,6 @@ namespace Sinew.Native
         /// <summary>
         ///  Writes one joint's model-space transform: its ancestors only, composed root first, so
         ///  the same transform, bit for bit, as `sinew_pose_get_model` gives it. Takes a const pose.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_get_model_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_get_model_transform(SinewPose* pose, uint joint, SinewTransform* out_transform);
@@ -792,9 +640,6 @@ namespace Sinew.Native
         ///  becomes its parent's model transform inverted and composed with `transform`, so
         ///  `sinew_pose_get_model_transform` then gives `transform` back (to rounding, for non-zero
         ///  parent scales).
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_pose_set_model_transform", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_pose_set_model_transform(SinewPose* pose, uint joint, SinewTransform* transform);
@@ -806,25 +651,19 @@ namespace Sinew.Native
         ///
         ///  # Safety
         ///  `parents` and `rest_pose` must hold `joint_count` items; `names` must be NULL or hold
-        ///  `joint_count` NUL-terminated strings; `out_skeleton` must be valid for a write.
+        ///  `joint_count` NUL-terminated strings.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_skeleton_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_skeleton_create(int* parents, SinewTransform* rest_pose, byte** names, uint joint_count, SinewSkeleton** out_skeleton);
 
         /// <summary>
         ///  Releases a skeleton handle. Poses made from it keep the skeleton alive. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `skeleton` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_skeleton_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_skeleton_destroy(SinewSkeleton* skeleton);
 
         /// <summary>
         ///  Writes the number of joints.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_skeleton_joint_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_skeleton_joint_count(SinewSkeleton* skeleton, uint* out_count);
@@ -834,7 +673,7 @@ namespace Sinew.Native
         ///  `SINEW_STATUS_INVALID_ARGUMENT` when `name` is not valid UTF-8.
         ///
         ///  # Safety
-        ///  `name` must be a NUL-terminated string; other pointers valid.
+        ///  `name` must be a NUL-terminated string.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_skeleton_find_joint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_skeleton_find_joint(SinewSkeleton* skeleton, byte* name, uint* out_index);
@@ -859,45 +698,30 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Fills `out` with the defaults (Unreal's TwoBoneIK node defaults). NULL is ignored.
-        ///
-        ///  # Safety
-        ///  `out` must be NULL or valid for a write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_two_bone_ik_settings_default(SinewTwoBoneIkSettings* @out);
 
         /// <summary>
         ///  Creates a solver with validated settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_two_bone_ik_create(SinewTwoBoneIkSettings* settings, SinewTwoBoneIk** out_solver);
 
         /// <summary>
         ///  Releases a solver. NULL is a no-op.
-        ///
-        ///  # Safety
-        ///  `solver` must be NULL or a live handle, not used afterwards.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void sinew_two_bone_ik_destroy(SinewTwoBoneIk* solver);
 
         /// <summary>
         ///  Copies the solver's settings.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_two_bone_ik_get_settings(SinewTwoBoneIk* solver, SinewTwoBoneIkSettings* out_settings);
 
         /// <summary>
         ///  Replaces the solver's settings; unchanged on error.
-        ///
-        ///  # Safety
-        ///  Pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_two_bone_ik_set_settings(SinewTwoBoneIk* solver, SinewTwoBoneIkSettings* settings);
@@ -911,7 +735,7 @@ namespace Sinew.Native
         ///  root-target direction. On error `chain` and `out_result` are untouched.
         ///
         ///  # Safety
-        ///  `chain` must hold 3 transforms; other non-NULL pointers must be valid.
+        ///  `chain` must hold 3 transforms.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_two_bone_ik_solve(SinewTwoBoneIk* solver, SinewTransform* chain, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewVec3* joint_target, SinewIkResult* out_result);
@@ -938,18 +762,12 @@ namespace Sinew.Native
         ///  Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
         ///  model-space effector and writes their local rotations back (and translations when
         ///  stretching). Optional arguments as in `sinew_two_bone_ik_solve`.
-        ///
-        ///  # Safety
-        ///  Non-NULL pointers must be valid.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_solve_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_two_bone_ik_solve_pose(SinewTwoBoneIk* solver, SinewPose* pose, uint root, uint joint, uint end, SinewVec3* effector_position, SinewQuat* effector_rotation, SinewVec3* joint_target, SinewIkResult* out_result);
 
         /// <summary>
         ///  Writes the library's semantic version.
-        ///
-        ///  # Safety
-        ///  Each pointer must be valid for a `uint32_t` write.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_version(uint* major, uint* minor, uint* patch);

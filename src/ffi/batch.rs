@@ -3,7 +3,8 @@
 
 use glam::Quat;
 
-use super::guard::{check_pointer, FfiResult};
+use super::args::check_pointer;
+use super::guard::FfiResult;
 use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::chain_batch::ChainBatch;
 use crate::ik::two_bone::TwoBoneBatch;
@@ -73,17 +74,26 @@ impl TargetArrays {
 
 /// A two-bone batch in C layout: `count` chains of three transforms, targets and poles.
 pub(crate) struct TwoBoneArrays {
-    pub chains: *mut SinewTransform,
-    pub poles: *const SinewVec3,
-    pub targets: TargetArrays,
+    chains: *mut SinewTransform,
+    poles: *const SinewVec3,
+    targets: TargetArrays,
 }
 
 impl TwoBoneArrays {
-    /// Checks every pointer (before anything is read).
-    pub fn check(&self) -> FfiResult<()> {
-        check_array(self.chains.cast_const(), self.targets.count, "chains", true)?;
-        check_array(self.poles, self.targets.count, "joint_targets", false)?;
-        self.targets.check()
+    /// The arrays, every pointer checked (before anything is read).
+    pub fn new(
+        chains: *mut SinewTransform,
+        poles: *const SinewVec3,
+        targets: TargetArrays,
+    ) -> FfiResult<Self> {
+        check_array(chains.cast_const(), targets.count, "chains", true)?;
+        check_array(poles, targets.count, "joint_targets", false)?;
+        targets.check()?;
+        Ok(Self {
+            chains,
+            poles,
+            targets,
+        })
     }
 }
 
@@ -153,13 +163,9 @@ pub(crate) struct ChainArrays<'a> {
 impl ChainArrays<'_> {
     /// Checks every pointer (before anything is read).
     pub fn check(&self) -> FfiResult<()> {
-        check_array(self.chains.cast_const(), self.targets.count, "chains", true)?;
-        check_array(
-            self.parents,
-            self.targets.count,
-            "root_parent_rotations",
-            false,
-        )?;
+        let count = self.targets.count;
+        check_array(self.chains.cast_const(), count, "chains", true)?;
+        check_array(self.parents, count, "root_parent_rotations", false)?;
         self.targets.check()
     }
 }

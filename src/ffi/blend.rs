@@ -4,7 +4,8 @@
 
 use std::ptr;
 
-use super::guard::{arg, arg_mut, arg_slice, check_pointer, guard, opt_arg, FfiError, FfiResult};
+use super::args::{arg, arg_mut, arg_slice, c_enum, check_pointer, opt_arg};
+use super::guard::{guard, FfiError, FfiResult};
 use super::mask::SinewJointMask;
 use super::pose::SinewPose;
 use super::status::SinewStatus;
@@ -33,22 +34,17 @@ pub struct SinewBlendLayer {
     pub mask: *const SinewJointMask,
 }
 
-fn read_space(space: i32) -> FfiResult<BlendSpace> {
-    match space {
-        0 => Ok(BlendSpace::Local),
-        1 => Ok(BlendSpace::ModelRotation),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("space {v} is not a SinewBlendSpace value"),
-        )),
-    }
+/// Checks pose pointers in order (null, alignment), forming no reference: the output may be
+/// one of the inputs.
+fn check_poses(poses: &[(*const SinewPose, &str)]) -> FfiResult<()> {
+    poses
+        .iter()
+        .try_for_each(|&(p, name)| check_pointer(p, name))
 }
 
 fn aliasing(what: &str) -> FfiError {
-    FfiError::new(
-        SinewStatus::InvalidArgument,
-        format!("the output pose must not be {what}"),
-    )
+    let message = format!("the output pose must not be {what}");
+    FfiError::new(SinewStatus::InvalidArgument, message)
 }
 
 /// Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
@@ -57,9 +53,6 @@ fn aliasing(what: &str) -> FfiError {
 /// joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
 /// the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:
 /// `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on error.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_blend(
     a: *const SinewPose,
@@ -70,14 +63,14 @@ pub unsafe extern "C" fn sinew_pose_blend(
     out: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        let space = read_space(space)?;
-        // SAFETY: caller's contract; null/alignment checked.
-        let mask = unsafe { opt_arg(mask, "mask") }?.map(|m| &m.inner);
-        // SAFETY: as above; pointers are compared before any reference is formed, so the
-        // output is never borrowed mutably while also borrowed as an input.
+        let spaces = [BlendSpace::Local, BlendSpace::ModelRotation];
+        let space = c_enum(space, "space", "SinewBlendSpace", &spaces)?;
+        // SAFETY: the module's pointer rule; null and alignment are checked, and pointers are
+        // compared before any reference is formed, so the output is never borrowed mutably
+        // while also borrowed as an input.
         unsafe {
-            arg(a, "a")?;
-            arg(b, "b")?;
+            let mask = opt_arg(mask, "mask")?.map(|m| &m.inner);
+            check_poses(&[(a, "a"), (b, "b")])?;
             let out_ptr = out.cast_const();
             let out_pose = &mut arg_mut(out, "out")?.inner;
             match (ptr::eq(out_ptr, a), ptr::eq(out_ptr, b)) {
@@ -109,20 +102,19 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
     out: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
+        // SAFETY: the module's pointer rule; `layers` holds `count` items.
         let layers = unsafe { arg_slice(layers, count, "layers") }?;
         check_pointer(out.cast_const(), "out")?;
         for l in layers {
-            // SAFETY: as above; each pointer is checked here, before the blend reads it.
-            unsafe {
-                arg(l.pose, "layers[i].pose")?;
-                opt_arg(l.mask, "layers[i].mask")?;
+            check_pointer(l.pose, "layers[i].pose")?;
+            if !l.mask.is_null() {
+                check_pointer(l.mask, "layers[i].mask")?;
             }
             if ptr::eq(l.pose, out.cast_const()) {
                 return Err(aliasing("one of the layers"));
             }
         }
-        // SAFETY: as above.
+        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let iter = layers.iter().map(|l| Layer {
             // SAFETY: checked non-null and aligned above, and distinct from `out`.
@@ -142,9 +134,6 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
 /// must belong to one skeleton or to skeletons with the same parents (another joint count:
 /// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
 /// error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_make_additive(
     pose: *const SinewPose,
@@ -152,23 +141,15 @@ pub unsafe extern "C" fn sinew_pose_make_additive(
     out_delta: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        let out_ptr = out_delta.cast_const();
-        check_pointer(pose, "pose")?;
-        check_pointer(reference, "reference")?;
-        check_pointer(out_ptr, "out_delta")?;
-        if ptr::eq(out_ptr, pose) || ptr::eq(out_ptr, reference) {
+        let out = out_delta.cast_const();
+        check_poses(&[(pose, "pose"), (reference, "reference"), (out, "out_delta")])?;
+        if ptr::eq(out, pose) || ptr::eq(out, reference) {
             return Err(aliasing("an input"));
         }
-        // SAFETY: caller's contract; checked non-null and aligned; `out_delta` is distinct.
-        let (pose, reference, out) = unsafe {
-            (
-                arg(pose, "pose")?,
-                arg(reference, "reference")?,
-                arg_mut(out_delta, "out_delta")?,
-            )
-        };
-        out.inner.make_additive(&pose.inner, &reference.inner)?;
-        Ok(())
+        // SAFETY: the module's pointer rule; checked non-null and aligned; `out_delta` is
+        // distinct from the inputs.
+        let (pose, reference, out) = unsafe { (&*pose, &*reference, &mut *out_delta) };
+        Ok(out.inner.make_additive(&pose.inner, &reference.inner)?)
     })
 }
 
@@ -188,9 +169,6 @@ pub unsafe extern "C" fn sinew_pose_make_additive(
 /// skeleton or to skeletons with the same parents (another joint count:
 /// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
 /// error.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_apply_additive(
     base: *const SinewPose,
@@ -201,13 +179,12 @@ pub unsafe extern "C" fn sinew_pose_apply_additive(
 ) -> SinewStatus {
     guard(|| {
         let out_ptr = out.cast_const();
-        check_pointer(base, "base")?;
-        check_pointer(delta, "delta")?;
-        check_pointer(out_ptr, "out")?;
+        check_poses(&[(base, "base"), (delta, "delta"), (out_ptr, "out")])?;
         if ptr::eq(out_ptr, delta) {
             return Err(aliasing("the delta"));
         }
-        // SAFETY: caller's contract; null/alignment checked; `out` is not `delta`.
+        // SAFETY: the module's pointer rule; null and alignment are checked; `out` is not
+        // `delta`, and `base` is read only when it is not `out`.
         unsafe {
             let mask = opt_arg(mask, "mask")?.map(|m| &m.inner);
             arg(base, "base")?;

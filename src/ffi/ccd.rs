@@ -1,13 +1,12 @@
 //! CCD exports (`SinewCcd`), shaped after Unreal's CCDIK node.
 
-use super::chain::{self, ChainHandle};
+use super::chain::{self, chain_handle};
 use super::constraint::SinewJointConstraint;
-use super::guard::{arg, arg_mut, destroy, flag, guard, guard_void, publish, FfiError, FfiResult};
+use super::handle::{destroy, update};
 use super::pose::SinewPose;
+use super::settings::{c_settings, create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{
-    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
-};
+use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::{Ccd, CcdJoint, CcdSettings};
 use crate::transform::Transform;
 
@@ -32,37 +31,10 @@ pub struct SinewCcdSettings {
     pub end_rotation: i32,
 }
 
-impl From<CcdSettings> for SinewCcdSettings {
-    fn from(s: CcdSettings) -> Self {
-        Self {
-            precision: s.precision,
-            relative_precision: s.relative_precision.into(),
-            max_iterations: s.max_iterations,
-            start_from_tail: s.start_from_tail.into(),
-            fix_root: s.fix_root.into(),
-            stop_when_stalled: s.stop_when_stalled.into(),
-            end_rotation: end_rotation_to_c(s.end_rotation),
-        }
-    }
-}
-
-impl TryFrom<&SinewCcdSettings> for CcdSettings {
-    type Error = FfiError;
-
-    fn try_from(s: &SinewCcdSettings) -> FfiResult<Self> {
-        let settings = CcdSettings {
-            precision: s.precision,
-            relative_precision: flag(s.relative_precision, "relative_precision")?,
-            max_iterations: s.max_iterations,
-            start_from_tail: flag(s.start_from_tail, "start_from_tail")?,
-            fix_root: flag(s.fix_root, "fix_root")?,
-            stop_when_stalled: flag(s.stop_when_stalled, "stop_when_stalled")?,
-            end_rotation: end_rotation_from_c(s.end_rotation)?,
-        };
-        settings.validate()?;
-        Ok(settings)
-    }
-}
+c_settings!(SinewCcdSettings => CcdSettings {
+    precision, relative_precision, max_iterations, start_from_tail, fix_root, stop_when_stalled,
+    end_rotation,
+});
 
 /// Opaque CCD solver with per-joint constraints and scratch memory for up to its
 /// `max_joints`. Owned by the caller; use from one thread at a time.
@@ -70,123 +42,62 @@ pub struct SinewCcd {
     inner: Ccd,
     chain: Vec<Transform>,
 }
-
-impl ChainHandle for SinewCcd {
-    type Solver = Ccd;
-
-    fn parts(&mut self) -> (&mut Ccd, &mut [Transform]) {
-        (&mut self.inner, &mut self.chain)
-    }
-}
+chain_handle!(SinewCcd, Ccd, SinewCcdSettings);
 
 /// Fills `out` with the defaults. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_settings_default(out: *mut SinewCcdSettings) {
-    guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        *unsafe { arg_mut(out, "out") }? = CcdSettings::default().into();
-        Ok(())
-    });
+    unsafe { settings_default(out) }
 }
 
 /// Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_create(
     settings: *const SinewCcdSettings,
     max_joints: u32,
     out_solver: *mut *mut SinewCcd,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) = unsafe {
-            (
-                arg(settings, "settings")?,
-                arg_mut(out_solver, "out_solver")?,
-            )
-        };
-        let inner = Ccd::new(settings.try_into()?, max_joints as usize)?;
-        let chain = vec![Transform::IDENTITY; inner.max_joints()];
-        publish(out, SinewCcd { inner, chain });
-        Ok(())
-    })
+    let new = |s| Ccd::new(s, max_joints as usize);
+    unsafe { create_solver(settings, out_solver, new) }
 }
 
 /// Releases a solver. NULL is a no-op.
-///
-/// # Safety
-/// `solver` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_destroy(solver: *mut SinewCcd) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(solver) }
 }
 
 /// Copies the solver's settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_get_settings(
     solver: *const SinewCcd,
     out_settings: *mut SinewCcdSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, out) = unsafe {
-            (
-                arg(solver, "solver")?,
-                arg_mut(out_settings, "out_settings")?,
-            )
-        };
-        *out = (*solver.inner.settings()).into();
-        Ok(())
-    })
+    unsafe { get_settings(solver, out_settings) }
 }
 
 /// Replaces the solver's settings; unchanged on error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_settings(
     solver: *mut SinewCcd,
     settings: *const SinewCcdSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, settings) =
-            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
-        solver.inner.set_settings(settings.try_into()?)?;
-        Ok(())
-    })
+    unsafe { set_settings(solver, settings) }
 }
 
 /// Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_constraint(
     solver: *mut SinewCcd,
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe { chain::set_constraint(solver, joint, constraint) }
 }
 
 /// Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
 /// input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
 /// weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
-///
-/// # Safety
-/// `solver` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_joint(
     solver: *mut SinewCcd,
@@ -194,31 +105,19 @@ pub unsafe extern "C" fn sinew_ccd_set_joint(
     rotation_limit_degrees: f32,
     weight: f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg_mut(solver, "solver") }?;
-        let tuning = CcdJoint {
-            rotation_limit_degrees,
-            weight,
-        };
-        solver.inner.set_joint(joint as usize, tuning)?;
-        Ok(())
-    })
+    let tuning = CcdJoint {
+        rotation_limit_degrees,
+        weight,
+    };
+    unsafe { update(solver, |s| Ok(s.inner.set_joint(joint as usize, tuning)?)) }
 }
 
 /// Solves `joint_count` model-space transforms (root first; the root stays in place) toward
-/// `effector_position`. `root_parent_rotation` (model rotation of the root's parent, which the
-/// root's constraint is relative to; NULL is identity), `effector_rotation` and `out_result`
-/// may be NULL. On error `chain` and `out_result` are untouched.
-/// Made to run every frame from the previous output: an iteration that leaves the tip off the
-/// target ends with a closing step (exact near full reach, damped least-squares steps
-/// elsewhere and on constrained chains), which also runs first on the input when the target
-/// moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
-/// iteration). A chain on the line from its root to the target bends toward the root joint's
-/// local axis most perpendicular to its bone. See the README, "Solving every frame".
+/// `effector_position` with CCD sweeps, otherwise exactly as `sinew_fabrik_solve`: the same
+/// optional arguments, closing step, straight-chain rule and untouched outputs on error.
 ///
 /// # Safety
-/// `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+/// `chain` must hold `joint_count` transforms.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_solve(
     solver: *mut SinewCcd,
@@ -229,7 +128,6 @@ pub unsafe extern "C" fn sinew_ccd_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve(
             solver,
@@ -244,20 +142,13 @@ pub unsafe extern "C" fn sinew_ccd_solve(
 }
 
 /// Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
-/// to back in `chains`, each exactly like `sinew_ccd_solve`: one call for a crowd. Per-chain arrays:
-/// `effector_positions` (required), `root_parent_rotations` and `effector_rotations` (NULL:
-/// identity / none for every chain) and `out_results` (NULL: not reported). Every input is
-/// checked before anything is written, so bad input leaves every array untouched. If a
-/// chain's result is not representable it is left untouched with its result entry, the
-/// other chains are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain
-/// (pre-fill `out_results` with a marker to find them all). `joint_count` must be in
-/// 2..=max_joints even when `chain_count` is 0.
-/// Allocates nothing; the handle's buffers make it single-threaded per handle.
+/// to back in `chains`, each exactly like `sinew_ccd_solve`, with the arrays, checks,
+/// overflow rule and `joint_count` range of `sinew_fabrik_solve_batch`. Allocates nothing;
+/// the handle's buffers make it single-threaded per handle.
 ///
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_ccd_solve_batch(
     solver: *mut SinewCcd,
     chains: *mut SinewTransform,
@@ -268,7 +159,6 @@ pub unsafe extern "C" fn sinew_ccd_solve_batch(
     effector_rotations: *const SinewQuat,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_batch(
             solver,
@@ -287,7 +177,7 @@ pub unsafe extern "C" fn sinew_ccd_solve_batch(
 /// toward a model-space effector and writes their local rotations back.
 ///
 /// # Safety
-/// `joints` must hold `joint_count` items; other non-null pointers must be valid.
+/// `joints` must hold `joint_count` items.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_solve_pose(
     solver: *mut SinewCcd,
@@ -298,7 +188,6 @@ pub unsafe extern "C" fn sinew_ccd_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_pose(
             solver,

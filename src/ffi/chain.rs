@@ -1,59 +1,74 @@
-//! The bodies of the exports FABRIK and CCD share (set a constraint, solve a chain, solve a
-//! pose), generic over the handle; each export is a documented one-line call into these.
+//! The bodies of the exports FABRIK and CCD share (create, set a constraint, solve a chain, a
+//! batch or a pose), generic over the handle; each export is a documented call into these.
 
 use glam::Quat;
 
+use super::args::{arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
 use super::batch::{ChainArrays, TargetArrays};
 use super::constraint::{read_constraint, SinewJointConstraint};
-use super::guard::{
-    arg, arg_mut, arg_slice, arg_slice_mut, check_pointer, guard, opt_arg, FfiResult,
-};
+use super::guard::{guard, FfiResult};
+use super::handle::{update, Handle};
 use super::pose::SinewPose;
+use super::settings::Solver;
 use super::status::SinewStatus;
-use super::types::{
-    check_result_ptr, write_result, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
-};
+use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::chain::ChainSolver;
 use crate::ik::ChainTarget;
 use crate::transform::Transform;
+use crate::{Error, ErrorKind};
 
 /// A chain solver handle: the solver plus a buffer of `max_joints` transforms allocated at
 /// creation, through which C chains are converted without allocating.
-pub(crate) trait ChainHandle {
+pub(crate) trait ChainHandle: Solver {
     /// The core solver.
     type Solver: ChainSolver;
     /// The solver and the conversion buffer.
-    fn parts(&mut self) -> (&mut Self::Solver, &mut [Transform]);
+    fn parts(&mut self) -> (&mut <Self as ChainHandle>::Solver, &mut [Transform]);
 }
 
+/// Declares `$handle` (fields `inner: $solver` and `chain: Vec<Transform>`) a chain solver
+/// handle with C settings `$settings`, made from a `$solver`.
+macro_rules! chain_handle {
+    ($handle:ty, $solver:ty, $settings:ty) => {
+        $crate::ffi::settings::solver_handle!($handle, "solver", $settings);
+
+        impl From<$solver> for $handle {
+            fn from(inner: $solver) -> Self {
+                let chain = vec![Transform::IDENTITY; inner.max_joints()];
+                Self { inner, chain }
+            }
+        }
+
+        impl $crate::ffi::chain::ChainHandle for $handle {
+            type Solver = $solver;
+            fn parts(&mut self) -> (&mut $solver, &mut [Transform]) {
+                (&mut self.inner, &mut self.chain)
+            }
+        }
+    };
+}
+pub(crate) use chain_handle;
+
 /// Body of `sinew_<solver>_set_constraint`.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 pub(crate) unsafe fn set_constraint<H: ChainHandle>(
     handle: *mut H,
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let handle = unsafe { arg_mut(handle, "solver") }?;
-        // SAFETY: as above.
+    let set = |h: &mut H| {
+        // SAFETY: forwarded contract; null and alignment are checked.
         let constraint = unsafe { read_constraint(constraint) }?;
-        handle
-            .parts()
-            .0
-            .work_mut()
-            .set_constraint(joint as usize, constraint)?;
-        Ok(())
-    })
+        let work = h.parts().0.work_mut();
+        Ok(work.set_constraint(joint as usize, constraint)?)
+    };
+    unsafe { update(handle, set) }
 }
 
 /// Body of `sinew_<solver>_solve`: converts the C chain through the handle's buffer, solves,
 /// converts back only on success.
 ///
 /// # Safety
-/// `chain` must hold `count` transforms; other non-null pointers must be valid.
+/// `chain` must hold `count` transforms.
 pub(crate) unsafe fn solve<H: ChainHandle>(
     handle: *mut H,
     chain: *mut SinewTransform,
@@ -64,54 +79,45 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
-        if count > 0 {
-            check_pointer(chain.cast_const(), "chain")?;
+        // SAFETY: forwarded contract; null and alignment are checked, and the chain is
+        // borrowed only after every other input is read: they may point into it.
+        unsafe {
+            let (solver, buffer) = H::get_mut(handle)?.parts();
+            if count > 0 {
+                check_pointer(chain.cast_const(), "chain")?;
+            }
+            let parent = read_parent_rotation(root_parent_rotation)?;
+            let (target, out_result) =
+                read_target(effector_position, effector_rotation, out_result)?;
+            let chain = arg_slice_mut(chain, count, "chain")?;
+            let buffer = fit(chain.len(), buffer)?;
+            for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
+                *dst = (*src).into();
+            }
+            let result = solver.solve_chain(buffer, parent, &target)?;
+            for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
+                *dst = (*src).into();
+            }
+            out_result.write(result);
         }
-        // Inputs are read before the chain is borrowed mutably: they may point into it.
-        // SAFETY: as above.
-        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
-        // SAFETY: as above.
-        let parent = unsafe { read_parent_rotation(root_parent_rotation) }?;
-        // SAFETY: as above.
-        unsafe { check_result_ptr(out_result) }?;
-        // SAFETY: as above.
-        let chain = unsafe { arg_slice_mut(chain, count, "chain") }?;
-        check_fits(chain.len(), buffer)?;
-        let buffer = &mut buffer[..chain.len()];
-        for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
-            *dst = (*src).into();
-        }
-        let result = solver.solve_chain(buffer, parent, &target)?;
-        for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
-            *dst = (*src).into();
-        }
-        // SAFETY: checked above.
-        unsafe { write_result(out_result, result) }
+        Ok(())
     })
 }
 
-/// Fails unless chains of `joints` fit the handle's conversion buffer (its max_joints).
-fn check_fits(joints: usize, buffer: &[Transform]) -> FfiResult<()> {
-    if joints > buffer.len() {
-        return Err(crate::Error::new(
-            crate::ErrorKind::OutOfRange,
-            format!(
-                "chain of {joints} joints exceeds the solver's max_joints {}",
-                buffer.len()
-            ),
-        )
-        .into());
-    }
-    Ok(())
+/// The first `joints` transforms of the handle's conversion buffer, or an error when chains
+/// of `joints` exceed its max_joints.
+fn fit(joints: usize, buffer: &mut [Transform]) -> FfiResult<&mut [Transform]> {
+    let max = buffer.len();
+    buffer.get_mut(..joints).ok_or_else(|| {
+        let message = format!("chain of {joints} joints exceeds the solver's max_joints {max}");
+        Error::new(ErrorKind::OutOfRange, message).into()
+    })
 }
 
-/// The body of `sinew_fabrik_solve_batch` and `sinew_ccd_solve_batch`.
+/// Body of `sinew_<solver>_solve_batch`.
 ///
 /// # Safety
-/// As documented on those exports.
-#[allow(clippy::too_many_arguments)]
+/// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     handle: *mut H,
     chains: *mut SinewTransform,
@@ -123,8 +129,8 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, buffer) = unsafe { arg_mut(handle, "solver") }?.parts();
+        // SAFETY: forwarded contract; null and alignment are checked.
+        let (solver, buffer) = unsafe { H::get_mut(handle) }?.parts();
         let mut arrays = ChainArrays {
             chains,
             joints: joint_count as usize,
@@ -146,7 +152,7 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
 /// Body of `sinew_<solver>_solve_pose`.
 ///
 /// # Safety
-/// `joints` must hold `count` items; other non-null pointers must be valid.
+/// `joints` must hold `count` items.
 pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     handle: *mut H,
     pose: *mut SinewPose,
@@ -157,25 +163,25 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (handle, pose) = unsafe { (arg_mut(handle, "solver")?, arg_mut(pose, "pose")?) };
-        // SAFETY: as above.
-        let joints = unsafe { arg_slice(joints, count, "joints") }?;
-        // SAFETY: as above.
-        let target = unsafe { read_chain_target(effector_position, effector_rotation) }?;
-        // SAFETY: as above.
-        unsafe { check_result_ptr(out_result) }?;
-        let result =
-            crate::ik::chain::solve_pose(handle.parts().0, &mut pose.inner, joints, &target)?;
-        // SAFETY: checked above.
-        unsafe { write_result(out_result, result) }
+        // SAFETY: forwarded contract; null and alignment are checked.
+        unsafe {
+            let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
+            let joints = arg_slice(joints, count, "joints")?;
+            let (target, out_result) =
+                read_target(effector_position, effector_rotation, out_result)?;
+            let solver = handle.parts().0;
+            out_result.write(crate::ik::chain::solve_pose(
+                solver,
+                &mut pose.inner,
+                joints,
+                &target,
+            )?);
+        }
+        Ok(())
     })
 }
 
 /// Reads the optional model rotation of the chain root's parent (NULL is identity).
-///
-/// # Safety
-/// A non-null pointer must be valid.
 unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
     // SAFETY: forwarded contract.
     let Some(&q) = unsafe { opt_arg(p, "root_parent_rotation") }? else {
@@ -183,34 +189,24 @@ unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
     };
     let q = Quat::from(q);
     if !q.is_finite() {
-        return Err(crate::Error::new(
-            crate::ErrorKind::NonFinite,
-            "root_parent_rotation is not finite",
-        )
-        .into());
+        let message = "root_parent_rotation is not finite";
+        return Err(Error::new(ErrorKind::NonFinite, message).into());
     }
     crate::rotation::normalize_robust(q).ok_or_else(|| {
-        crate::Error::new(
-            crate::ErrorKind::InvalidArgument,
-            "root_parent_rotation is a zero quaternion",
-        )
-        .into()
+        let message = "root_parent_rotation is a zero quaternion";
+        Error::new(ErrorKind::InvalidArgument, message).into()
     })
 }
 
-/// Reads a chain target: a required position and an optional rotation.
-///
-/// # Safety
-/// Non-null pointers must be valid.
-pub(crate) unsafe fn read_chain_target(
+/// Reads a chain target and checks `out_result`, before the chain is borrowed: they may point
+/// into it.
+unsafe fn read_target(
     effector_position: *const SinewVec3,
     effector_rotation: *const SinewQuat,
-) -> FfiResult<ChainTarget> {
-    // SAFETY: forwarded contract; null/alignment checked.
-    unsafe {
-        Ok(ChainTarget {
-            position: (*arg(effector_position, "effector_position")?).into(),
-            rotation: opt_arg(effector_rotation, "effector_rotation")?.map(|&q| q.into()),
-        })
-    }
+    out_result: *mut SinewIkResult,
+) -> FfiResult<(ChainTarget, OptOut<SinewIkResult>)> {
+    // SAFETY: forwarded contract.
+    let (position, rotation) = unsafe { read_effector(effector_position, effector_rotation) }?;
+    let out_result = OptOut::new(out_result, "out_result")?;
+    Ok((ChainTarget { position, rotation }, out_result))
 }

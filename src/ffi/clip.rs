@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use super::guard::{
-    arg, arg_mut, arg_slice, destroy, flag, guard, opt_arg_mut, publish, FfiError, FfiResult,
-};
+use super::args::{arg_mut, arg_slice, c_enum, flag, opt_arg_mut};
+use super::guard::{guard, FfiError, FfiResult};
+use super::handle::{create_from, destroy, handle, inspect, query, update};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
@@ -39,76 +39,45 @@ pub enum SinewTrackProperty {
 pub struct SinewClip {
     pub(crate) inner: Arc<Clip>,
 }
+handle!(SinewClip, "clip", Arc<Clip>);
 
 /// Opaque sampling cursor: remembers key positions so forward playback is O(1) per track.
 /// Works with any clip of the joint count it was made for. Owned by the caller.
 pub struct SinewClipCursor {
     inner: ClipCursor,
 }
+handle!(SinewClipCursor, "cursor", ClipCursor);
 
 /// Creates an empty clip of `duration` seconds for `skeleton`'s joints (joints without tracks
 /// keep the rest pose).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_create(
     skeleton: *const SinewSkeleton,
     duration: f32,
     out_clip: *mut *mut SinewClip,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) =
-            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_clip, "out_clip")?) };
-        let inner = Arc::new(Clip::new(&skeleton.inner, duration)?);
-        publish(out, SinewClip { inner });
-        Ok(())
-    })
+    let make = |s: &SinewSkeleton| Clip::new(&s.inner, duration).map(Arc::new);
+    unsafe { create_from(skeleton, out_clip, make) }
 }
 
 /// Releases a clip handle; controllers playing it keep it alive. NULL is a no-op.
-///
-/// # Safety
-/// `clip` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_destroy(clip: *mut SinewClip) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(clip) }
 }
 
 /// Writes the clip's duration in seconds.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_duration(
     clip: *const SinewClip,
     out_duration: *mut f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (clip, out) = unsafe { (arg(clip, "clip")?, arg_mut(out_duration, "out_duration")?) };
-        *out = clip.inner.duration();
-        Ok(())
-    })
-}
-
-fn read_interpolation(value: i32) -> FfiResult<Interpolation> {
-    match value {
-        0 => Ok(Interpolation::Step),
-        1 => Ok(Interpolation::Linear),
-        2 => Ok(Interpolation::Slerp),
-        3 => Ok(Interpolation::Cubic),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("interpolation {v} is not a SinewInterpolation value"),
-        )),
-    }
+    let duration = |c: &SinewClip| Ok(c.inner.duration());
+    unsafe { query(clip, out_duration, "out_duration", duration) }
 }
 
 /// The clip's data for editing, refused while a controller shares it.
-fn editable(clip: &mut SinewClip) -> FfiResult<&mut Clip> {
+fn editable(clip: &mut SinewClip) -> Result<&mut Clip, FfiError> {
     Arc::get_mut(&mut clip.inner).ok_or_else(|| {
         FfiError::new(
             SinewStatus::InvalidArgument,
@@ -117,13 +86,20 @@ fn editable(clip: &mut SinewClip) -> FfiResult<&mut Clip> {
     })
 }
 
+/// The core's values of `SinewInterpolation`, in the order of their C values.
+const KINDS: [Interpolation; 4] = [
+    Interpolation::Step,
+    Interpolation::Linear,
+    Interpolation::Slerp,
+    Interpolation::Cubic,
+];
+
 /// Body of the track setters: reads a track's C arrays (converted to core values), builds it
 /// and stores it with `store`. Tangent arrays are required for cubic tracks and must be NULL
 /// otherwise.
 ///
 /// # Safety
-/// `clip` must be valid; non-null arrays must hold `count` items.
-#[allow(clippy::too_many_arguments)]
+/// Non-null arrays must hold `count` items.
 unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
     clip: *mut SinewClip,
     joint: u32,
@@ -136,9 +112,9 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
     store: fn(&mut Clip, usize, Track<T>) -> crate::Result<()>,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
+        // SAFETY: forwarded contract; null and alignment are checked.
         let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        let interpolation = read_interpolation(interpolation)?;
+        let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
         let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
         // SAFETY: as above.
         let (times, values) = unsafe {
@@ -157,17 +133,14 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
                 )
             }),
             _ => {
-                return Err(FfiError::new(
-                    SinewStatus::NullPointer,
-                    "in_tangents and out_tangents must both be given or both be NULL",
-                ))
+                let message = "in_tangents and out_tangents must both be given or both be NULL";
+                return Err(FfiError::new(SinewStatus::NullPointer, message));
             }
         };
         let values = convert(values);
         let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
-        let track = Track::new(interpolation, times, &values, tangents, clip.duration())?;
-        store(clip, joint as usize, track)?;
-        Ok(())
+        let track = Track::new(kind, times, &values, tangents, clip.duration())?;
+        Ok(store(clip, joint as usize, track)?)
     })
 }
 
@@ -178,7 +151,6 @@ unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_translation_track(
     clip: *mut SinewClip,
     joint: u32,
@@ -189,7 +161,6 @@ pub unsafe extern "C" fn sinew_clip_set_translation_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         set_track(
             clip,
@@ -211,7 +182,6 @@ pub unsafe extern "C" fn sinew_clip_set_translation_track(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_rotation_track(
     clip: *mut SinewClip,
     joint: u32,
@@ -222,7 +192,6 @@ pub unsafe extern "C" fn sinew_clip_set_rotation_track(
     out_tangents: *const SinewQuat,
     key_count: u32,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         set_track(
             clip,
@@ -243,7 +212,6 @@ pub unsafe extern "C" fn sinew_clip_set_rotation_track(
 /// # Safety
 /// Non-null arrays must hold `key_count` items.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_clip_set_scale_track(
     clip: *mut SinewClip,
     joint: u32,
@@ -254,7 +222,6 @@ pub unsafe extern "C" fn sinew_clip_set_scale_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         set_track(
             clip,
@@ -272,71 +239,39 @@ pub unsafe extern "C" fn sinew_clip_set_scale_track(
 
 /// Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
 /// the rest pose's value.
-///
-/// # Safety
-/// `clip` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_clear_track(
     clip: *mut SinewClip,
     joint: u32,
     property: i32,
 ) -> SinewStatus {
-    guard(|| {
-        let property = match property {
-            0 => Property::Translation,
-            1 => Property::Rotation,
-            2 => Property::Scale,
-            v => {
-                return Err(FfiError::new(
-                    SinewStatus::InvalidArgument,
-                    format!("property {v} is not a SinewTrackProperty value"),
-                ))
-            }
-        };
-        // SAFETY: caller's contract; null/alignment checked.
-        editable(unsafe { arg_mut(clip, "clip") }?)?.clear_track(joint as usize, property)?;
-        Ok(())
-    })
+    let properties = [Property::Translation, Property::Rotation, Property::Scale];
+    let clear = |c: &mut SinewClip| {
+        let property = c_enum(property, "property", "SinewTrackProperty", &properties)?;
+        Ok(editable(c)?.clear_track(joint as usize, property)?)
+    };
+    unsafe { update(clip, clear) }
 }
 
 /// Creates a sampling cursor for clips of `clip`'s joint count.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_cursor_create(
     clip: *const SinewClip,
     out_cursor: *mut *mut SinewClipCursor,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (clip, out) = unsafe { (arg(clip, "clip")?, arg_mut(out_cursor, "out_cursor")?) };
-        publish(
-            out,
-            SinewClipCursor {
-                inner: ClipCursor::new(&clip.inner),
-            },
-        );
-        Ok(())
-    })
+    let make = |c: &SinewClip| FfiResult::Ok(ClipCursor::new(&c.inner));
+    unsafe { create_from(clip, out_cursor, make) }
 }
 
 /// Releases a cursor. NULL is a no-op.
-///
-/// # Safety
-/// `cursor` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_cursor_destroy(cursor: *mut SinewClipCursor) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(cursor) }
 }
 
 /// Samples `clip` at playback `time` into `out` (`looping` 1 wraps time into [0, duration),
 /// 0 clamps it). `cursor` (may be NULL) makes forward playback O(1) per track. Unchanged on
 /// error.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_sample(
     clip: *const SinewClip,
@@ -345,13 +280,12 @@ pub unsafe extern "C" fn sinew_clip_sample(
     looping: u32,
     out: *mut SinewPose,
 ) -> SinewStatus {
-    guard(|| {
+    let sample = |clip: &SinewClip| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: caller's contract; null/alignment checked.
-        let (clip, out) = unsafe { (arg(clip, "clip")?, arg_mut(out, "out")?) };
-        // SAFETY: as above.
-        let cursor = unsafe { opt_arg_mut(cursor, "cursor") }?.map(|c| &mut c.inner);
-        clip.inner.sample(time, looping, cursor, &mut out.inner)?;
-        Ok(())
-    })
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let (out, cursor) = unsafe { (arg_mut(out, "out")?, opt_arg_mut(cursor, "cursor")?) };
+        let cursor = cursor.map(|c| &mut c.inner);
+        Ok(clip.inner.sample(time, looping, cursor, &mut out.inner)?)
+    };
+    unsafe { inspect(clip, sample) }
 }

@@ -1,6 +1,8 @@
 //! Joint constraint value type, its conversion, and applying constraints to a pose.
 
-use super::guard::{arg, arg_mut, arg_slice, flag, guard, guard_void, FfiError, FfiResult};
+use super::args::{arg_mut, arg_slice, flag, opt_arg};
+use super::guard::{guard_void, FfiError, FfiResult};
+use super::handle::update;
 use super::pose::SinewPose;
 use super::status::SinewStatus;
 use super::types::{SinewQuat, SinewVec3};
@@ -76,9 +78,10 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
                 max: range.1,
             },
             v => {
-                return Err(FfiError::new(
-                    SinewStatus::InvalidArgument,
-                    format!("constraint type {v} is not a SinewConstraintType value"),
+                return Err(FfiError::bad_enum(
+                    "constraint type",
+                    v,
+                    "SinewConstraintType",
                 ))
             }
         };
@@ -92,13 +95,10 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
 
 /// Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
 /// (disabled), centred on the identity. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_constraint_default(out: *mut SinewJointConstraint) {
     guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
+        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let quarter = std::f32::consts::FRAC_PI_4;
         *out = SinewJointConstraint {
@@ -127,36 +127,30 @@ pub unsafe extern "C" fn sinew_pose_apply_constraints(
     constraints: *const SinewJointConstraint,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg_mut(pose, "pose") }?;
-        // SAFETY: as above.
-        let joints = unsafe { arg_slice(joints, count, "joints") }?;
-        // SAFETY: as above.
-        let constraints = unsafe { arg_slice(constraints, count, "constraints") }?;
+    let apply = |pose: &mut SinewPose| {
+        // SAFETY: the module's pointer rule; both arrays hold `count` items.
+        let (joints, constraints) = unsafe {
+            let joints = arg_slice(joints, count, "joints")?;
+            (joints, arg_slice(constraints, count, "constraints")?)
+        };
+        let pose = &mut pose.inner;
         for (&j, c) in joints.iter().zip(constraints) {
-            pose.inner.skeleton().check_joint(j as usize)?;
+            pose.skeleton().check_joint(j as usize)?;
             JointConstraint::try_from(c)?;
         }
         for (&j, c) in joints.iter().zip(constraints) {
-            pose.inner
-                .apply_constraint(j as usize, &JointConstraint::try_from(c)?)?;
+            pose.apply_constraint(j as usize, &c.try_into()?)?;
         }
         Ok(())
-    })
+    };
+    unsafe { update(pose, apply) }
 }
 
 /// Reads an optional constraint pointer: NULL clears.
-///
-/// # Safety
-/// A non-null pointer must be valid.
 pub(crate) unsafe fn read_constraint(
     constraint: *const SinewJointConstraint,
 ) -> FfiResult<Option<JointConstraint>> {
-    if constraint.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    let c = unsafe { arg(constraint, "constraint") }?;
-    Ok(Some(c.try_into()?))
+    // SAFETY: forwarded contract (the module's pointer rule).
+    let c = unsafe { opt_arg(constraint, "constraint") }?;
+    c.map(JointConstraint::try_from).transpose()
 }

@@ -1,9 +1,8 @@
 //! Crossfade controller exports (`SinewCrossfade`).
 
+use super::args::{arg_mut, arg_slice_mut, c_enum, flag, OptOut};
 use super::clip::SinewClip;
-use super::guard::{
-    arg, arg_mut, arg_slice_mut, destroy, flag, guard, opt_arg_mut, publish, FfiError, FfiResult,
-};
+use super::handle::{create_from, destroy, handle, inspect, query, update, Handle};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
@@ -34,71 +33,40 @@ pub enum SinewFadeCurve {
 pub struct SinewCrossfade {
     inner: Crossfade,
 }
-
-fn read_curve(value: i32) -> FfiResult<FadeCurve> {
-    match value {
-        0 => Ok(FadeCurve::Linear),
-        1 => Ok(FadeCurve::Smooth),
-        2 => Ok(FadeCurve::Inertialize),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("curve {v} is not a SinewFadeCurve value"),
-        )),
-    }
-}
+handle!(SinewCrossfade, "crossfade", Crossfade);
 
 /// Creates a controller for `skeleton` that can queue up to `max_fades` (1 to 256) fades.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_create(
     skeleton: *const SinewSkeleton,
     max_fades: u32,
     out_crossfade: *mut *mut SinewCrossfade,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) = unsafe {
-            (
-                arg(skeleton, "skeleton")?,
-                arg_mut(out_crossfade, "out_crossfade")?,
-            )
-        };
-        let inner = Crossfade::new(skeleton.inner.clone(), max_fades as usize)?;
-        publish(out, SinewCrossfade { inner });
-        Ok(())
-    })
+    let make = |s: &SinewSkeleton| Crossfade::new(s.inner.clone(), max_fades as usize);
+    unsafe { create_from(skeleton, out_crossfade, make) }
 }
 
 /// Releases a controller. NULL is a no-op.
-///
-/// # Safety
-/// `crossfade` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_destroy(crossfade: *mut SinewCrossfade) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(crossfade) }
 }
 
 /// Plays `clip` from time 0 at once (`looping` 0 or 1), dropping queued fades and any running
 /// inertialization (the pose jumps).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_play(
     crossfade: *mut SinewCrossfade,
     clip: *const SinewClip,
     looping: u32,
 ) -> SinewStatus {
-    guard(|| {
+    let play = |c: &mut SinewCrossfade| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, clip) = unsafe { (arg_mut(crossfade, "crossfade")?, arg(clip, "clip")?) };
-        crossfade.inner.play(clip.inner.clone(), looping)?;
-        Ok(())
-    })
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let clip = unsafe { SinewClip::get(clip) }?;
+        Ok(c.inner.play(clip.inner.clone(), looping)?)
+    };
+    unsafe { update(crossfade, play) }
 }
 
 /// Requests a transition to `clip` over `duration` seconds with `curve` (a `SinewFadeCurve`);
@@ -116,9 +84,6 @@ pub unsafe extern "C" fn sinew_crossfade_play(
 ///   dropped (status OK; the offset from the last output, which decays over `duration`,
 ///   already holds them). Before the first update there is no output to start from, and the
 ///   clip simply plays.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_fade_to(
     crossfade: *mut SinewCrossfade,
@@ -128,20 +93,21 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
     looping: u32,
     out_queued: *mut u32,
 ) -> SinewStatus {
-    guard(|| {
-        let (curve, looping) = (read_curve(curve)?, flag(looping, "looping")?);
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, clip) = unsafe { (arg_mut(crossfade, "crossfade")?, arg(clip, "clip")?) };
-        // SAFETY: as above.
-        let out_queued = unsafe { opt_arg_mut(out_queued, "out_queued") }?;
-        let queued = crossfade
+    let fade = |c: &mut SinewCrossfade| {
+        let curves = [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize];
+        let curve = c_enum(curve, "curve", "SinewFadeCurve", &curves)?;
+        let looping = flag(looping, "looping")?;
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let clip = unsafe { SinewClip::get(clip) }?;
+        let queued = OptOut::new(out_queued, "out_queued")?;
+        let started = c
             .inner
             .fade_to(clip.inner.clone(), duration, curve, looping)?;
-        if let Some(q) = out_queued {
-            *q = queued.into();
-        }
+        // SAFETY: as above.
+        unsafe { queued.write(u32::from(started)) };
         Ok(())
-    })
+    };
+    unsafe { update(crossfade, fade) }
 }
 
 /// Advances every clip and transition by `dt` seconds (at least 0), then computes the output
@@ -149,62 +115,38 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
 /// it by its curve at elapsed / duration, in queue order, and a running inertialization's
 /// offset added. Fades that have then run their duration leave the queue (see
 /// `SinewCrossfade`). On error nothing changes, times included.
-///
-/// # Safety
-/// `crossfade` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_update(
     crossfade: *mut SinewCrossfade,
     dt: f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        unsafe { arg_mut(crossfade, "crossfade") }?
-            .inner
-            .update(dt)?;
-        Ok(())
-    })
+    unsafe { update(crossfade, |c| Ok(c.inner.update(dt)?)) }
 }
 
 /// Copies the output pose of the last update into `out`, a pose of the controller's skeleton
 /// or of one with the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other
 /// parents: `SINEW_STATUS_INVALID_ARGUMENT`).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_get_pose(
     crossfade: *const SinewCrossfade,
     out: *mut SinewPose,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, out) = unsafe { (arg(crossfade, "crossfade")?, arg_mut(out, "out")?) };
-        out.inner.copy_from(crossfade.inner.pose())?;
-        Ok(())
-    })
+    let copy = |c: &SinewCrossfade| {
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let out = unsafe { arg_mut(out, "out") }?;
+        Ok(out.inner.copy_from(c.inner.pose())?)
+    };
+    unsafe { inspect(crossfade, copy) }
 }
 
 /// Writes the number of queued fades.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_fade_count(
     crossfade: *const SinewCrossfade,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, out) = unsafe {
-            (
-                arg(crossfade, "crossfade")?,
-                arg_mut(out_count, "out_count")?,
-            )
-        };
-        *out = crossfade.inner.fade_count() as u32;
-        Ok(())
-    })
+    let count = |c: &SinewCrossfade| Ok(c.inner.fade_count() as u32);
+    unsafe { query(crossfade, out_count, "out_count", count) }
 }
 
 /// Writes each clip's weight in the output (current first, then queued fades in order; they
@@ -212,7 +154,7 @@ pub unsafe extern "C" fn sinew_crossfade_fade_count(
 /// there are.
 ///
 /// # Safety
-/// `out_weights` must hold `capacity` floats; `out_count` must be valid.
+/// `out_weights` must hold `capacity` floats.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_get_weights(
     crossfade: *const SinewCrossfade,
@@ -220,19 +162,12 @@ pub unsafe extern "C" fn sinew_crossfade_get_weights(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, count) = unsafe {
-            (
-                arg(crossfade, "crossfade")?,
-                arg_mut(out_count, "out_count")?,
-            )
-        };
-        // SAFETY: as above.
-        let weights = unsafe { arg_slice_mut(out_weights, capacity, "out_weights") }?;
-        *count = crossfade.inner.weights(weights) as u32;
-        Ok(())
-    })
+    let read = |c: &SinewCrossfade| {
+        // SAFETY: the module's pointer rule; `out_weights` holds `capacity` floats.
+        let out = unsafe { arg_slice_mut(out_weights, capacity, "out_weights") }?;
+        Ok(c.inner.weights(out) as u32)
+    };
+    unsafe { query(crossfade, out_count, "out_count", read) }
 }
 
 /// Writes each clip's time, the point in the clip the next update advances from (where the
@@ -243,7 +178,7 @@ pub unsafe extern "C" fn sinew_crossfade_get_weights(
 /// [0, duration] otherwise. Allocates nothing.
 ///
 /// # Safety
-/// `out_times` must hold `capacity` floats; `out_count` must be valid.
+/// `out_times` must hold `capacity` floats.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_get_times(
     crossfade: *const SinewCrossfade,
@@ -251,48 +186,29 @@ pub unsafe extern "C" fn sinew_crossfade_get_times(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, count) = unsafe {
-            (
-                arg(crossfade, "crossfade")?,
-                arg_mut(out_count, "out_count")?,
-            )
-        };
-        // SAFETY: as above.
+    let read = |c: &SinewCrossfade| {
+        // SAFETY: the module's pointer rule; `out_times` holds `capacity` floats.
         let times = unsafe { arg_slice_mut(out_times, capacity, "out_times") }?;
-        *count = crossfade.inner.clip_times(times) as u32;
-        Ok(())
-    })
+        Ok(c.inner.clip_times(times) as u32)
+    };
+    unsafe { query(crossfade, out_count, "out_count", read) }
 }
 
 /// Writes whether an inertialized transition is still running (1) or not (0) into
 /// `*out_active`, and the seconds left of its duration (0 when none runs; the offset may reach
 /// zero sooner) into `*out_remaining` (may be NULL). Allocates nothing.
-///
-/// # Safety
-/// `out_active` must be valid; `out_remaining` NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_crossfade_is_inertializing(
     crossfade: *const SinewCrossfade,
     out_active: *mut u32,
     out_remaining: *mut f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (crossfade, active) = unsafe {
-            (
-                arg(crossfade, "crossfade")?,
-                arg_mut(out_active, "out_active")?,
-            )
-        };
-        // SAFETY: as above.
-        let remaining = unsafe { opt_arg_mut(out_remaining, "out_remaining") }?;
-        let left = crossfade.inner.inertialization_remaining();
-        *active = left.is_some().into();
-        if let Some(r) = remaining {
-            *r = left.unwrap_or(0.0);
-        }
-        Ok(())
-    })
+    let read = |c: &SinewCrossfade| {
+        let remaining = OptOut::new(out_remaining, "out_remaining")?;
+        let left = c.inner.inertialization_remaining();
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        unsafe { remaining.write(left.unwrap_or(0.0)) };
+        Ok(u32::from(left.is_some()))
+    };
+    unsafe { query(crossfade, out_active, "out_active", read) }
 }

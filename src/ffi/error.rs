@@ -1,36 +1,10 @@
-//! The thread-local error slot, the only mutable global state in Sinew.
+//! Reading the thread-local error slot the guard writes: `sinew_last_error_message` for C and
+//! [`last_error_message`] for Rust callers and tests.
 
-use std::cell::{Cell, RefCell};
 use std::ffi::c_char;
 
-use super::guard::{guard_keeping_error, FfiResult};
+use super::guard::{guard_keeping_error, with_last_error, FfiError};
 use super::status::SinewStatus;
-
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-    /// Whether `LAST_ERROR` holds a message: a plain flag (no destructor, no borrow) so the
-    /// successful call every export ends with costs one thread-local load.
-    static HAS_ERROR: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Records `message` as this thread's last error.
-pub(crate) fn set_last_error(message: &str) {
-    LAST_ERROR.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        slot.clear();
-        slot.push_str(message);
-    });
-    HAS_ERROR.with(|flag| flag.set(!message.is_empty()));
-}
-
-/// Empties this thread's last error (keeps its buffer, so it never allocates).
-#[inline(always)]
-pub(crate) fn clear_last_error() {
-    if HAS_ERROR.with(Cell::get) {
-        LAST_ERROR.with(|slot| slot.borrow_mut().clear());
-        HAS_ERROR.with(|flag| flag.set(false));
-    }
-}
 
 /// Copies this thread's last error message (UTF-8, empty after a successful call) into `buf`.
 ///
@@ -49,10 +23,9 @@ pub unsafe extern "C" fn sinew_last_error_message(
 ) -> SinewStatus {
     guard_keeping_error(|| {
         if buf.is_null() && capacity > 0 {
-            return Err(super::guard::FfiError::null("buf"));
+            return Err(FfiError::null("buf"));
         }
-        LAST_ERROR.with(|slot| {
-            let message = slot.borrow();
+        with_last_error(|message| {
             if capacity > 0 {
                 let mut n = message.len().min(capacity - 1);
                 while !message.is_char_boundary(n) {
@@ -69,11 +42,11 @@ pub unsafe extern "C" fn sinew_last_error_message(
                 unsafe { *out_len = message.len() };
             }
         });
-        FfiResult::Ok(())
+        Ok(())
     })
 }
 
 /// This thread's last error message, for Rust callers and tests of the C ABI.
 pub fn last_error_message() -> String {
-    LAST_ERROR.with(|slot| slot.borrow().clone())
+    with_last_error(str::to_owned)
 }

@@ -1,13 +1,12 @@
 //! FABRIK exports (`SinewFabrik`), shaped after Unreal's FABRIK node.
 
-use super::chain::{self, ChainHandle};
+use super::chain::{self, chain_handle};
 use super::constraint::SinewJointConstraint;
-use super::guard::{arg, arg_mut, destroy, flag, guard, guard_void, publish, FfiError, FfiResult};
+use super::handle::destroy;
 use super::pose::SinewPose;
+use super::settings::{c_settings, create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{
-    end_rotation_from_c, end_rotation_to_c, SinewIkResult, SinewQuat, SinewTransform, SinewVec3,
-};
+use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::{Fabrik, FabrikSettings};
 use crate::transform::Transform;
 
@@ -28,33 +27,9 @@ pub struct SinewFabrikSettings {
     pub end_rotation: i32,
 }
 
-impl From<FabrikSettings> for SinewFabrikSettings {
-    fn from(s: FabrikSettings) -> Self {
-        Self {
-            precision: s.precision,
-            relative_precision: s.relative_precision.into(),
-            max_iterations: s.max_iterations,
-            stop_when_stalled: s.stop_when_stalled.into(),
-            end_rotation: end_rotation_to_c(s.end_rotation),
-        }
-    }
-}
-
-impl TryFrom<&SinewFabrikSettings> for FabrikSettings {
-    type Error = FfiError;
-
-    fn try_from(s: &SinewFabrikSettings) -> FfiResult<Self> {
-        let settings = FabrikSettings {
-            precision: s.precision,
-            relative_precision: flag(s.relative_precision, "relative_precision")?,
-            max_iterations: s.max_iterations,
-            stop_when_stalled: flag(s.stop_when_stalled, "stop_when_stalled")?,
-            end_rotation: end_rotation_from_c(s.end_rotation)?,
-        };
-        settings.validate()?;
-        Ok(settings)
-    }
-}
+c_settings!(SinewFabrikSettings => FabrikSettings {
+    precision, relative_precision, max_iterations, stop_when_stalled, end_rotation,
+});
 
 /// Opaque FABRIK solver with per-joint constraints and scratch memory for up to its
 /// `max_joints`. Owned by the caller; use from one thread at a time.
@@ -62,114 +37,56 @@ pub struct SinewFabrik {
     inner: Fabrik,
     chain: Vec<Transform>,
 }
-
-impl ChainHandle for SinewFabrik {
-    type Solver = Fabrik;
-
-    fn parts(&mut self) -> (&mut Fabrik, &mut [Transform]) {
-        (&mut self.inner, &mut self.chain)
-    }
-}
+chain_handle!(SinewFabrik, Fabrik, SinewFabrikSettings);
 
 /// Fills `out` with the defaults. NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_settings_default(out: *mut SinewFabrikSettings) {
-    guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        *unsafe { arg_mut(out, "out") }? = FabrikSettings::default().into();
-        Ok(())
-    });
+    unsafe { settings_default(out) }
 }
 
 /// Creates a solver for chains of 2 to `max_joints` joints; all memory is allocated here.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_create(
     settings: *const SinewFabrikSettings,
     max_joints: u32,
     out_solver: *mut *mut SinewFabrik,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) = unsafe {
-            (
-                arg(settings, "settings")?,
-                arg_mut(out_solver, "out_solver")?,
-            )
-        };
-        let inner = Fabrik::new(settings.try_into()?, max_joints as usize)?;
-        let chain = vec![Transform::IDENTITY; inner.max_joints()];
-        publish(out, SinewFabrik { inner, chain });
-        Ok(())
-    })
+    let new = |s| Fabrik::new(s, max_joints as usize);
+    unsafe { create_solver(settings, out_solver, new) }
 }
 
 /// Releases a solver. NULL is a no-op.
-///
-/// # Safety
-/// `solver` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_destroy(solver: *mut SinewFabrik) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(solver) }
 }
 
 /// Copies the solver's settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_get_settings(
     solver: *const SinewFabrik,
     out_settings: *mut SinewFabrikSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, out) = unsafe {
-            (
-                arg(solver, "solver")?,
-                arg_mut(out_settings, "out_settings")?,
-            )
-        };
-        *out = (*solver.inner.settings()).into();
-        Ok(())
-    })
+    unsafe { get_settings(solver, out_settings) }
 }
 
 /// Replaces the solver's settings; unchanged on error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_set_settings(
     solver: *mut SinewFabrik,
     settings: *const SinewFabrikSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, settings) =
-            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
-        solver.inner.set_settings(settings.try_into()?)?;
-        Ok(())
-    })
+    unsafe { set_settings(solver, settings) }
 }
 
 /// Sets the constraint of chain joint `joint` (0 is the chain's root); NULL clears it.
-///
-/// # Safety
-/// Non-null pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_set_constraint(
     solver: *mut SinewFabrik,
     joint: u32,
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe { chain::set_constraint(solver, joint, constraint) }
 }
 
@@ -185,7 +102,7 @@ pub unsafe extern "C" fn sinew_fabrik_set_constraint(
 /// local axis most perpendicular to its bone. See the README, "Solving every frame".
 ///
 /// # Safety
-/// `chain` must hold `joint_count` transforms; other non-null pointers must be valid.
+/// `chain` must hold `joint_count` transforms.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_solve(
     solver: *mut SinewFabrik,
@@ -196,7 +113,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve(
             solver,
@@ -224,7 +140,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
 /// # Safety
 /// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_fabrik_solve_batch(
     solver: *mut SinewFabrik,
     chains: *mut SinewTransform,
@@ -235,7 +150,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve_batch(
     effector_rotations: *const SinewQuat,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_batch(
             solver,
@@ -254,7 +168,7 @@ pub unsafe extern "C" fn sinew_fabrik_solve_batch(
 /// toward a model-space effector and writes their local rotations back.
 ///
 /// # Safety
-/// `joints` must hold `joint_count` items; other non-null pointers must be valid.
+/// `joints` must hold `joint_count` items.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fabrik_solve_pose(
     solver: *mut SinewFabrik,
@@ -265,7 +179,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe {
         chain::solve_pose(
             solver,

@@ -1,10 +1,11 @@
-//! The one panic guard every export runs in, and the argument checks it reports through.
+//! The one panic guard every export runs in, the error type export bodies return, and the
+//! thread-local error slot the guard writes (the only mutable global state in Sinew).
 
 use std::any::Any;
 use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::error::{clear_last_error, set_last_error};
 use super::status::SinewStatus;
 use crate::error::Error;
 
@@ -40,12 +41,52 @@ impl FfiError {
             format!("`{name}` must not be NULL"),
         )
     }
+
+    /// `value` of the C enum `what` is not one of its values.
+    #[cold]
+    pub fn bad_enum(name: &str, value: i32, what: &str) -> Self {
+        Self::new(
+            SinewStatus::InvalidArgument,
+            format!("{name} {value} is not a {what} value"),
+        )
+    }
 }
 
 impl From<Error> for FfiError {
     fn from(e: Error) -> Self {
         Self::new(e.kind().into(), e.message().to_owned())
     }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// Whether `LAST_ERROR` holds a message: a plain flag (no destructor, no borrow) so the
+    /// successful call every export ends with costs one thread-local load.
+    static HAS_ERROR: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records `message` as this thread's last error.
+pub(crate) fn set_last_error(message: &str) {
+    LAST_ERROR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        slot.clear();
+        slot.push_str(message);
+    });
+    HAS_ERROR.with(|flag| flag.set(!message.is_empty()));
+}
+
+/// Empties this thread's last error (keeps its buffer, so it never allocates).
+#[inline(always)]
+fn clear_last_error() {
+    if HAS_ERROR.with(Cell::get) {
+        LAST_ERROR.with(|slot| slot.borrow_mut().clear());
+        HAS_ERROR.with(|flag| flag.set(false));
+    }
+}
+
+/// Runs `read` on this thread's last error message (empty after a successful call).
+pub(crate) fn with_last_error<R>(read: impl FnOnce(&str) -> R) -> R {
+    LAST_ERROR.with(|slot| read(&slot.borrow()))
 }
 
 /// What a guarded export does with the thread's error slot.
@@ -111,145 +152,6 @@ fn panic_text(payload: &(dyn Any + Send)) -> &str {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("non-string panic payload")
-}
-
-/// Fails unless `p` is non-null and aligned for `T` (forms no reference).
-#[inline(always)]
-pub fn check_pointer<T>(p: *const T, name: &str) -> FfiResult<()> {
-    if p.is_null() {
-        return Err(FfiError::null(name));
-    }
-    if !p.is_aligned() {
-        return Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("`{name}` is not aligned for its type"),
-        ));
-    }
-    Ok(())
-}
-
-/// Borrows a required input.
-///
-/// # Safety
-/// A non-null `p` must point to a valid `T` for `'a`.
-#[inline(always)]
-pub unsafe fn arg<'a, T>(p: *const T, name: &str) -> FfiResult<&'a T> {
-    check_pointer(p, name)?;
-    // SAFETY: non-null and aligned; validity is the caller's contract.
-    Ok(unsafe { &*p })
-}
-
-/// Borrows an optional input: NULL gives `None`.
-///
-/// # Safety
-/// A non-null `p` must point to a valid `T` for `'a`.
-#[inline(always)]
-pub unsafe fn opt_arg<'a, T>(p: *const T, name: &str) -> FfiResult<Option<&'a T>> {
-    if p.is_null() {
-        Ok(None)
-    } else {
-        // SAFETY: forwarded contract.
-        unsafe { arg(p, name) }.map(Some)
-    }
-}
-
-/// Borrows an optional in/out argument: NULL gives `None`.
-///
-/// # Safety
-/// A non-null `p` must point to a valid `T`, not aliased elsewhere, for `'a`.
-#[inline(always)]
-pub unsafe fn opt_arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<Option<&'a mut T>> {
-    if p.is_null() {
-        Ok(None)
-    } else {
-        // SAFETY: forwarded contract.
-        unsafe { arg_mut(p, name) }.map(Some)
-    }
-}
-
-/// Borrows a required in/out argument.
-///
-/// # Safety
-/// A non-null `p` must point to a valid `T`, not aliased elsewhere, for `'a`.
-#[inline(always)]
-pub unsafe fn arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<&'a mut T> {
-    check_pointer(p, name)?;
-    // SAFETY: non-null and aligned; validity and exclusivity are the caller's contract.
-    Ok(unsafe { &mut *p })
-}
-
-/// Borrows an input array of `count` items (NULL allowed only when `count` is 0).
-///
-/// # Safety
-/// A non-null `p` must point to `count` valid items for `'a`.
-pub unsafe fn arg_slice<'a, T>(p: *const T, count: u32, name: &str) -> FfiResult<&'a [T]> {
-    if count == 0 {
-        return Ok(&[]);
-    }
-    check_pointer(p, name)?;
-    // SAFETY: non-null, aligned, `count` items per the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts(p, count as usize) })
-}
-
-/// Borrows an output array of `count` items (NULL allowed only when `count` is 0).
-///
-/// # Safety
-/// A non-null `p` must point to `count` writable items, not aliased elsewhere, for `'a`.
-pub unsafe fn arg_slice_mut<'a, T>(p: *mut T, count: u32, name: &str) -> FfiResult<&'a mut [T]> {
-    if count == 0 {
-        return Ok(&mut []);
-    }
-    check_pointer(p, name)?;
-    // SAFETY: non-null, aligned, `count` items per the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p, count as usize) })
-}
-
-/// Fails with `SIZE_MISMATCH` unless a caller's buffer holds exactly `expected` items.
-pub fn check_count(count: u32, expected: usize, what: &str) -> FfiResult<()> {
-    if count as usize == expected {
-        Ok(())
-    } else {
-        Err(FfiError::new(
-            SinewStatus::SizeMismatch,
-            format!("{what} holds {count} items but {expected} are required"),
-        ))
-    }
-}
-
-/// Reads a `uint32_t` flag that must be 0 or 1.
-pub fn flag(value: u32, name: &str) -> FfiResult<bool> {
-    match value {
-        0 => Ok(false),
-        1 => Ok(true),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("`{name}` is {v}; flags must be 0 or 1"),
-        )),
-    }
-}
-
-/// Writes a freshly created handle through a caller's out-pointer.
-///
-/// # Safety
-/// `out` must be valid for writes (checked non-null and aligned by the caller via [`arg_mut`]).
-pub fn publish<T>(out: &mut *mut T, value: T) {
-    *out = Box::into_raw(Box::new(value));
-}
-
-/// Frees a handle made by [`publish`]; NULL is a no-op. Runs inside the guard so a panicking
-/// destructor cannot unwind into C, and leaves the thread's last error message alone.
-///
-/// # Safety
-/// `p` must be NULL or a live handle from [`publish`] of the same type, not used afterwards.
-pub unsafe fn destroy<T>(p: *mut T) {
-    if p.is_null() {
-        return;
-    }
-    guard_void(|| {
-        // SAFETY: the caller hands back ownership of a handle created by `publish`.
-        drop(unsafe { Box::from_raw(p) });
-        Ok(())
-    });
 }
 
 #[cfg(test)]

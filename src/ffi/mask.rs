@@ -1,6 +1,7 @@
 //! Joint mask exports (`SinewJointMask`).
 
-use super::guard::{arg, arg_mut, arg_slice, arg_slice_mut, check_count, destroy, guard, publish};
+use super::args::arg_array;
+use super::handle::{copy_out, create_from, destroy, handle, update};
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
 use crate::mask::JointMask;
@@ -9,33 +10,22 @@ use crate::mask::JointMask;
 pub struct SinewJointMask {
     pub(crate) inner: JointMask,
 }
+handle!(SinewJointMask, "mask", JointMask);
 
 /// Creates a mask giving every joint of `skeleton` the weight `value` (in [0, 1]).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_mask_create(
     skeleton: *const SinewSkeleton,
     value: f32,
     out_mask: *mut *mut SinewJointMask,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) =
-            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_mask, "out_mask")?) };
-        let inner = JointMask::uniform(&skeleton.inner, value)?;
-        publish(out, SinewJointMask { inner });
-        Ok(())
-    })
+    let make = |s: &SinewSkeleton| JointMask::uniform(&s.inner, value);
+    unsafe { create_from(skeleton, out_mask, make) }
 }
 
 /// Creates a mask of the subtree rooted at joint `root`: weight 1 on it, 0 elsewhere; with
 /// `blend_depth` d > 0 the weight ramps as (depth + 1) / (d + 1) over the subtree's first d
 /// levels (Unreal's branch filter BlendDepth).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_mask_create_subtree(
     skeleton: *const SinewSkeleton,
@@ -43,43 +33,24 @@ pub unsafe extern "C" fn sinew_joint_mask_create_subtree(
     blend_depth: u32,
     out_mask: *mut *mut SinewJointMask,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) =
-            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_mask, "out_mask")?) };
-        let inner = JointMask::subtree(&skeleton.inner, root as usize, blend_depth)?;
-        publish(out, SinewJointMask { inner });
-        Ok(())
-    })
+    let make = |s: &SinewSkeleton| JointMask::subtree(&s.inner, root as usize, blend_depth);
+    unsafe { create_from(skeleton, out_mask, make) }
 }
 
 /// Releases a mask. NULL is a no-op.
-///
-/// # Safety
-/// `mask` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_mask_destroy(mask: *mut SinewJointMask) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(mask) }
 }
 
 /// Sets one joint's weight (in [0, 1]).
-///
-/// # Safety
-/// `mask` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_mask_set_weight(
     mask: *mut SinewJointMask,
     joint: u32,
     weight: f32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        unsafe { arg_mut(mask, "mask") }?
-            .inner
-            .set_weight(joint as usize, weight)?;
-        Ok(())
-    })
+    unsafe { update(mask, |m| Ok(m.inner.set_weight(joint as usize, weight)?)) }
 }
 
 /// Replaces every weight; `count` must equal the joint count. Unchanged on error.
@@ -92,15 +63,12 @@ pub unsafe extern "C" fn sinew_joint_mask_set_weights(
     weights: *const f32,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let mask = unsafe { arg_mut(mask, "mask") }?;
-        check_count(count, mask.inner.joint_count(), "weights")?;
-        // SAFETY: as above.
-        let weights = unsafe { arg_slice(weights, count, "weights") }?;
-        mask.inner.set_weights(weights)?;
-        Ok(())
-    })
+    let set = |m: &mut SinewJointMask| {
+        // SAFETY: the module's pointer rule; `weights` holds `count` floats.
+        let weights = unsafe { arg_array(weights, count, m.inner.joint_count(), "weights") }?;
+        Ok(m.inner.set_weights(weights)?)
+    };
+    unsafe { update(mask, set) }
 }
 
 /// Copies every weight; `count` must equal the joint count.
@@ -113,13 +81,6 @@ pub unsafe extern "C" fn sinew_joint_mask_get_weights(
     out_weights: *mut f32,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let mask = unsafe { arg(mask, "mask") }?;
-        check_count(count, mask.inner.joint_count(), "out_weights")?;
-        // SAFETY: as above.
-        unsafe { arg_slice_mut(out_weights, count, "out_weights") }?
-            .copy_from_slice(mask.inner.weights());
-        Ok(())
-    })
+    let weights: fn(&SinewJointMask) -> &[f32] = |m| m.inner.weights();
+    unsafe { copy_out(mask, out_weights, count, "out_weights", weights) }
 }

@@ -1,30 +1,52 @@
-//! The C ABI. Every export is `sinew_*`, runs inside [`guard`](guard::guard), validates its
-//! inputs before writing anything, and returns a [`SinewStatus`]; the message of the last
-//! failure on the calling thread is read with [`sinew_last_error_message`].
+//! The C ABI. Every export is `sinew_*`, runs inside the one panic guard, validates its inputs
+//! before writing anything, and returns a [`SinewStatus`]; the message of the last failure on
+//! the calling thread is read with [`sinew_last_error_message`].
 //!
 //! Handle ownership: every handle is created by `sinew_<thing>_create` and released by
 //! `sinew_<thing>_destroy` (NULL is a no-op). `SinewSkeleton` handles share their skeleton by
 //! reference count, so poses created from a skeleton stay valid after the skeleton handle is
 //! destroyed. All other handles own their data outright.
+//!
+//! # Safety
+//! The pointer rule of every export: each pointer argument is NULL (where the export allows
+//! it) or valid for the whole call: aligned, pointing to initialized memory that holds the
+//! items the export names (one unless a count says otherwise), writable for outputs, and for a
+//! handle a live one from its `_create`. NULL and misaligned pointers are detected and
+//! reported; any other invalid pointer is undefined behaviour. An export's own `# Safety`
+//! section says only what this rule does not: how many items an array holds. The header's
+//! preamble (`cbindgen.toml`) states the same rule for C.
+//!
+//! Exports are written out one by one (cbindgen and csbindgen read the source, not macro
+//! expansions), each a documented signature over a generic body: `handle` for every
+//! handle's create, destroy, queries and updates, `settings` for each solver's settings, and
+//! `chain` for what FABRIK and CCD share. Their `unsafe` calls forward the export's contract.
 
-pub mod batch;
-pub mod blend;
-pub mod ccd;
-pub mod chain;
-pub mod clip;
-pub mod constraint;
-pub mod crossfade;
+// Each export's contract is the rule above, stated once (and in the header's preamble);
+// per-export sections would repeat it 86 times. C signatures, and the generic bodies that
+// mirror them, take the arguments the ABI fixes.
+#![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+mod args;
+mod batch;
+mod blend;
+mod ccd;
+mod chain;
+mod clip;
+mod constraint;
+mod crossfade;
 pub mod error;
-pub mod fabrik;
-pub mod guard;
-pub mod hand_ik;
-pub mod mask;
-pub mod pose;
-pub mod skeleton;
-pub mod status;
-pub mod two_bone_ik;
-pub mod types;
-pub mod version;
+mod fabrik;
+mod guard;
+mod hand_retarget;
+mod handle;
+mod mask;
+mod pose;
+mod settings;
+mod skeleton;
+mod status;
+mod two_bone;
+mod types;
+mod version;
 
 pub use blend::*;
 pub use ccd::*;
@@ -33,12 +55,12 @@ pub use constraint::*;
 pub use crossfade::*;
 pub use error::sinew_last_error_message;
 pub use fabrik::*;
-pub use hand_ik::*;
+pub use hand_retarget::*;
 pub use mask::*;
 pub use pose::*;
 pub use skeleton::*;
 pub use status::SinewStatus;
-pub use two_bone_ik::*;
+pub use two_bone::*;
 pub use types::{SinewEndRotation, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 pub use version::*;
 

@@ -1,9 +1,11 @@
 //! Pose handle exports: local and model-space access to a skeleton's joints.
 
-use super::guard::{arg, arg_mut, arg_slice, arg_slice_mut, check_count, destroy, guard, publish};
+use super::args::{arg, arg_array, arg_array_mut};
+use super::guard::FfiResult;
+use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update};
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
-use super::types::{write_transforms, SinewTransform};
+use super::types::SinewTransform;
 use crate::pose::Pose;
 use crate::transform::Transform;
 
@@ -12,68 +14,42 @@ use crate::transform::Transform;
 pub struct SinewPose {
     pub(crate) inner: Pose,
 }
+handle!(SinewPose, "pose", Pose);
 
 /// Creates a pose of `skeleton`, starting at its rest pose.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_create(
     skeleton: *const SinewSkeleton,
     out_pose: *mut *mut SinewPose,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (skeleton, out) =
-            unsafe { (arg(skeleton, "skeleton")?, arg_mut(out_pose, "out_pose")?) };
-        publish(
-            out,
-            SinewPose {
-                inner: Pose::new(skeleton.inner.clone()),
-            },
-        );
-        Ok(())
-    })
+    let make = |s: &SinewSkeleton| FfiResult::Ok(Pose::new(s.inner.clone()));
+    unsafe { create_from(skeleton, out_pose, make) }
 }
 
 /// Releases a pose. NULL is a no-op.
-///
-/// # Safety
-/// `pose` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_destroy(pose: *mut SinewPose) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(pose) }
 }
 
 /// Writes the number of joints.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_joint_count(
     pose: *const SinewPose,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (pose, out) = unsafe { (arg(pose, "pose")?, arg_mut(out_count, "out_count")?) };
-        *out = pose.inner.joint_count() as u32;
-        Ok(())
-    })
+    let count = |p: &SinewPose| Ok(p.inner.joint_count() as u32);
+    unsafe { query(pose, out_count, "out_count", count) }
 }
 
 /// Returns every joint to the skeleton's rest pose.
-///
-/// # Safety
-/// `pose` must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_reset(pose: *mut SinewPose) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        unsafe { arg_mut(pose, "pose") }?.inner.reset();
+    let reset = |p: &mut SinewPose| {
+        p.inner.reset();
         Ok(())
-    })
+    };
+    unsafe { update(pose, reset) }
 }
 
 /// Copies the local transforms; `count` must equal the joint count.
@@ -86,15 +62,7 @@ pub unsafe extern "C" fn sinew_pose_get_local(
     out_local: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg(pose, "pose") }?;
-        check_count(count, pose.inner.joint_count(), "out_local")?;
-        // SAFETY: as above.
-        let out = unsafe { arg_slice_mut(out_local, count, "out_local") }?;
-        write_transforms(out, pose.inner.local());
-        Ok(())
-    })
+    unsafe { copy_out(pose, out_local, count, "out_local", |p| p.inner.local()) }
 }
 
 /// Replaces the local transforms (rotations renormalized). Nothing changes on error.
@@ -107,16 +75,13 @@ pub unsafe extern "C" fn sinew_pose_set_local(
     local: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg_mut(pose, "pose") }?;
-        check_count(count, pose.inner.joint_count(), "local")?;
-        // SAFETY: as above.
-        let local = unsafe { arg_slice(local, count, "local") }?;
-        pose.inner
-            .set_local_iter(local.iter().map(|&t| Transform::from(t)))?;
-        Ok(())
-    })
+    let set = |p: &mut SinewPose| {
+        // SAFETY: the module's pointer rule; `local` holds `count` items.
+        let local = unsafe { arg_array(local, count, p.inner.joint_count(), "local") }?;
+        Ok(p.inner
+            .set_local_iter(local.iter().map(|&t| Transform::from(t)))?)
+    };
+    unsafe { update(pose, set) }
 }
 
 /// Computes model-space transforms of every joint (one pass, parents first) into `out_model`:
@@ -134,15 +99,16 @@ pub unsafe extern "C" fn sinew_pose_get_model(
     out_model: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg_mut(pose, "pose") }?;
-        check_count(count, pose.inner.joint_count(), "out_model")?;
-        // SAFETY: as above.
-        let out = unsafe { arg_slice_mut(out_model, count, "out_model") }?;
-        write_transforms(out, pose.inner.model()?);
+    let copy = |p: &mut SinewPose| {
+        let n = p.inner.joint_count();
+        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
+        for (o, &m) in out.iter_mut().zip(p.inner.model()?) {
+            *o = m.into();
+        }
         Ok(())
-    })
+    };
+    unsafe { update(pose, copy) }
 }
 
 /// `sinew_pose_get_model` for a const pose: the same transforms, bit for bit, written into
@@ -158,15 +124,13 @@ pub unsafe extern "C" fn sinew_pose_compute_model(
     out_model: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg(pose, "pose") }?;
-        check_count(count, pose.inner.joint_count(), "out_model")?;
-        // SAFETY: as above.
-        let out = unsafe { arg_slice_mut(out_model, count, "out_model") }?;
-        pose.inner.model_into_as(out)?;
-        Ok(())
-    })
+    let compute = |p: &SinewPose| {
+        let n = p.inner.joint_count();
+        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
+        Ok(p.inner.model_into_as(out)?)
+    };
+    unsafe { inspect(pose, compute) }
 }
 
 /// Sets the pose from model-space transforms of every joint (model to local: each joint's
@@ -181,54 +145,41 @@ pub unsafe extern "C" fn sinew_pose_set_model(
     model: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let pose = unsafe { arg_mut(pose, "pose") }?;
-        check_count(count, pose.inner.joint_count(), "model")?;
-        // SAFETY: as above.
-        let model = unsafe { arg_slice(model, count, "model") }?;
-        pose.inner
-            .set_model_iter(model.iter().map(|&t| Transform::from(t)))?;
-        Ok(())
-    })
+    let set = |p: &mut SinewPose| {
+        // SAFETY: the module's pointer rule; `model` holds `count` items.
+        let model = unsafe { arg_array(model, count, p.inner.joint_count(), "model") }?;
+        Ok(p.inner
+            .set_model_iter(model.iter().map(|&t| Transform::from(t)))?)
+    };
+    unsafe { update(pose, set) }
 }
 
 /// Writes one joint's model-space transform: its ancestors only, composed root first, so
 /// the same transform, bit for bit, as `sinew_pose_get_model` gives it. Takes a const pose.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_get_model_transform(
     pose: *const SinewPose,
     joint: u32,
     out_transform: *mut SinewTransform,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (pose, out) = unsafe { (arg(pose, "pose")?, arg_mut(out_transform, "out_transform")?) };
-        *out = pose.inner.model_of(joint as usize)?.into();
-        Ok(())
-    })
+    let model = |p: &SinewPose| Ok(p.inner.model_of(joint as usize)?.into());
+    unsafe { query(pose, out_transform, "out_transform", model) }
 }
 
 /// Moves one joint to a model-space transform; its descendants follow. Its local transform
 /// becomes its parent's model transform inverted and composed with `transform`, so
 /// `sinew_pose_get_model_transform` then gives `transform` back (to rounding, for non-zero
 /// parent scales).
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_pose_set_model_transform(
     pose: *mut SinewPose,
     joint: u32,
     transform: *const SinewTransform,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (pose, t) = unsafe { (arg_mut(pose, "pose")?, arg(transform, "transform")?) };
-        pose.inner.set_model_of(joint as usize, &(*t).into())?;
-        Ok(())
-    })
+    let set = |p: &mut SinewPose| {
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let t = unsafe { arg(transform, "transform") }?;
+        Ok(p.inner.set_model_of(joint as usize, &(*t).into())?)
+    };
+    unsafe { update(pose, set) }
 }

@@ -51,35 +51,18 @@ fn a_panic_inside_an_export_becomes_a_status() {
         error: 7.0,
         iterations: 7,
     };
-    arm_panic();
-    // SAFETY: valid pointers; the guard turns the injected panic into a status.
-    let status = unsafe {
-        sinew_two_bone_ik_solve(
-            solver,
-            chain.as_mut_ptr(),
-            &goal,
-            null(),
-            null(),
-            &mut result,
-        )
+    // SAFETY: valid pointers.
+    let solve = |chain: &mut [SinewTransform; 3], result: &mut SinewIkResult| unsafe {
+        sinew_two_bone_ik_solve(solver, chain.as_mut_ptr(), &goal, null(), null(), result)
     };
-    assert_eq!(status, SinewStatus::Panic);
+    arm_panic();
+    // The guard turns the injected panic into a status.
+    assert_eq!(solve(&mut chain, &mut result), SinewStatus::Panic);
     assert!(last_error_message().contains("injected test panic"));
     assert_eq!(chain, before, "a panicking call has no effect");
     assert_eq!(result.iterations, 7);
     // The next call works normally and clears the message.
-    // SAFETY: as above.
-    let status = unsafe {
-        sinew_two_bone_ik_solve(
-            solver,
-            chain.as_mut_ptr(),
-            &goal,
-            null(),
-            null(),
-            &mut result,
-        )
-    };
-    assert_eq!(status, SinewStatus::Ok);
+    assert_eq!(solve(&mut chain, &mut result), SinewStatus::Ok);
     assert!(last_error_message().is_empty());
     // SAFETY: created above.
     unsafe { sinew_two_bone_ik_destroy(solver) };
@@ -87,7 +70,7 @@ fn a_panic_inside_an_export_becomes_a_status() {
 
 #[test]
 fn error_message_truncates_on_char_boundaries_and_reports_full_length() {
-    crate::ffi::error::set_last_error("héllo wörld");
+    super::guard::set_last_error("héllo wörld");
     let full = "héllo wörld".len();
     let mut len = 0usize;
     // SAFETY: NULL buffer with zero capacity is a length query.

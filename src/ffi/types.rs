@@ -1,10 +1,17 @@
 //! `#[repr(C)]` value types laid out like Unity's `Vector3`, `Quaternion` and a TRS triple,
-//! with conversions to the core's glam-based types (glam's SIMD types never cross the ABI).
+//! with the adapters between them and the core's glam-based types (glam's SIMD types never
+//! cross the ABI).
+//!
+//! The adapters stay here rather than the core storing the 40-byte C transform itself: the
+//! core's [`Transform`] keeps glam's SIMD quaternion (48 bytes, 16-aligned), and the coming
+//! structure-of-arrays pose stores no per-joint struct at all, so the C layout needs
+//! converting at the boundary either way. The conversions are exact (plain float copies), so
+//! results through the ABI equal the core's bit for bit.
 
 use glam::{Quat, Vec3};
 
-use super::guard::{arg_mut, FfiError, FfiResult};
-use super::status::SinewStatus;
+use super::args::{arg, opt_arg};
+use super::guard::FfiResult;
 use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
 
@@ -56,42 +63,31 @@ const _: () = assert!(std::mem::size_of::<SinewTransform>() == 40);
 const _: () = assert!(std::mem::align_of::<SinewTransform>() == 4);
 const _: () = assert!(std::mem::size_of::<SinewIkResult>() == 12);
 
-impl From<SinewVec3> for Vec3 {
-    fn from(v: SinewVec3) -> Self {
-        Vec3::new(v.x, v.y, v.z)
-    }
-}
-
-impl From<Vec3> for SinewVec3 {
-    fn from(v: Vec3) -> Self {
-        Self {
-            x: v.x,
-            y: v.y,
-            z: v.z,
+/// `From<$from> for $to` between structs with the same field names, each field converted by
+/// `Into`: the exact, field-by-field adapters between the C types and the core's.
+macro_rules! same_fields {
+    ($($from:ty => $to:ty { $($field:ident),+ })*) => {$(
+        impl From<$from> for $to {
+            fn from(v: $from) -> Self {
+                Self { $($field: v.$field.into()),+ }
+            }
         }
-    }
+    )*};
+}
+pub(crate) use same_fields;
+
+same_fields! {
+    SinewVec3 => Vec3 { x, y, z }
+    Vec3 => SinewVec3 { x, y, z }
+    Quat => SinewQuat { x, y, z, w }
+    SinewTransform => Transform { translation, rotation, scale }
+    Transform => SinewTransform { translation, rotation, scale }
+    IkResult => SinewIkResult { reached, error, iterations }
 }
 
 impl From<SinewQuat> for Quat {
     fn from(q: SinewQuat) -> Self {
         Quat::from_xyzw(q.x, q.y, q.z, q.w)
-    }
-}
-
-impl From<Quat> for SinewQuat {
-    fn from(q: Quat) -> Self {
-        Self {
-            x: q.x,
-            y: q.y,
-            z: q.z,
-            w: q.w,
-        }
-    }
-}
-
-impl From<SinewTransform> for Transform {
-    fn from(t: SinewTransform) -> Self {
-        Transform::new(t.translation.into(), t.rotation.into(), t.scale.into())
     }
 }
 
@@ -111,30 +107,16 @@ impl TransformAccess for SinewTransform {
     }
 }
 
-impl From<Transform> for SinewTransform {
-    fn from(t: Transform) -> Self {
-        Self {
-            translation: t.translation.into(),
-            rotation: t.rotation.into(),
-            scale: t.scale.into(),
-        }
-    }
-}
-
-impl From<IkResult> for SinewIkResult {
-    fn from(r: IkResult) -> Self {
-        Self {
-            reached: r.reached.into(),
-            error: r.error,
-            iterations: r.iterations,
-        }
-    }
-}
-
-/// Converts core transforms into a caller's buffer of the same length.
-pub(crate) fn write_transforms(out: &mut [SinewTransform], src: &[Transform]) {
-    for (o, t) in out.iter_mut().zip(src) {
-        *o = (*t).into();
+/// Reads a solve's effector: a required position and an optional rotation.
+pub(crate) unsafe fn read_effector(
+    position: *const SinewVec3,
+    rotation: *const SinewQuat,
+) -> FfiResult<(Vec3, Option<Quat>)> {
+    // SAFETY: forwarded contract (the module's pointer rule); null and alignment are checked.
+    unsafe {
+        let position = *arg(position, "effector_position")?;
+        let rotation = opt_arg(rotation, "effector_rotation")?;
+        Ok((position.into(), rotation.map(|&q| q.into())))
     }
 }
 
@@ -151,54 +133,19 @@ pub enum SinewEndRotation {
     KeepLocal = 2,
 }
 
-/// Reads an `end_rotation` settings field.
-pub(crate) fn end_rotation_from_c(value: i32) -> FfiResult<EndRotation> {
-    match value {
-        0 => Ok(EndRotation::KeepModel),
-        1 => Ok(EndRotation::CopyEffector),
-        2 => Ok(EndRotation::KeepLocal),
-        v => Err(FfiError::new(
-            SinewStatus::InvalidArgument,
-            format!("end_rotation {v} is not a SinewEndRotation value"),
-        )),
-    }
-}
+/// The core's values of `SinewEndRotation`, in the order of their C values.
+pub(crate) const END_ROTATIONS: [EndRotation; 3] = [
+    EndRotation::KeepModel,
+    EndRotation::CopyEffector,
+    EndRotation::KeepLocal,
+];
 
-/// Writes an `end_rotation` settings field.
-pub(crate) fn end_rotation_to_c(value: EndRotation) -> i32 {
-    (match value {
-        EndRotation::KeepModel => SinewEndRotation::KeepModel,
-        EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
-        EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
-    }) as i32
-}
-
-/// Checks an optional result pointer before anything is written, so a misaligned one fails
-/// early.
-///
-/// # Safety
-/// A non-null pointer must be valid.
-#[inline(always)]
-pub(crate) unsafe fn check_result_ptr(out_result: *mut SinewIkResult) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        unsafe { arg_mut(out_result, "out_result") }?;
+impl From<EndRotation> for i32 {
+    fn from(value: EndRotation) -> Self {
+        (match value {
+            EndRotation::KeepModel => SinewEndRotation::KeepModel,
+            EndRotation::CopyEffector => SinewEndRotation::CopyEffector,
+            EndRotation::KeepLocal => SinewEndRotation::KeepLocal,
+        }) as i32
     }
-    Ok(())
-}
-
-/// Writes a result if the caller asked for one.
-///
-/// # Safety
-/// A non-null pointer must be valid (checked by [`check_result_ptr`]).
-#[inline(always)]
-pub(crate) unsafe fn write_result(
-    out_result: *mut SinewIkResult,
-    result: IkResult,
-) -> FfiResult<()> {
-    if !out_result.is_null() {
-        // SAFETY: forwarded contract.
-        *unsafe { arg_mut(out_result, "out_result") }? = result.into();
-    }
-    Ok(())
 }

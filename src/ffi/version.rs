@@ -1,6 +1,7 @@
 //! Version queries: the crate's semantic version and the ABI version of this header.
 
-use super::guard::{arg_mut, guard};
+use super::args::arg_mut;
+use super::guard::guard;
 use super::status::SinewStatus;
 
 /// ABI version of this header. Bumped on any incompatible change to a signature or struct;
@@ -8,9 +9,6 @@ use super::status::SinewStatus;
 pub const SINEW_ABI_VERSION: u32 = 1;
 
 /// Writes the library's semantic version.
-///
-/// # Safety
-/// Each pointer must be valid for a `uint32_t` write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_version(
     major: *mut u32,
@@ -18,7 +16,7 @@ pub unsafe extern "C" fn sinew_version(
     patch: *mut u32,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: the caller passes valid pointers; null and alignment are checked.
+        // SAFETY: the module's pointer rule; null and alignment are checked.
         let (major, minor, patch) = unsafe {
             (
                 arg_mut(major, "major")?,

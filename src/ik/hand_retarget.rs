@@ -3,10 +3,10 @@
 
 use glam::Vec3;
 
+use super::TransformAccess;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::pose::{finite, Pose};
 use crate::skeleton::Skeleton;
-use crate::transform::Transform;
 
 /// HandIKRetargeting settings (Unreal's defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,7 +103,7 @@ impl HandIkRetargeting {
 
     /// Adds the offset to each listed bone of a model-space array (duplicates move once).
     /// Returns the offset. On error nothing is written.
-    pub fn apply_model<T: Translated>(
+    pub fn apply_model<T: TransformAccess>(
         &self,
         model: &mut [T],
         hands: &HandPair,
@@ -111,13 +111,13 @@ impl HandIkRetargeting {
     ) -> Result<Vec3> {
         let n = model.len();
         check_indices(hands.indices().iter().chain(bones), n)?;
-        if let Some(i) = model.iter().position(|t| !t.is_finite()) {
+        if let Some(i) = model.iter().position(|t| !t.transform().is_finite()) {
             return Err(Error::new(
                 ErrorKind::NonFinite,
                 format!("model transform {i} is not finite (NaN or infinity)"),
             ));
         }
-        let at = |j: u32| model[j as usize].translation();
+        let at = |j: u32| model[j as usize].transform().translation;
         let offset = self.offset(
             at(hands.right_fk),
             at(hands.left_fk),
@@ -126,11 +126,12 @@ impl HandIkRetargeting {
         );
         ensure_result_finite(offset)?;
         for &b in bones {
-            ensure_result_finite(model[b as usize].translation() + offset)?;
+            ensure_result_finite(at(b) + offset)?;
         }
         for (k, &b) in bones.iter().enumerate() {
             if !bones[..k].contains(&b) {
-                model[b as usize].translate(offset);
+                let t = model[b as usize].transform();
+                model[b as usize].set_translation_rotation(t.translation + offset, t.rotation);
             }
         }
         Ok(offset)
@@ -167,28 +168,6 @@ impl HandIkRetargeting {
             }
         }
         Ok(offset)
-    }
-}
-
-/// A model-space transform whose translation hand IK retargeting reads and moves.
-pub trait Translated {
-    /// The position.
-    fn translation(&self) -> Vec3;
-    /// Moves the position by `offset`.
-    fn translate(&mut self, offset: Vec3);
-    /// Whether every component is finite.
-    fn is_finite(&self) -> bool;
-}
-
-impl Translated for Transform {
-    fn translation(&self) -> Vec3 {
-        self.translation
-    }
-    fn translate(&mut self, offset: Vec3) {
-        self.translation += offset;
-    }
-    fn is_finite(&self) -> bool {
-        Transform::is_finite(self)
     }
 }
 

@@ -17,7 +17,7 @@ pub use ccd::CcdJoint;
 pub use ccd::{Ccd, CcdSettings};
 pub use chain::ChainTarget;
 pub use fabrik::{Fabrik, FabrikSettings};
-pub use hand_retarget::{HandIkRetargeting, HandIkRetargetingSettings, HandPair, Translated};
+pub use hand_retarget::{HandIkRetargeting, HandIkRetargetingSettings, HandPair};
 pub use two_bone::{EndRotation, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 /// Outcome of one solve, shared by every solver.

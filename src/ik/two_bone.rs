@@ -161,8 +161,8 @@ impl TwoBoneTarget {
 }
 
 /// Where a batch solve finds its chains, targets and results, for callers that keep them in
-/// their own layout.
-pub trait TwoBoneBatch {
+/// their own layout (the C ABI's arrays, whose targets may point into the chains).
+pub(crate) trait TwoBoneBatch {
     /// The caller's transform type.
     type Transform: TransformAccess;
     /// Number of chains.
@@ -309,7 +309,7 @@ impl TwoBoneIk {
 
     /// [`solve_batch`](Self::solve_batch) over chains the caller stores in its own layout (the
     /// C ABI's packed transforms), with the same checks and guarantees.
-    pub fn solve_batch_with<B: TwoBoneBatch>(&self, batch: &mut B) -> Result<()> {
+    pub(crate) fn solve_batch_with<B: TwoBoneBatch>(&self, batch: &mut B) -> Result<()> {
         let count = batch.count();
         // Check everything first, so bad input leaves every chain untouched.
         let mut recheck = batch.targets_may_alias_chains();

@@ -1,16 +1,14 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
+use super::args::{arg_mut, check_pointer, opt_arg, OptOut};
 use super::batch::{TargetArrays, TwoBoneArrays};
-use super::guard::{
-    arg, arg_mut, check_pointer, destroy, flag, guard, guard_void, opt_arg, publish, FfiError,
-    FfiResult,
-};
+use super::guard::{guard, FfiResult};
+use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
+use super::settings::{c_settings, solver_handle};
+use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{
-    check_result_ptr, end_rotation_from_c, end_rotation_to_c, write_result, SinewIkResult,
-    SinewQuat, SinewTransform, SinewVec3,
-};
+use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::{TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -38,148 +36,77 @@ pub struct SinewTwoBoneIkSettings {
     pub pole_weight: f32,
 }
 
-impl From<TwoBoneIkSettings> for SinewTwoBoneIkSettings {
-    fn from(s: TwoBoneIkSettings) -> Self {
-        Self {
-            weight: s.weight,
-            allow_stretching: s.allow_stretching.into(),
-            start_stretch_ratio: s.start_stretch_ratio,
-            max_stretch_scale: s.max_stretch_scale,
-            end_rotation: end_rotation_to_c(s.end_rotation),
-            soften: s.soften,
-            keep_twist: s.keep_twist.into(),
-            pole_weight: s.pole_weight,
-        }
-    }
-}
-
-impl TryFrom<&SinewTwoBoneIkSettings> for TwoBoneIkSettings {
-    type Error = FfiError;
-
-    fn try_from(s: &SinewTwoBoneIkSettings) -> FfiResult<Self> {
-        let end_rotation = end_rotation_from_c(s.end_rotation)?;
-        let settings = TwoBoneIkSettings {
-            weight: s.weight,
-            allow_stretching: flag(s.allow_stretching, "allow_stretching")?,
-            start_stretch_ratio: s.start_stretch_ratio,
-            max_stretch_scale: s.max_stretch_scale,
-            end_rotation,
-            soften: s.soften,
-            keep_twist: flag(s.keep_twist, "keep_twist")?,
-            pole_weight: s.pole_weight,
-        };
-        settings.validate()?;
-        Ok(settings)
-    }
-}
+c_settings!(SinewTwoBoneIkSettings => TwoBoneIkSettings {
+    weight, allow_stretching, start_stretch_ratio, max_stretch_scale, end_rotation, soften,
+    keep_twist, pole_weight,
+});
 
 /// Opaque two-bone IK solver. Owned by the caller; one solver may serve many chains but should
 /// be used from one thread at a time.
 pub struct SinewTwoBoneIk {
     inner: TwoBoneIk,
 }
+solver_handle!(SinewTwoBoneIk, "solver", SinewTwoBoneIkSettings, TwoBoneIk);
 
 /// Fills `out` with the defaults (Unreal's TwoBoneIK node defaults). NULL is ignored.
-///
-/// # Safety
-/// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_settings_default(out: *mut SinewTwoBoneIkSettings) {
-    guard_void(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let out = unsafe { arg_mut(out, "out") }?;
-        *out = TwoBoneIkSettings::default().into();
-        Ok(())
-    });
+    unsafe { settings_default(out) }
 }
 
 /// Creates a solver with validated settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_create(
     settings: *const SinewTwoBoneIkSettings,
     out_solver: *mut *mut SinewTwoBoneIk,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (settings, out) = unsafe {
-            (
-                arg(settings, "settings")?,
-                arg_mut(out_solver, "out_solver")?,
-            )
-        };
-        let inner = TwoBoneIk::new(settings.try_into()?)?;
-        publish(out, SinewTwoBoneIk { inner });
-        Ok(())
-    })
+    unsafe { create_solver(settings, out_solver, TwoBoneIk::new) }
 }
 
 /// Releases a solver. NULL is a no-op.
-///
-/// # Safety
-/// `solver` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_destroy(solver: *mut SinewTwoBoneIk) {
-    // SAFETY: forwarded contract.
     unsafe { destroy(solver) }
 }
 
 /// Copies the solver's settings.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_get_settings(
     solver: *const SinewTwoBoneIk,
     out_settings: *mut SinewTwoBoneIkSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, out) = unsafe {
-            (
-                arg(solver, "solver")?,
-                arg_mut(out_settings, "out_settings")?,
-            )
-        };
-        *out = (*solver.inner.settings()).into();
-        Ok(())
-    })
+    unsafe { get_settings(solver, out_settings) }
 }
 
 /// Replaces the solver's settings; unchanged on error.
-///
-/// # Safety
-/// Pointers must be valid.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_set_settings(
     solver: *mut SinewTwoBoneIk,
     settings: *const SinewTwoBoneIkSettings,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, settings) =
-            unsafe { (arg_mut(solver, "solver")?, arg(settings, "settings")?) };
-        solver.inner.set_settings(settings.try_into()?)?;
-        Ok(())
-    })
+    unsafe { set_settings(solver, settings) }
 }
 
-/// Reads the optional effector rotation and pole into a target.
+/// Reads the target and checks `out_result`, before the chain is borrowed: they may point
+/// into it.
 unsafe fn read_target(
     effector_position: *const SinewVec3,
     effector_rotation: *const SinewQuat,
     joint_target: *const SinewVec3,
-) -> FfiResult<TwoBoneTarget> {
-    // SAFETY: forwarded contract; null/alignment checked.
-    unsafe {
-        Ok(TwoBoneTarget {
-            position: (*arg(effector_position, "effector_position")?).into(),
-            rotation: opt_arg(effector_rotation, "effector_rotation")?.map(|&q| q.into()),
-            pole: opt_arg(joint_target, "joint_target")?.map(|&p| p.into()),
-        })
-    }
+    out_result: *mut SinewIkResult,
+) -> FfiResult<(TwoBoneTarget, OptOut<SinewIkResult>)> {
+    // SAFETY: forwarded contract; null and alignment are checked.
+    let ((position, rotation), pole) = unsafe {
+        let effector = read_effector(effector_position, effector_rotation)?;
+        (effector, opt_arg(joint_target, "joint_target")?)
+    };
+    let pole = pole.map(|&p| p.into());
+    let target = TwoBoneTarget {
+        position,
+        rotation,
+        pole,
+    };
+    Ok((target, OptOut::new(out_result, "out_result")?))
 }
 
 /// Solves a chain of three model-space transforms (root, joint, end) in place toward
@@ -190,7 +117,7 @@ unsafe fn read_target(
 /// root-target direction. On error `chain` and `out_result` are untouched.
 ///
 /// # Safety
-/// `chain` must hold 3 transforms; other non-NULL pointers must be valid.
+/// `chain` must hold 3 transforms.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_two_bone_ik_solve(
     solver: *mut SinewTwoBoneIk,
@@ -201,21 +128,23 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg(solver, "solver") }?;
         let chain = chain.cast::<[SinewTransform; 3]>();
-        check_pointer(chain.cast_const(), "chain")?;
-        // Inputs are read before the chain is borrowed mutably: they may point into it.
-        // SAFETY: as above.
-        let target = unsafe { read_target(effector_position, effector_rotation, joint_target) }?;
-        // SAFETY: as above.
-        unsafe { check_result_ptr(out_result) }?;
-        // SAFETY: `chain` holds three transforms per the contract; null/alignment checked.
-        let chain = unsafe { arg_mut(chain, "chain") }?;
-        // Solved in place: the core reads and writes the packed transforms' fields.
-        let result = solver.inner.solve(chain, &target)?;
-        // SAFETY: as above.
-        unsafe { write_result(out_result, result) }
+        // SAFETY: the module's pointer rule; `chain` holds three transforms; null and
+        // alignment are checked, and the chain is borrowed only after every other read.
+        unsafe {
+            let solver = SinewTwoBoneIk::get(solver)?;
+            check_pointer(chain.cast_const(), "chain")?;
+            let (target, out_result) = read_target(
+                effector_position,
+                effector_rotation,
+                joint_target,
+                out_result,
+            )?;
+            // Solved in place: the core reads and writes the packed transforms' fields.
+            let result = solver.inner.solve(arg_mut(chain, "chain")?, &target)?;
+            out_result.write(result);
+        }
+        Ok(())
     })
 }
 
@@ -243,32 +172,23 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let solver = unsafe { arg(solver, "solver") }?;
-        let mut arrays = TwoBoneArrays {
-            chains,
-            poles: joint_targets,
-            targets: TargetArrays {
-                count: chain_count,
-                positions: effector_positions,
-                rotations: effector_rotations,
-                results: out_results,
-            },
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
+        let targets = TargetArrays {
+            count: chain_count,
+            positions: effector_positions,
+            rotations: effector_rotations,
+            results: out_results,
         };
-        arrays.check()?;
-        solver.inner.solve_batch_with(&mut arrays)?;
-        Ok(())
+        let mut arrays = TwoBoneArrays::new(chains, joint_targets, targets)?;
+        Ok(solver.inner.solve_batch_with(&mut arrays)?)
     })
 }
 
 /// Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
 /// model-space effector and writes their local rotations back (and translations when
 /// stretching). Optional arguments as in `sinew_two_bone_ik_solve`.
-///
-/// # Safety
-/// Non-NULL pointers must be valid.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     solver: *mut SinewTwoBoneIk,
     pose: *mut SinewPose,
@@ -281,15 +201,18 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: caller's contract; null/alignment checked.
-        let (solver, pose) = unsafe { (arg(solver, "solver")?, arg_mut(pose, "pose")?) };
-        // SAFETY: as above.
-        let target = unsafe { read_target(effector_position, effector_rotation, joint_target) }?;
-        // SAFETY: as above.
-        unsafe { check_result_ptr(out_result) }?;
-        let joints = [root, joint, end];
-        let result = solver.inner.solve_pose(&mut pose.inner, joints, &target)?;
-        // SAFETY: as above.
-        unsafe { write_result(out_result, result) }
+        // SAFETY: the module's pointer rule; null and alignment are checked.
+        unsafe {
+            let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
+            let (target, out_result) = read_target(
+                effector_position,
+                effector_rotation,
+                joint_target,
+                out_result,
+            )?;
+            let joints = [root, joint, end];
+            out_result.write(solver.inner.solve_pose(&mut pose.inner, joints, &target)?);
+        }
+        Ok(())
     })
 }
