@@ -4,11 +4,11 @@
 //! clears its `ok` flag and goes through the general path instead.
 
 use super::lanes::{Lane, Q, V3};
-use super::two_bone::TwoBoneIkSettings;
+use super::settings::TwoBoneIkSettings;
 
 /// One chain, or four side by side: positions and rotations of root, joint and end, the goal
 /// and the optional pole, all in model space with unit rotations.
-pub(crate) struct KernelChain<L> {
+pub(super) struct KernelChain<L> {
     pub a: V3<L>,
     pub b: V3<L>,
     pub c: V3<L>,
@@ -19,7 +19,7 @@ pub(crate) struct KernelChain<L> {
 }
 
 /// New joint and end positions, root and joint rotations, and the input chain length.
-pub(crate) struct Placed<L: Lane> {
+pub(super) struct Placed<L: Lane> {
     pub b: V3<L>,
     pub c: V3<L>,
     pub root: Q<L>,
@@ -31,7 +31,7 @@ pub(crate) struct Placed<L: Lane> {
 
 /// Whether the kernel handles these settings with or without a pole: a partly weighted pole
 /// needs the general path's plane interpolation.
-pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
+pub(super) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
     !has_pole || settings.pole_weight >= 1.0
 }
 
@@ -40,7 +40,7 @@ pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
 /// Written for a short dependency chain: no division waits on another where a product of
 /// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
-pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
+pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let upper = k.b - k.a;
     let lower = k.c - k.b;

@@ -10,7 +10,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
 use glam::{BVec4A, Quat, Vec3, Vec3A, Vec4};
 
 /// A float, or four floats computed lane by lane.
-pub(crate) trait Lane:
+pub(super) trait Lane:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
 {
     /// Per-lane booleans.
@@ -103,7 +103,7 @@ impl Lane for Vec4 {
 
 /// A 3-vector of lanes.
 #[derive(Clone, Copy)]
-pub(crate) struct V3<L> {
+pub(super) struct V3<L> {
     pub x: L,
     pub y: L,
     pub z: L,
@@ -160,7 +160,7 @@ impl<L: Lane> Sub for V3<L> {
 
 /// A quaternion of lanes.
 #[derive(Clone, Copy)]
-pub(crate) struct Q<L> {
+pub(super) struct Q<L> {
     pub x: L,
     pub y: L,
     pub z: L,
