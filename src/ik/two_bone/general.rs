@@ -5,6 +5,7 @@ use glam::{Quat, Vec3, Vec3A};
 
 use super::placement::Placement;
 use super::settings::{TwoBoneIkSettings, TwoBoneTarget};
+use super::stretch::{softened, stretched};
 use crate::rotation::{
     frame_perpendicular, perpendicular_unit, shortest_arc, unit_arc_unnormalized,
 };
@@ -41,20 +42,14 @@ pub(super) fn place(
         carried_bend(&root, upper, c - a, dir, tiny, plane_eps)
     });
 
-    // Effective bone lengths: Unreal's stretch formula.
-    let (mut u1, mut u2) = (l1, l2);
-    if s.allow_stretching && length > tiny {
-        let range = s.max_stretch_scale - s.start_stretch_ratio;
-        if range > 1e-6 {
-            let ratio = goal_dist / length;
-            let f = (s.max_stretch_scale - 1.0)
-                * ((ratio - s.start_stretch_ratio) / range).clamp(0.0, 1.0);
-            u1 *= 1.0 + f;
-            u2 *= 1.0 + f;
-        }
-    }
+    // Bones of no length stay as they are (no ratio to stretch by).
+    let (u1, u2) = if length > tiny {
+        stretched(s, l1, l2, goal_dist, length)
+    } else {
+        (l1, l2)
+    };
     let reach = u1 + u2;
-    let dist = soften_distance(goal_dist, reach, s.soften);
+    let dist = softened(s, goal_dist, reach);
 
     // Place the joint by the law of cosines, then the end along the joint-to-goal line so
     // both bone lengths hold even when the triangle cannot close. `None` marks a bone
@@ -163,17 +158,6 @@ fn turn(old: Vec3A, old_len: f32, new_dir: Option<Vec3A>, rotation: Quat) -> Qua
         .flatten()
         .unwrap_or_else(|| shortest_arc(old.into(), to.into()));
     (arc * rotation).normalize()
-}
-
-/// Soft reach: beyond `soften * reach` the distance eases in as `da + ds (1 - e^{-(d - da)/ds})`,
-/// slope 1 where it starts and always below both `d` and `reach`.
-fn soften_distance(d: f32, reach: f32, soften: f32) -> f32 {
-    let da = soften * reach;
-    let ds = reach - da;
-    if soften >= 1.0 || d <= da || ds <= 0.0 {
-        return d;
-    }
-    da + ds * (1.0 - (-(d - da) / ds).exp())
 }
 
 /// Direction toward a target at the root: the current end, then the upper bone, then the

@@ -2,9 +2,24 @@
 //! batches (`Vec4` lanes). It covers the common case only; a lane it cannot place to full
 //! precision (degenerate bones or targets, a pole on the aim line, a near half-turn, overflow)
 //! clears its `ok` flag and goes through the general path instead.
+//!
+//! The kernel and the general path share the bone lengths and reach (`stretch`, one form) but
+//! build the bend direction, the joint and the arcs in two forms, tied to float precision by
+//! the property test in `single`. The kernel's forms are single-pass and branch-free, to keep
+//! a solve's dependency chain short: the pole projected with the squared goal distance before
+//! the aim direction exists, the carried bend as one cross product, the joint as lengths
+//! along and across the aim line, arcs scaled by known lengths instead of normalized. Their
+//! rounding grows without bound near the cases the `ok` mask rejects (as 1/sin of the input's
+//! bend, near half turns, with a pole near the aim line). The general path answers every
+//! finite chain, so it needs a branch and unit directions per case: a target at the root, a
+//! zero-length bone, a straight input, a pole on the aim line, a partial pole weight (an angle
+//! about the aim line) and near half turns (the robust arc). The joint's law of cosines could
+//! be computed the kernel's way there too, but only by changing the general path's results in
+//! their last bits, and its other cases would still need their own forms.
 
 use super::lanes::{Lane, Q, V3};
 use super::settings::TwoBoneIkSettings;
+use super::stretch::{softened, stretched};
 
 /// One chain, or four side by side: positions and rotations of root, joint and end, the goal
 /// and the optional pole, all in model space with unit rotations.
@@ -36,8 +51,8 @@ pub(super) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
 }
 
 /// Places the joint and end like the general path: law of cosines in the plane toward the
-/// pole (or the input's bend carried onto the aim line), Unreal's stretch, soften, and minimal-arc rotations.
-/// Written for a short dependency chain: no division waits on another where a product of
+/// pole (or the input's bend carried onto the aim line), Unreal's stretch, soften, and
+/// minimal-arc rotations. Written for a short dependency chain: no division waits on another where a product of
 /// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
 pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
@@ -61,26 +76,9 @@ pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let finite = L::splat(f32::MAX).ge(length + goal_dist + bend_len);
     let mut ok = finite & goal_dist.gt(tiny) & l1.gt(tiny) & l2.gt(tiny) & bend_ok;
 
-    // Effective bone lengths (Unreal's stretch formula) and the softened reach distance.
-    let (mut u1, mut u2) = (l1, l2);
-    let range = s.max_stretch_scale - s.start_stretch_ratio;
-    if s.allow_stretching && range > 1e-6 {
-        let ratio = goal_dist / length;
-        let t = ((ratio - L::splat(s.start_stretch_ratio)) / L::splat(range))
-            .max(zero)
-            .min(one);
-        let grow = one + L::splat(s.max_stretch_scale - 1.0) * t;
-        u1 = u1 * grow;
-        u2 = u2 * grow;
-    }
+    let (u1, u2) = stretched(s, l1, l2, goal_dist, length);
     let reach = u1 + u2;
-    let mut dist = goal_dist;
-    if s.soften < 1.0 {
-        let da = L::splat(s.soften) * reach;
-        let ds = reach - da;
-        let eased = da + ds * (one - ((da - goal_dist) / ds).exp());
-        dist = L::select(goal_dist.gt(da) & ds.gt(zero), eased, goal_dist);
-    }
+    let dist = softened(s, goal_dist, reach);
 
     // Joint by the law of cosines: `along = u1 cos`, `across = u1 sin` in the bend plane; a
     // straight chain is the same formulas with `along = u1`, `across = 0`.

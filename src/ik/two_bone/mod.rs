@@ -17,6 +17,7 @@ mod lanes;
 mod placement;
 mod settings;
 mod single;
+mod stretch;
 
 pub use batch::TwoBoneBatch;
 pub use finish::REACH_TOLERANCE;
