@@ -88,6 +88,9 @@ pub(super) fn solve_slices(
 
 /// Checks every chain and target, then solves them in groups of four: the kernel on all four
 /// lanes when it applies to the group, the general path for the lanes it cannot place.
+/// Inlined into the entry points, as when it was their body (as a call it ran about 6 % more
+/// instructions per chain).
+#[inline(always)]
 pub(super) fn solve<B: TwoBoneBatch>(s: &TwoBoneIkSettings, batch: &mut B) -> Result<()> {
     let count = batch.count();
     // Check everything first, so bad input leaves every chain untouched.
