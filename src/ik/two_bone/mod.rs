@@ -2,11 +2,12 @@
 //! start ratio and max scale, effector rotation modes, joint target) plus soften, twist
 //! preservation and a pole weight (Unity's hint weight).
 //!
-//! A solve reads and checks its chain (`input`), places the joint and end (`placement`: the
-//! branch-free `kernel`, or the `general` path where the kernel cannot place the chain to full
-//! precision), then applies twist, end rotation and weight (`finish`). Batches (`batch`) run
-//! the kernel on four chains at a time with the same arithmetic, so they equal single solves
-//! bit for bit.
+//! A solve reads and checks its chain (`input`) and places the joint and end (`single`): the
+//! branch-free `kernel` on one lane, or the `general` path where the kernel cannot place the
+//! chain to full precision, both with the bone lengths of `stretch` (`placement` carries
+//! chains into the kernel's lanes and back). `finish` then applies twist, end rotation and
+//! weight. Batches (`batch`) run the kernel on four chains at a time with the same arithmetic,
+//! so they equal single solves bit for bit.
 
 mod batch;
 mod finish;
