@@ -13,9 +13,12 @@
 //! bend, near half turns, with a pole near the aim line). The general path answers every
 //! finite chain, so it needs a branch and unit directions per case: a target at the root, a
 //! zero-length bone, a straight input, a pole on the aim line, a partial pole weight (an angle
-//! about the aim line) and near half turns (the robust arc). The joint's law of cosines could
-//! be computed the kernel's way there too, but only by changing the general path's results in
-//! their last bits, and its other cases would still need their own forms.
+//! about the aim line) and near half turns (the robust arc). Even the joint's law of cosines
+//! keeps its own form there: computed the kernel's way it changed a quarter of the general
+//! path's results in the last bits, moved ill-conditioned chains (a target at the root) by up
+//! to a chain length, and gave finite answers where squared lengths overflow (the kernel's
+//! min/max clamp swallows their NaN, which its `ok` mask catches and the general path's
+//! clamp reports as an overflow).
 
 use super::lanes::{Lane, Q, V3};
 use super::settings::TwoBoneIkSettings;
