@@ -7,10 +7,8 @@ pub mod chain;
 pub(crate) mod chain_batch;
 pub mod fabrik;
 pub mod hand_retarget;
-mod lanes;
 mod reach;
 pub mod two_bone;
-mod two_bone_kernel;
 
 pub use access::TransformAccess;
 pub use ccd::CcdJoint;

@@ -2,13 +2,31 @@
 //! batches (`Vec4` lanes). It covers the common case only; a lane it cannot place to full
 //! precision (degenerate bones or targets, a pole on the aim line, a near half-turn, overflow)
 //! clears its `ok` flag and goes through the general path instead.
+//!
+//! The kernel and the general path share the bone lengths and reach (`stretch`, one form) but
+//! build the bend direction, the joint and the arcs in two forms, tied to float precision by
+//! the property test in `single`. The kernel's forms are single-pass and branch-free, to keep
+//! a solve's dependency chain short: the pole projected with the squared goal distance before
+//! the aim direction exists, the carried bend as one cross product, the joint as lengths
+//! along and across the aim line, arcs scaled by known lengths instead of normalized. Their
+//! rounding grows without bound near the cases the `ok` mask rejects (as 1/sin of the input's
+//! bend, near half turns, with a pole near the aim line). The general path answers every
+//! finite chain, so it needs a branch and unit directions per case: a target at the root, a
+//! zero-length bone, a straight input, a pole on the aim line, a partial pole weight (an angle
+//! about the aim line) and near half turns (the robust arc). Even the joint's law of cosines
+//! keeps its own form there: computed the kernel's way it changed a quarter of the general
+//! path's results in the last bits, moved ill-conditioned chains (a target at the root) by up
+//! to a chain length, and gave finite answers where squared lengths overflow (the kernel's
+//! min/max clamp swallows their NaN, which its `ok` mask catches and the general path's
+//! clamp reports as an overflow).
 
 use super::lanes::{Lane, Q, V3};
-use super::two_bone::TwoBoneIkSettings;
+use super::settings::TwoBoneIkSettings;
+use super::stretch::{softened, stretched};
 
 /// One chain, or four side by side: positions and rotations of root, joint and end, the goal
 /// and the optional pole, all in model space with unit rotations.
-pub(crate) struct KernelChain<L> {
+pub(super) struct KernelChain<L> {
     pub a: V3<L>,
     pub b: V3<L>,
     pub c: V3<L>,
@@ -19,7 +37,7 @@ pub(crate) struct KernelChain<L> {
 }
 
 /// New joint and end positions, root and joint rotations, and the input chain length.
-pub(crate) struct Placed<L: Lane> {
+pub(super) struct Placed<L: Lane> {
     pub b: V3<L>,
     pub c: V3<L>,
     pub root: Q<L>,
@@ -31,16 +49,16 @@ pub(crate) struct Placed<L: Lane> {
 
 /// Whether the kernel handles these settings with or without a pole: a partly weighted pole
 /// needs the general path's plane interpolation.
-pub(crate) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
+pub(super) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
     !has_pole || settings.pole_weight >= 1.0
 }
 
 /// Places the joint and end like the general path: law of cosines in the plane toward the
-/// pole (or the input's bend carried onto the aim line), Unreal's stretch, soften, and minimal-arc rotations.
-/// Written for a short dependency chain: no division waits on another where a product of
+/// pole (or the input's bend carried onto the aim line), Unreal's stretch, soften, and
+/// minimal-arc rotations. Written for a short dependency chain: no division waits on another where a product of
 /// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
-pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
+pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let upper = k.b - k.a;
     let lower = k.c - k.b;
@@ -61,26 +79,9 @@ pub(crate) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let finite = L::splat(f32::MAX).ge(length + goal_dist + bend_len);
     let mut ok = finite & goal_dist.gt(tiny) & l1.gt(tiny) & l2.gt(tiny) & bend_ok;
 
-    // Effective bone lengths (Unreal's stretch formula) and the softened reach distance.
-    let (mut u1, mut u2) = (l1, l2);
-    let range = s.max_stretch_scale - s.start_stretch_ratio;
-    if s.allow_stretching && range > 1e-6 {
-        let ratio = goal_dist / length;
-        let t = ((ratio - L::splat(s.start_stretch_ratio)) / L::splat(range))
-            .max(zero)
-            .min(one);
-        let grow = one + L::splat(s.max_stretch_scale - 1.0) * t;
-        u1 = u1 * grow;
-        u2 = u2 * grow;
-    }
+    let (u1, u2) = stretched(s, l1, l2, goal_dist, length);
     let reach = u1 + u2;
-    let mut dist = goal_dist;
-    if s.soften < 1.0 {
-        let da = L::splat(s.soften) * reach;
-        let ds = reach - da;
-        let eased = da + ds * (one - ((da - goal_dist) / ds).exp());
-        dist = L::select(goal_dist.gt(da) & ds.gt(zero), eased, goal_dist);
-    }
+    let dist = softened(s, goal_dist, reach);
 
     // Joint by the law of cosines: `along = u1 cos`, `across = u1 sin` in the bend plane; a
     // straight chain is the same formulas with `along = u1`, `across = 0`.

@@ -10,7 +10,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
 use glam::{BVec4A, Quat, Vec3, Vec3A, Vec4};
 
 /// A float, or four floats computed lane by lane.
-pub(crate) trait Lane:
+pub(super) trait Lane:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
 {
     /// Per-lane booleans.
@@ -103,7 +103,7 @@ impl Lane for Vec4 {
 
 /// A 3-vector of lanes.
 #[derive(Clone, Copy)]
-pub(crate) struct V3<L> {
+pub(super) struct V3<L> {
     pub x: L,
     pub y: L,
     pub z: L,
@@ -160,7 +160,7 @@ impl<L: Lane> Sub for V3<L> {
 
 /// A quaternion of lanes.
 #[derive(Clone, Copy)]
-pub(crate) struct Q<L> {
+pub(super) struct Q<L> {
     pub x: L,
     pub y: L,
     pub z: L,
@@ -226,32 +226,35 @@ impl From<Q<f32>> for Quat {
 impl V3<Vec4> {
     /// Four vectors side by side, one per lane.
     pub fn gather(v: [Vec3; 4]) -> Self {
-        V3 {
-            x: Vec4::new(v[0].x, v[1].x, v[2].x, v[3].x),
-            y: Vec4::new(v[0].y, v[1].y, v[2].y, v[3].y),
-            z: Vec4::new(v[0].z, v[1].z, v[2].z, v[3].z),
-        }
+        let [x, y, z] = to_lanes(v.map(|v| v.to_array()));
+        V3 { x, y, z }
     }
     /// The four lanes as vectors.
     pub fn scatter(&self) -> [Vec3A; 4] {
-        let [x, y, z] = [self.x, self.y, self.z].map(|v| v.to_array());
-        [0, 1, 2, 3].map(|i| Vec3A::new(x[i], y[i], z[i]))
+        from_lanes([self.x, self.y, self.z]).map(Vec3A::from_array)
     }
 }
 
 impl Q<Vec4> {
     /// Four quaternions side by side, one per lane.
     pub fn gather(q: [Quat; 4]) -> Self {
-        Q {
-            x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
-            y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
-            z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
-            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
-        }
+        let [x, y, z, w] = to_lanes(q.map(|q| q.to_array()));
+        Q { x, y, z, w }
     }
     /// The four lanes as quaternions.
     pub fn scatter(&self) -> [Quat; 4] {
-        let [x, y, z, w] = [self.x, self.y, self.z, self.w].map(|v| v.to_array());
-        [0, 1, 2, 3].map(|i| Quat::from_xyzw(x[i], y[i], z[i], w[i]))
+        from_lanes([self.x, self.y, self.z, self.w]).map(Quat::from_array)
     }
+}
+
+/// Four values of `N` components side by side: component `k` of value `i` in lane `i` of
+/// vector `k`.
+fn to_lanes<const N: usize>(values: [[f32; N]; 4]) -> [Vec4; N] {
+    std::array::from_fn(|k| Vec4::new(values[0][k], values[1][k], values[2][k], values[3][k]))
+}
+
+/// The four values held in `N` vectors of lanes ([`to_lanes`] undone).
+fn from_lanes<const N: usize>(lanes: [Vec4; N]) -> [[f32; N]; 4] {
+    let lanes = lanes.map(|v| v.to_array());
+    std::array::from_fn(|i| std::array::from_fn(|k| lanes[k][i]))
 }

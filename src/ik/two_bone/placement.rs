@@ -1,0 +1,88 @@
+//! A placement (where a solve puts the joint and end, with the new root and joint rotations)
+//! and the glue between chains of transforms and the kernel's lanes.
+
+use glam::{Quat, Vec3, Vec3A, Vec4};
+
+use super::kernel::{KernelChain, Placed};
+use super::lanes::{Q, V3};
+use super::settings::TwoBoneTarget;
+use crate::transform::Transform;
+
+/// Where a solve put the joint and end, the new root and joint rotations, and the input
+/// chain length (for the reach tolerance).
+#[derive(Clone, Copy)]
+pub(super) struct Placement {
+    pub b: Vec3A,
+    pub c: Vec3A,
+    pub root: Quat,
+    pub mid: Quat,
+    pub length: f32,
+}
+
+impl Placement {
+    /// A kernel placement of one chain.
+    #[inline(always)]
+    pub(super) fn lane(placed: &Placed<f32>) -> Self {
+        Placement {
+            b: Vec3::from(placed.b).into(),
+            c: Vec3::from(placed.c).into(),
+            root: placed.root.into(),
+            mid: placed.mid.into(),
+            length: placed.length,
+        }
+    }
+
+    /// The four lanes of a kernel placement, with the lanes it placed.
+    #[inline(always)]
+    pub(super) fn lanes(placed: &Placed<Vec4>) -> ([Self; 4], [bool; 4]) {
+        let (b, c) = (placed.b.scatter(), placed.c.scatter());
+        let (root, mid) = (placed.root.scatter(), placed.mid.scatter());
+        let length = placed.length.to_array();
+        let ok = placed.ok.bitmask();
+        let lane = |j: usize| Placement {
+            b: b[j],
+            c: c[j],
+            root: root[j],
+            mid: mid[j],
+            length: length[j],
+        };
+        (
+            [lane(0), lane(1), lane(2), lane(3)],
+            [0, 1, 2, 3].map(|j| ok & (1 << j) != 0),
+        )
+    }
+}
+
+/// One validated chain and target for the kernel's scalar form.
+#[inline(always)]
+pub(super) fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
+    KernelChain {
+        a: input[0].translation.into(),
+        b: input[1].translation.into(),
+        c: input[2].translation.into(),
+        root: input[0].rotation.into(),
+        mid: input[1].rotation.into(),
+        goal: target.position.into(),
+        pole: target.pole.map(Into::into),
+    }
+}
+
+/// Four validated chains and targets side by side for the kernel (all with a pole or none).
+#[inline(always)]
+pub(super) fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
+    let chains = group.each_ref().map(|g| &g.0);
+    let targets = group.each_ref().map(|g| &g.1);
+    let joint = |k: usize| V3::gather(chains.map(|c| c[k].translation));
+    let rotation = |k: usize| Q::gather(chains.map(|c| c[k].rotation));
+    KernelChain {
+        a: joint(0),
+        b: joint(1),
+        c: joint(2),
+        root: rotation(0),
+        mid: rotation(1),
+        goal: V3::gather(targets.map(|t| t.position)),
+        pole: targets[0]
+            .pole
+            .map(|_| V3::gather(targets.map(|t| t.pole.unwrap_or_default()))),
+    }
+}
