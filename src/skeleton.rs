@@ -430,6 +430,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "O(joints^2) model_of calls on 900-joint skeletons take many minutes under Miri; the native run covers it"
+    )]
     fn model_of_is_the_forward_pass_bit_for_bit_at_any_depth() {
         // Chains around the segment length, and a deep spine with branches.
         for parents in [1, 255, 256, 257, 513]
@@ -490,6 +494,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "3000 random skeletons take minutes under Miri; the native run covers it"
+    )]
     fn model_surely_finite_only_vouches_for_finite_poses() {
         // Random skeletons with magnitudes from tiny to near f32's limit: whenever the bound
         // says finite, the forward pass must be; and ordinary poses must pass it.
