@@ -7,7 +7,7 @@
 
 use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
 
-use glam::{BVec4A, Quat, Vec3, Vec3A, Vec4};
+use glam::{BVec4A, Mat4, Quat, Vec3, Vec3A, Vec4};
 
 /// A float, or four floats computed lane by lane.
 pub(super) trait Lane:
@@ -226,35 +226,30 @@ impl From<Q<f32>> for Quat {
 impl V3<Vec4> {
     /// Four vectors side by side, one per lane.
     pub fn gather(v: [Vec3; 4]) -> Self {
-        let [x, y, z] = to_lanes(v.map(|v| v.to_array()));
+        let [x, y, z, _] = transpose(v.map(|v| v.extend(0.0)));
         V3 { x, y, z }
     }
     /// The four lanes as vectors.
     pub fn scatter(&self) -> [Vec3A; 4] {
-        from_lanes([self.x, self.y, self.z]).map(Vec3A::from_array)
+        transpose([self.x, self.y, self.z, Vec4::ZERO]).map(Vec3A::from_vec4)
     }
 }
 
 impl Q<Vec4> {
     /// Four quaternions side by side, one per lane.
     pub fn gather(q: [Quat; 4]) -> Self {
-        let [x, y, z, w] = to_lanes(q.map(|q| q.to_array()));
+        let [x, y, z, w] = transpose(q.map(Vec4::from));
         Q { x, y, z, w }
     }
     /// The four lanes as quaternions.
     pub fn scatter(&self) -> [Quat; 4] {
-        from_lanes([self.x, self.y, self.z, self.w]).map(Quat::from_array)
+        transpose([self.x, self.y, self.z, self.w]).map(Quat::from_vec4)
     }
 }
 
-/// Four values of `N` components side by side: component `k` of value `i` in lane `i` of
-/// vector `k`.
-fn to_lanes<const N: usize>(values: [[f32; N]; 4]) -> [Vec4; N] {
-    std::array::from_fn(|k| Vec4::new(values[0][k], values[1][k], values[2][k], values[3][k]))
-}
-
-/// The four values held in `N` vectors of lanes ([`to_lanes`] undone).
-fn from_lanes<const N: usize>(lanes: [Vec4; N]) -> [[f32; N]; 4] {
-    let lanes = lanes.map(|v| v.to_array());
-    std::array::from_fn(|i| std::array::from_fn(|k| lanes[k][i]))
+/// Rows and columns of four 4-vectors swapped: component `k` of vector `i` becomes lane `i`
+/// of vector `k` (and back).
+fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
+    let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }
