@@ -415,10 +415,12 @@ namespace Sinew.Native
         ///  may be NULL. On error `chain` and `out_result` are untouched.
         ///  Made to run every frame from the previous output: an iteration that leaves the tip off the
         ///  target ends with a closing step (exact near full reach, damped least-squares steps
-        ///  elsewhere and on constrained chains), which also runs first on the input when the target
-        ///  moved less than 5 % of the chain length or lies beyond 90 % of it (counted as one
-        ///  iteration). A chain on the line from its root to the target bends toward the root joint's
-        ///  local axis most perpendicular to its bone. See the README, "Solving every frame".
+        ///  elsewhere; on constrained chains damped least-squares steps, only with the tip within 5 % of
+        ///  the chain length of the target), which also runs first on the input when the tip is within
+        ///  5 % of the chain length of the target or, without constraints, the target lies beyond 90 %
+        ///  of it (counted as one iteration). An unconstrained chain on the line from its root to the
+        ///  target bends toward the root joint's local axis most perpendicular to its bone. See the
+        ///  README, "Solving every frame".
         ///
         ///  # Safety
         ///  `chain` must hold `joint_count` transforms.
