@@ -607,7 +607,7 @@ SinewStatus sinew_pose_make_additive(const SinewPose *pose,
 
 /**
  * Applies an additive `delta` to `base` with `weight` (negative subtracts) into `out`, per
- * joint at w = weight * mask[joint] (`mask` may be NULL: all 1), as ozz does:
+ * joint at `w = weight * mask[joint]` (`mask` may be NULL: all 1), as ozz does:
  * - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
  *   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
  *   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;

@@ -13,6 +13,11 @@
 //!   middle joint. Bending at one joint turns the bones least for a given change of reach. A
 //!   straight chain (middle joint on the root–target line) bends toward a direction the caller
 //!   fixes in the root bone's frame.
+//!
+//! Also here, for the other kinds of closing step `ik::chain` takes: damped least-squares
+//! (Newton) steps on the tip position, for free joints and hinges ([`newton_direction`],
+//! [`newton_turn`], [`newton_step`]), and the even arc that frees a chain stuck on the
+//! root–goal line ([`on_goal_line`], [`lay_arc`]).
 
 use std::f32::consts::PI;
 
