@@ -800,6 +800,37 @@ static void test_handles()
     CHECK(fabrik_copy.get() == nullptr && fabrik_copy.capacity() == 0, "copied chain solver is empty");
 }
 
+/* The module unloads the library at shutdown only when live_handle_count() is 0: it must count
+ * every solver the nodes create, and count it out exactly once whichever way it goes. */
+static void test_live_handles()
+{
+    section("live solver count (module shutdown)");
+    const int64_t base = live_handle_count().load();
+    CHECK(base == 0, "no solver alive between tests (%lld)", static_cast<long long>(base));
+    const SinewTwoBoneIkSettings s = two_bone_ik_settings(TwoBoneIkNodeParams{}, AlphaMode::AppliedByEngine);
+    const SinewFabrikSettings fs = fabrik_settings(FabrikNodeParams{});
+    {
+        TwoBoneIkInstance a;
+        CHECK(live_handle_count().load() == base, "lazy: nothing counted before first use");
+        CHECK_OK(a.prepare(s));
+        TwoBoneIkInstance b(a);
+        CHECK(live_handle_count().load() == base + 1, "a copy holds nothing");
+        CHECK_OK(b.prepare(s));
+        TwoBoneIkInstance moved(static_cast<TwoBoneIkInstance&&>(a));
+        CHECK(live_handle_count().load() == base + 2, "two solvers, a move counts nothing");
+        FabrikInstance chain;
+        CHECK_OK(chain.prepare(fs, 3));
+        CHECK_OK(chain.prepare(fs, 8));
+        CHECK(live_handle_count().load() == base + 3, "recreating for a longer chain keeps one");
+        b.reset();
+        CHECK(live_handle_count().load() == base + 2, "reset counts out");
+        moved = b;
+        CHECK(live_handle_count().load() == base + 1, "assigning over a holder counts out");
+    }
+    CHECK(live_handle_count().load() == base, "every solver counted out once (%lld)",
+          static_cast<long long>(live_handle_count().load()));
+}
+
 static void test_errors()
 {
     section("errors leave the output untouched");
@@ -836,6 +867,7 @@ int main()
     test_collect_chain();
     test_hand_ik();
     test_handles();
+    test_live_handles();
     test_errors();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -20,7 +20,7 @@
  *     as FCSPose::LocalBlendCSBoneTransforms requires (build_bone_transforms);
  *   - native handles that are created lazily and are NOT shared by copies (CopyResetHandle and
  *     SolverInstance): anim node structs are copied by the engine, and two nodes must never
- *     destroy the same solver.
+ *     destroy the same solver; live_handle_count() tells the module whether any are alive.
  *
  * Nothing here throws, allocates on a solve path, or uses RTTI, so it can be included in an
  * Unreal module (exceptions off) as well as in plain C++ programs. Identifiers avoid the names of
@@ -38,6 +38,7 @@
 #include "sinew.h"
 #include "sinew_handle.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -464,6 +465,27 @@ public:
     ~CopyResetHandle() = default;
 };
 
+/**
+ * How many solver handles the plugin's nodes hold right now, across all threads. The module
+ * reads it at shutdown: while it is not zero a node may still call into the library (e.g. to
+ * destroy its solver when the engine frees the node), so the library must stay loaded.
+ */
+inline std::atomic<int64_t>& live_handle_count() noexcept
+{
+    static std::atomic<int64_t> count{0};
+    return count;
+}
+
+/** HandleTraits<Native> whose destroy also counts the handle out of live_handle_count(). */
+template <class Native>
+struct CountedTraits : sinew::HandleTraits<Native> {
+    static void destroy(Native* handle) noexcept
+    {
+        sinew::HandleTraits<Native>::destroy(handle);
+        live_handle_count().fetch_sub(1, std::memory_order_acq_rel);
+    }
+};
+
 template <class S>
 inline bool same_settings(const S& a, const S& b)
 {
@@ -510,6 +532,7 @@ private:
         Native* h = nullptr;
         const SinewStatus st = Traits::create(&settings, capacity..., &h);
         if (st == SINEW_STATUS_OK) {
+            live_handle_count().fetch_add(1, std::memory_order_acq_rel);
             handle_.reset(h);
             applied_ = settings;
         }
@@ -527,7 +550,7 @@ private:
         return st;
     }
 
-    CopyResetHandle<Native> handle_;
+    CopyResetHandle<Native, CountedTraits<Native>> handle_;
     Settings applied_{};
     uint32_t capacity_ = 0;
 };

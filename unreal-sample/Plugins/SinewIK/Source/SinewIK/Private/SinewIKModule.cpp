@@ -73,12 +73,22 @@ void FSinewIKModule::StartupModule()
 
 void FSinewIKModule::ShutdownModule()
 {
+	// New solves stop here; nodes that still hold solvers destroy them later (when the engine
+	// frees them), which calls into the library, so it is unloaded only when none is left.
 	GSinewLibraryReady.store(false, std::memory_order_release);
-	if (LibraryHandle != nullptr)
+	if (LibraryHandle == nullptr)
 	{
-		FPlatformProcess::FreeDllHandle(LibraryHandle);
-		LibraryHandle = nullptr;
+		return;
 	}
+	const int64 Live = sinew_unreal::live_handle_count().load(std::memory_order_acquire);
+	if (Live != 0)
+	{
+		UE_LOG(LogSinewIK, Log, TEXT("%lld Sinew solvers are still alive; the library stays loaded until the process exits."),
+			static_cast<long long>(Live));
+		return;
+	}
+	FPlatformProcess::FreeDllHandle(LibraryHandle);
+	LibraryHandle = nullptr;
 }
 
 IMPLEMENT_MODULE(FSinewIKModule, SinewIK)
