@@ -21,6 +21,13 @@
 #include <stddef.h>
 
 /**
+ * Initializer of the identity SinewTransform (no translation, no rotation, unit scale):
+ * `SinewTransform t = SINEW_TRANSFORM_IDENTITY;`, also in arrays and static data, in C and
+ * C++. A zeroed transform is not valid: its rotation is not a unit quaternion.
+ */
+#define SINEW_TRANSFORM_IDENTITY { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f, 1.0f }, { 1.0f, 1.0f, 1.0f } }
+
+/**
  * Most joints a skeleton may have.
  */
 #define SINEW_MAX_JOINTS 65536
