@@ -145,9 +145,9 @@ stage_native() {
 
 echo "== native library ($profile) -> unity-sample/Plugins/"
 if [ "$build" = 1 ]; then
-  (cd "$repo" && cargo build "${cargo_flags[@]}" --lib)
+  (cd "$repo" && cargo build "${cargo_flags[@]}" -p sinew --lib)
   for t in "${targets[@]}"; do
-    (cd "$repo" && cargo build "${cargo_flags[@]}" --lib --target "$t")
+    (cd "$repo" && cargo build "${cargo_flags[@]}" -p sinew --lib --target "$t")
   done
 fi
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"

@@ -7,11 +7,15 @@
 #     sinew_unreal.hpp                                ownership it shares with the plugin helpers
 #   lib/Linux/x86_64-unknown-linux-gnu/libsinew.so    built here on a Linux host (with a SONAME)
 #   lib/Win64/sinew.dll + sinew.dll.lib               from an MSVC build (target/x86_64-pc-windows-msvc)
-#   lib/Win64/sinew.dll + libsinew.dll.a              or cross-built with MinGW (x86_64-pc-windows-gnu)
+#   lib/Win64/sinew.dll + sinew.lib                   or cross-built with MinGW (x86_64-pc-windows-gnu),
+#                                                     with the MSVC import library scripts/package.sh
+#                                                     makes (else MinGW's libsinew.dll.a)
+#   lib/LinuxArm64/aarch64-unknown-linux-gnu/libsinew.so   cross-built (aarch64-unknown-linux-gnu)
 #   lib/Mac/libsinew.dylib                            built on a macOS host (or found in target/)
 #   lib/IOS/libsinew.a, lib/Android/<abi>/libsinew.a  static libraries found in target/
 #
-# The copies are build products, ignored by unreal-sample/Plugins/SinewIK/.gitignore.
+# The copies are build products, ignored by unreal-sample/Plugins/SinewIK/.gitignore. Builds are
+# looked for in $CARGO_TARGET_DIR (default target/).
 #
 # Usage: scripts/stage_unreal.sh [--no-build] [--debug]
 #   --no-build   copy what target/ already holds, build nothing
@@ -36,6 +40,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
 cargo_profile=()
 [ "$profile" = release ] && cargo_profile=(--release)
 
@@ -65,9 +70,9 @@ done
 # path (as UnrealBuildTool links PublicAdditionalLibraries) finds it by name on a player's machine.
 if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ]; then
   echo "== Linux x86_64"
-  so="$repo/target/$profile/libsinew.so"
+  so="$target_dir/$profile/libsinew.so"
   if [ "$build" = 1 ]; then
-    (cd "$repo" && cargo build "${cargo_profile[@]}" --lib)
+    (cd "$repo" && cargo build "${cargo_profile[@]}" -p sinew --lib)
   fi
   if [ -f "$so" ]; then
     if command -v readelf >/dev/null 2>&1 && ! readelf -d "$so" | grep -q 'SONAME.*\[libsinew.so\]'; then
@@ -83,12 +88,22 @@ else
   skipped+=("Linux (not a Linux x86_64 host)")
 fi
 
+# ------------------------------------------------------------------------------ Linux aarch64
+echo "== LinuxArm64"
+arm_so="$target_dir/aarch64-unknown-linux-gnu/$profile/libsinew.so"
+if [ -f "$arm_so" ]; then
+  copy "$arm_so" "$dest/lib/LinuxArm64/aarch64-unknown-linux-gnu/libsinew.so"
+  staged+=("LinuxArm64")
+else
+  skipped+=("LinuxArm64 (no $arm_so: cargo build --release --target aarch64-unknown-linux-gnu)")
+fi
+
 # ------------------------------------------------------------------------------------ Windows
 echo "== Win64"
-msvc="$repo/target/x86_64-pc-windows-msvc/$profile"
-native_msvc="$repo/target/$profile"
+msvc="$target_dir/x86_64-pc-windows-msvc/$profile"
+native_msvc="$target_dir/$profile"
 gnu_target=x86_64-pc-windows-gnu
-gnu="$repo/target/$gnu_target/$profile"
+gnu="$target_dir/$gnu_target/$profile"
 if [ -f "$msvc/sinew.dll" ] && [ -f "$msvc/sinew.dll.lib" ]; then
   copy "$msvc/sinew.dll" "$dest/lib/Win64/sinew.dll"
   copy "$msvc/sinew.dll.lib" "$dest/lib/Win64/sinew.dll.lib"
@@ -107,9 +122,13 @@ else
   command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 && have_mingw=1
   if [ "$build" = 1 ] && [ "$have_target" = 1 ] && [ "$have_mingw" = 1 ]; then
     (cd "$repo" && CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="${CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER:-x86_64-w64-mingw32-gcc}" \
-      cargo build "${cargo_profile[@]}" --lib --target "$gnu_target")
+      cargo build "${cargo_profile[@]}" -p sinew --lib --target "$gnu_target")
   fi
-  if [ -f "$gnu/sinew.dll" ] && [ -f "$gnu/libsinew.dll.a" ]; then
+  if [ -f "$gnu/sinew.dll" ] && [ -f "$gnu/sinew.lib" ]; then
+    copy "$gnu/sinew.dll" "$dest/lib/Win64/sinew.dll"
+    copy "$gnu/sinew.lib" "$dest/lib/Win64/sinew.lib"
+    staged+=("Win64 (MinGW, MSVC import library)")
+  elif [ -f "$gnu/sinew.dll" ] && [ -f "$gnu/libsinew.dll.a" ]; then
     copy "$gnu/sinew.dll" "$dest/lib/Win64/sinew.dll"
     copy "$gnu/libsinew.dll.a" "$dest/lib/Win64/libsinew.dll.a"
     staged+=("Win64 (MinGW)")
@@ -127,12 +146,12 @@ fi
 # ------------------------------------------------------------------------------------ macOS
 echo "== Mac"
 if [ "$(uname -s)" = Darwin ]; then
-  [ "$build" = 1 ] && (cd "$repo" && cargo build "${cargo_profile[@]}" --lib)
-  copy "$repo/target/$profile/libsinew.dylib" "$dest/lib/Mac/libsinew.dylib"
+  [ "$build" = 1 ] && (cd "$repo" && cargo build "${cargo_profile[@]}" -p sinew --lib)
+  copy "$target_dir/$profile/libsinew.dylib" "$dest/lib/Mac/libsinew.dylib"
   staged+=("Mac")
 else
-  arm="$repo/target/aarch64-apple-darwin/$profile/libsinew.dylib"
-  x64="$repo/target/x86_64-apple-darwin/$profile/libsinew.dylib"
+  arm="$target_dir/aarch64-apple-darwin/$profile/libsinew.dylib"
+  x64="$target_dir/x86_64-apple-darwin/$profile/libsinew.dylib"
   if [ -f "$arm" ] && [ -f "$x64" ] && command -v lipo >/dev/null 2>&1; then
     mkdir -p "$dest/lib/Mac"
     lipo -create "$arm" "$x64" -output "$dest/lib/Mac/libsinew.dylib"
@@ -148,7 +167,7 @@ fi
 
 # ------------------------------------------------------------------------------------ iOS, Android
 echo "== IOS, Android"
-ios="$repo/target/aarch64-apple-ios/$profile/libsinew.a"
+ios="$target_dir/aarch64-apple-ios/$profile/libsinew.a"
 if [ -f "$ios" ]; then
   copy "$ios" "$dest/lib/IOS/libsinew.a"
   staged+=("IOS")
@@ -159,7 +178,7 @@ android_found=0
 for pair in aarch64-linux-android:arm64-v8a x86_64-linux-android:x86_64; do
   triple="${pair%%:*}"
   abi="${pair##*:}"
-  lib="$repo/target/$triple/$profile/libsinew.a"
+  lib="$target_dir/$triple/$profile/libsinew.a"
   if [ -f "$lib" ]; then
     copy "$lib" "$dest/lib/Android/$abi/libsinew.a"
     android_found=1

@@ -1,7 +1,5 @@
 //! `Skeleton`: the joint hierarchy (parents before children), its rest pose and joint names.
 
-use std::collections::HashMap;
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::normalize_robust;
 use crate::transform::Transform;
@@ -20,7 +18,9 @@ pub struct Skeleton {
     parents: Vec<i32>,
     rest: Vec<Transform>,
     names: Vec<String>,
-    by_name: HashMap<String, u32>,
+    /// Joint indices sorted by name, for lookups by binary search: no hashing, so no random
+    /// seed from the OS (on Windows, std's would import bcryptprimitives.dll).
+    by_name: Vec<u32>,
 }
 
 impl Skeleton {
@@ -52,7 +52,7 @@ impl Skeleton {
             *t = validated_transform(t, || format!("rest transform of joint {i}"))?;
         }
         let (names, by_name) = match names {
-            None => (Vec::new(), HashMap::new()),
+            None => (Vec::new(), Vec::new()),
             Some(names) => build_name_table(names, n)?,
         };
         Ok(Self {
@@ -90,7 +90,11 @@ impl Skeleton {
 
     /// Index of the joint called `name`.
     pub fn find_joint(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).map(|&i| i as usize)
+        let names = &self.names;
+        let found = self
+            .by_name
+            .binary_search_by(|&i| names[i as usize].as_str().cmp(name));
+        found.ok().map(|k| self.by_name[k] as usize)
     }
 
     /// Fails with [`ErrorKind::OutOfRange`] unless `joint` is a valid index.
@@ -345,27 +349,38 @@ fn validate_parents(parents: &[i32]) -> Result<()> {
     Ok(())
 }
 
-fn build_name_table(names: &[&str], n: usize) -> Result<(Vec<String>, HashMap<String, u32>)> {
+fn build_name_table(names: &[&str], n: usize) -> Result<(Vec<String>, Vec<u32>)> {
     if names.len() != n {
         return Err(Error::new(
             ErrorKind::SizeMismatch,
             format!("{n} joints but {} names", names.len()),
         ));
     }
-    let mut by_name = HashMap::with_capacity(n);
-    for (i, name) in names.iter().enumerate() {
-        if name.is_empty() {
-            return Err(Error::new(
-                ErrorKind::InvalidSkeleton,
-                format!("joint {i} has an empty name"),
-            ));
-        }
-        if let Some(first) = by_name.insert(name.to_string(), i as u32) {
-            return Err(Error::new(
-                ErrorKind::InvalidSkeleton,
-                format!("joints {first} and {i} are both named {name:?}"),
-            ));
-        }
+    let empty = names.iter().position(|name| name.is_empty()).unwrap_or(n);
+    let mut by_name: Vec<u32> = (0..n as u32).collect();
+    // Stable: equal names keep index order, so each duplicate follows its first occurrence.
+    by_name.sort_by(|&a, &b| names[a as usize].cmp(names[b as usize]));
+    // The duplicate reported is the lowest-index joint that repeats an earlier name.
+    let duplicate = by_name
+        .windows(2)
+        .filter(|w| names[w[0] as usize] == names[w[1] as usize])
+        .min_by_key(|w| w[1]);
+    let repeat = duplicate.map_or(n, |w| w[1] as usize);
+    if empty < repeat {
+        return Err(Error::new(
+            ErrorKind::InvalidSkeleton,
+            format!("joint {empty} has an empty name"),
+        ));
+    }
+    if let Some(w) = duplicate {
+        let first = by_name[by_name.partition_point(|&i| names[i as usize] < names[w[1] as usize])];
+        return Err(Error::new(
+            ErrorKind::InvalidSkeleton,
+            format!(
+                "joints {first} and {} are both named {:?}",
+                w[1], names[w[1] as usize]
+            ),
+        ));
     }
     Ok((names.iter().map(|s| s.to_string()).collect(), by_name))
 }
@@ -398,6 +413,38 @@ mod tests {
         assert_eq!(s.find_joint("z"), None);
         let err = Skeleton::new(&[-1, 0], &rest(2), Some(&["a", "a"])).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidSkeleton);
+    }
+
+    #[test]
+    fn every_name_is_found_and_errors_name_the_first_offender() {
+        // A linear scan is the reference for the binary search over sorted names.
+        let names: Vec<String> = (0..300)
+            .map(|i| format!("j{}", (i * 7919) % 1000))
+            .collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let parents: Vec<i32> = (0..300).map(|i| i - 1).collect();
+        let s = Skeleton::new(&parents, &rest(300), Some(&refs)).unwrap();
+        for (i, name) in refs.iter().enumerate() {
+            assert_eq!(s.find_joint(name), Some(i));
+        }
+        assert_eq!(s.find_joint("j"), None);
+        assert_eq!(s.find_joint("j9999"), None);
+        // In index order, the first joint that repeats a name or is empty is the one reported.
+        let cases: [(&[&str], &str); 4] = [
+            (&["b", "a", "b", "a"], "joints 0 and 2 are both named \"b\""),
+            (
+                &["a", "b", "c", "c", "a"],
+                "joints 2 and 3 are both named \"c\"",
+            ),
+            (&["a", "a", ""], "joints 0 and 1 are both named \"a\""),
+            (&["a", "", "a"], "joint 1 has an empty name"),
+        ];
+        for (names, message) in cases {
+            let parents: Vec<i32> = (0..names.len() as i32).map(|i| i - 1).collect();
+            let err = Skeleton::new(&parents, &rest(names.len()), Some(names)).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidSkeleton);
+            assert!(err.to_string().contains(message), "{err} lacks {message}");
+        }
     }
 
     /// Locals with non-uniform scales near 1 and small turns, so deep chains stay finite.

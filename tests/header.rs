@@ -16,7 +16,15 @@ fn committed_bindings_are_current() {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bindgen");
     let output = Command::new(cargo)
         .current_dir(ROOT)
-        .args(["run", "--quiet", "--locked", "-p", "sinew-bindgen", "--", "--check"])
+        .args([
+            "run",
+            "--quiet",
+            "--locked",
+            "-p",
+            "sinew-bindgen",
+            "--",
+            "--check",
+        ])
         .env("CARGO_TARGET_DIR", &target)
         .output()
         .expect("run cargo");

@@ -90,5 +90,9 @@ int main(void)
         .map(|v| v.to_string())
         .join(" ");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines, [expected.as_str(); 3], "static, array and local initializers");
+    assert_eq!(
+        lines,
+        [expected.as_str(); 3],
+        "static, array and local initializers"
+    );
 }

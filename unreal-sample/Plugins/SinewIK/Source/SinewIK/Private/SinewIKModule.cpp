@@ -32,6 +32,8 @@ FString FSinewIKModule::GetLibraryPath()
 	return FPaths::Combine(LibDir, TEXT("Win64/sinew.dll"));
 #elif PLATFORM_MAC
 	return FPaths::Combine(LibDir, TEXT("Mac/libsinew.dylib"));
+#elif PLATFORM_LINUXARM64
+	return FPaths::Combine(LibDir, TEXT("LinuxArm64/aarch64-unknown-linux-gnu/libsinew.so"));
 #elif PLATFORM_LINUX
 	return FPaths::Combine(LibDir, TEXT("Linux/x86_64-unknown-linux-gnu/libsinew.so"));
 #else
@@ -41,7 +43,7 @@ FString FSinewIKModule::GetLibraryPath()
 
 void FSinewIKModule::StartupModule()
 {
-#if PLATFORM_WINDOWS || PLATFORM_MAC || PLATFORM_LINUX
+#if PLATFORM_WINDOWS || PLATFORM_MAC || PLATFORM_LINUX || PLATFORM_LINUXARM64
 	const FString LibraryPath = GetLibraryPath();
 	LibraryHandle = LibraryPath.IsEmpty() ? nullptr : FPlatformProcess::GetDllHandle(*LibraryPath);
 	if (LibraryHandle == nullptr)

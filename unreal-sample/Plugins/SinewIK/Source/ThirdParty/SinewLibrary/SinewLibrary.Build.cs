@@ -2,8 +2,10 @@
 // headers, staged into this folder by scripts/stage_unreal.sh:
 //
 //   include/sinew.h, include/sinew.hpp, include/sinew_handle.hpp, include/sinew_unreal.hpp
-//   lib/Win64/sinew.dll + sinew.dll.lib (MSVC build) or libsinew.dll.a (MinGW import library)
+//   lib/Win64/sinew.dll + sinew.lib (the release package's MSVC import library), sinew.dll.lib
+//     (an MSVC build's) or libsinew.dll.a (MinGW's)
 //   lib/Linux/x86_64-unknown-linux-gnu/libsinew.so
+//   lib/LinuxArm64/aarch64-unknown-linux-gnu/libsinew.so
 //   lib/Mac/libsinew.dylib
 //   lib/IOS/libsinew.a, lib/Android/<abi>/libsinew.a (static)
 //
@@ -36,19 +38,28 @@ public class SinewLibrary : ModuleRules
 		if (Target.Platform == UnrealTargetPlatform.Win64)
 		{
 			string Dll = Path.Combine(LibDir, "Win64", "sinew.dll");
-			string MsvcImportLib = Path.Combine(LibDir, "Win64", "sinew.dll.lib");
-			string GnuImportLib = Path.Combine(LibDir, "Win64", "libsinew.dll.a");
 			RequireFile(Dll);
-			PublicAdditionalLibraries.Add(File.Exists(MsvcImportLib) ? MsvcImportLib : RequireFile(GnuImportLib));
+			string ImportLib = null;
+			foreach (string Name in new string[] { "sinew.lib", "sinew.dll.lib", "libsinew.dll.a" })
+			{
+				string Candidate = Path.Combine(LibDir, "Win64", Name);
+				if (ImportLib == null && File.Exists(Candidate))
+				{
+					ImportLib = Candidate;
+				}
+			}
+			PublicAdditionalLibraries.Add(ImportLib ?? RequireFile(Path.Combine(LibDir, "Win64", "sinew.lib")));
 			PublicDelayLoadDLLs.Add("sinew.dll");
 			RuntimeDependencies.Add(PluginLibDir + "/Win64/sinew.dll");
 		}
-		else if (Target.Platform == UnrealTargetPlatform.Linux)
+		else if (Target.Platform == UnrealTargetPlatform.Linux || Target.Platform == UnrealTargetPlatform.LinuxArm64)
 		{
-			string So = RequireFile(Path.Combine(LibDir, "Linux", "x86_64-unknown-linux-gnu", "libsinew.so"));
+			string Sub = Target.Platform == UnrealTargetPlatform.Linux
+				? "Linux/x86_64-unknown-linux-gnu" : "LinuxArm64/aarch64-unknown-linux-gnu";
+			string So = RequireFile(Path.Combine(LibDir, Sub, "libsinew.so"));
 			PublicAdditionalLibraries.Add(So);
 			PublicDelayLoadDLLs.Add(So);
-			RuntimeDependencies.Add(PluginLibDir + "/Linux/x86_64-unknown-linux-gnu/libsinew.so");
+			RuntimeDependencies.Add(PluginLibDir + "/" + Sub + "/libsinew.so");
 		}
 		else if (Target.Platform == UnrealTargetPlatform.Mac)
 		{
