@@ -8,10 +8,9 @@ use crate::constraint::{JointConstraint, Limit};
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::reach;
 use crate::ik::{exact_length, EndRotation, IkResult};
-use crate::pose::{finite, Pose};
+use crate::pose::Pose;
 use crate::rotation::{frame_perpendicular, shortest_arc, swing_twist};
-use crate::skeleton::{validated_rotation, validated_transform};
-use crate::transform::Transform;
+use crate::transform::{finite, validated_rotation, validated_transform, Transform};
 
 /// Where a chain's tip should go, in the chain's model space.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,8 +5,9 @@ use glam::Vec3;
 
 use super::TransformAccess;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
-use crate::pose::{finite, Pose};
+use crate::pose::Pose;
 use crate::skeleton::Skeleton;
+use crate::transform::finite;
 
 /// HandIKRetargeting settings (Unreal's defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
