@@ -826,6 +826,7 @@ const TURN_FROM_SLACK: f32 = 1e-4;
 /// asked for (then the twist range applies). Projection alone keeps the twist coordinate of the
 /// overshooting rotation, and a turn pushing past the cone and pulled back along it would
 /// leave a spin about the axis behind, every iteration of a chain held at its limit.
+#[inline]
 pub(super) fn constrain_turn(
     c: Option<&JointConstraint>,
     parent: Quat,
@@ -867,6 +868,7 @@ fn constrain(c: Option<&JointConstraint>, parent: Quat, model: Quat) -> Quat {
 /// The shortest arc from `from` to `to` times some positive factor (callers normalize what
 /// they build from it). One square root instead of two normalizations and a renormalization;
 /// near-opposite, tiny or huge vectors take the robust [`shortest_arc`].
+#[inline]
 pub(super) fn scaled_arc(from: Vec3A, to: Vec3A) -> Quat {
     // |from| |to|, and the arc's scalar part before normalization.
     let norms = (from.length_squared() * to.length_squared()).sqrt();
