@@ -23,6 +23,7 @@ static float blend_factor(int k)
     }
 }
 
+/* One BLEND case: random poses, factor, mask, space and aliasing of the output. */
 static void blend_case(const Skel sk[2], int c)
 {
     const Skel *s = &sk[c % 3 == 2];
@@ -141,6 +142,7 @@ int g_layers_id;
 #define N_LAYERS 100
 #define MAXL 4
 
+/* One LAYERS case: up to MAXL masked layers (one pose twice now and then) and a threshold. */
 static void layers_case(const Skel sk[2], int c)
 {
     const Skel *s = &sk[c % 2];
@@ -255,6 +257,8 @@ static float additive_weight(int k)
     return k % 10 == 9 ? rng_float(-1.0f, 2.0f) : list[k % 10];
 }
 
+/* One ADDMAKE and one ADDAPPLY case: a delta of two poses, applied (masked, in place or not)
+ * to the reference or another pose. */
 static void additive_case(const Skel sk[2], int c)
 {
     const Skel *s = &sk[c % 3 == 2];
@@ -404,6 +408,7 @@ static float mask_value(void)
     }
 }
 
+/* One MASK case: a uniform or subtree mask, then MASK_OPS random edits. */
 static void mask_case(const Skel sk[2], int c)
 {
     const Skel *s = &sk[c % 2];

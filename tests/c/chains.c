@@ -221,13 +221,12 @@ static void chain_settings_variant(ChainCase *cc, int v, int *rot_mode)
         stall = 0;
         break;
     }
-/* The settings both solvers have, given the same values. */
-#define SET_SHARED_SETTINGS(set)                                                                  \
-    ((set).precision = precision, (set).relative_precision = rel, (set).max_iterations = iters,   \
-     (set).stop_when_stalled = stall, (set).end_rotation = end)
-    SET_SHARED_SETTINGS(cc->fs);
-    SET_SHARED_SETTINGS(cc->cs);
-#undef SET_SHARED_SETTINGS
+    /* The settings both solvers have get the same values. */
+    cc->fs.precision = cc->cs.precision = precision;
+    cc->fs.relative_precision = cc->cs.relative_precision = rel;
+    cc->fs.max_iterations = cc->cs.max_iterations = iters;
+    cc->fs.stop_when_stalled = cc->cs.stop_when_stalled = stall;
+    cc->fs.end_rotation = cc->cs.end_rotation = end;
     cc->cs.start_from_tail = tail;
     cc->cs.fix_root = fix;
 }

@@ -20,6 +20,7 @@ typedef struct {
     SinewTransform out[NB];
 } Sample;
 
+/* One CLIP case: random tracks, then samples forward, backward, at random and at key times. */
 static void clip_case(const Skel sk[2], int c)
 {
     static Sample samples[MAXS];

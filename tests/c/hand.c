@@ -49,8 +49,8 @@ static SinewVec3 check_offset(const char *what, int id, SinewStatus st,
     want = hand_offset(s, model[h->right_fk].translation, model[h->left_fk].translation,
                        model[h->right_ik].translation, model[h->left_ik].translation);
     if (off != NULL) {
-        CHECK(vec_near(*off, want, tol), "hand %s case %d: offset (%g %g %g), documented (%g %g %g)",
-              what, id, (double)off->x, (double)off->y, (double)off->z, (double)want.x,
+        CHECK(vec_near(*off, want, tol),
+              "hand %s case %d: offset (%g %g %g), documented (%g %g %g)", what, id, (double)off->x, (double)off->y, (double)off->z, (double)want.x,
               (double)want.y, (double)want.z);
     }
     return want;
