@@ -50,8 +50,9 @@ static SinewVec3 check_offset(const char *what, int id, SinewStatus st,
                        model[h->right_ik].translation, model[h->left_ik].translation);
     if (off != NULL) {
         CHECK(vec_near(*off, want, tol),
-              "hand %s case %d: offset (%g %g %g), documented (%g %g %g)", what, id, (double)off->x, (double)off->y, (double)off->z, (double)want.x,
-              (double)want.y, (double)want.z);
+              "hand %s case %d: offset (%g %g %g), documented (%g %g %g)", what, id,
+              (double)off->x, (double)off->y, (double)off->z, (double)want.x, (double)want.y,
+              (double)want.z);
     }
     return want;
 }
