@@ -50,7 +50,6 @@ impl Target {
         self,
         solve: impl FnOnce(TwoBoneTarget) -> FfiResult<IkResult>,
     ) -> FfiResult<()> {
-        // SAFETY: forwarded contract (the module's pointer rule); null and alignment are checked.
         let target = unsafe {
             TwoBoneTarget {
                 position: (*arg(self.position, "effector_position")?).into(),
@@ -60,7 +59,6 @@ impl Target {
         };
         let out = OptOut::new(self.result, "out_result")?;
         let result = solve(target)?;
-        // SAFETY: as above.
         unsafe { out.write(result) };
         Ok(())
     }
@@ -78,7 +76,6 @@ impl Target {
     /// # Safety
     /// The arrays must be checked and hold more than `i` items.
     unsafe fn read(&self, i: usize) -> TwoBoneTarget {
-        // SAFETY: caller's contract.
         unsafe {
             TwoBoneTarget {
                 position: self.position.add(i).read().into(),
@@ -94,7 +91,6 @@ impl Target {
     /// As for [`read`](Self::read).
     unsafe fn write(&self, i: usize, result: IkResult) {
         if !self.result.is_null() {
-            // SAFETY: caller's contract.
             unsafe { self.result.add(i).write(result.into()) };
         }
     }
@@ -122,7 +118,6 @@ pub(crate) fn check_array<T>(p: *const T, count: u32, name: &str, required: bool
 /// # Safety
 /// A non-NULL `p` must hold more than `i` items.
 unsafe fn read_opt<T: Copy>(p: *const T, i: usize) -> Option<T> {
-    // SAFETY: caller's contract.
     (!p.is_null()).then(|| unsafe { p.add(i).read() })
 }
 

@@ -56,7 +56,6 @@ pub(crate) unsafe fn set_constraint<H: ChainHandle>(
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
     let set = |h: &mut H| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         let constraint = unsafe { read_constraint(constraint) }?;
         let work = h.parts().0.work_mut();
         Ok(work.set_constraint(joint as usize, constraint)?)
@@ -77,8 +76,8 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
     target: Target,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked, and the chain is
-        // borrowed only after every other input is read: they may point into it.
+        // SAFETY: the chain is borrowed only after every other input is read: they may point
+        // into it.
         unsafe {
             let (solver, buffer) = H::get_mut(handle)?.parts();
             if count > 0 {
@@ -121,7 +120,6 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     targets: Target,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         let (solver, buffer) = unsafe { H::get_mut(handle) }?.parts();
         let mut batch = chains.converted(targets, buffer)?;
         Ok(chain_batch::solve_batch(solver, chains.joints, &mut batch)?)
@@ -139,27 +137,23 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     count: u32,
     target: Target,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
-        unsafe {
-            let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
-            let joints = arg_slice(joints, count, "joints")?;
-            let (solver, pose) = (handle.parts().0, &mut pose.inner);
-            target.solve(|t| {
-                Ok(ik_chain::solve_pose(
-                    solver,
-                    pose,
-                    joints,
-                    &chain_target(t),
-                )?)
-            })
-        }
+    guard(|| unsafe {
+        let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
+        let joints = arg_slice(joints, count, "joints")?;
+        let (solver, pose) = (handle.parts().0, &mut pose.inner);
+        target.solve(|t| {
+            Ok(ik_chain::solve_pose(
+                solver,
+                pose,
+                joints,
+                &chain_target(t),
+            )?)
+        })
     })
 }
 
 /// Reads the optional model rotation of the chain root's parent (NULL is identity).
 unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
-    // SAFETY: forwarded contract.
     let Some(&q) = unsafe { opt_arg(p, "root_parent_rotation") }? else {
         return Ok(Quat::IDENTITY);
     };

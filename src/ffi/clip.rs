@@ -127,19 +127,16 @@ impl<C: Copy> Keys<C> {
         store: fn(&mut Clip, usize, Track<T>) -> crate::Result<()>,
     ) -> SinewStatus {
         guard(|| {
-            // SAFETY: forwarded contract; null and alignment are checked.
             let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
             let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
             let n = self.count;
             let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
-            // SAFETY: as above.
             let (times, values) = unsafe {
                 let times = arg_slice(self.times, n, "times")?;
                 (times, convert(arg_slice(self.values, n, "values")?))
             };
             let tangents = match self.tangents.map(|p| p.is_null()) {
                 [true, true] => None,
-                // SAFETY: as above.
                 [false, false] => Some(unsafe {
                     let [ins, outs] = self.tangents;
                     let ins = convert(arg_slice(ins, n, "in_tangents")?);
@@ -262,7 +259,6 @@ pub unsafe extern "C" fn sinew_clip_sample(
 ) -> SinewStatus {
     let sample = |clip: &SinewClip| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let (out, cursor) = unsafe { (arg_mut(out, "out")?, opt_arg_mut(cursor, "cursor")?) };
         let cursor = cursor.map(|c| &mut c.inner);
         Ok(clip.inner.sample(time, looping, cursor, &mut out.inner)?)

@@ -98,7 +98,6 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_constraint_default(out: *mut SinewJointConstraint) {
     guard_void(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let quarter = std::f32::consts::FRAC_PI_4;
         *out = SinewJointConstraint {
@@ -128,7 +127,7 @@ pub unsafe extern "C" fn sinew_pose_apply_constraints(
     count: u32,
 ) -> SinewStatus {
     let apply = |pose: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; both arrays hold `count` items.
+        // SAFETY: both arrays hold `count` items.
         let (joints, constraints) = unsafe {
             let joints = arg_slice(joints, count, "joints")?;
             (joints, arg_slice(constraints, count, "constraints")?)
@@ -150,7 +149,6 @@ pub unsafe extern "C" fn sinew_pose_apply_constraints(
 pub(crate) unsafe fn read_constraint(
     constraint: *const SinewJointConstraint,
 ) -> FfiResult<Option<JointConstraint>> {
-    // SAFETY: forwarded contract (the module's pointer rule).
     let c = unsafe { opt_arg(constraint, "constraint") }?;
     c.map(JointConstraint::try_from).transpose()
 }

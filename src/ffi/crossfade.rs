@@ -63,7 +63,6 @@ pub unsafe extern "C" fn sinew_crossfade_play(
 ) -> SinewStatus {
     let play = |c: &mut SinewCrossfade| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let clip = unsafe { SinewClip::get(clip) }?;
         Ok(c.inner.play(clip.inner.clone(), looping)?)
     };
@@ -98,13 +97,11 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
         let curves = [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize];
         let curve = c_enum(curve, "curve", "SinewFadeCurve", &curves)?;
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let clip = unsafe { SinewClip::get(clip) }?;
         let queued = OptOut::new(out_queued, "out_queued")?;
         let started = c
             .inner
             .fade_to(clip.inner.clone(), duration, curve, looping)?;
-        // SAFETY: as above.
         unsafe { queued.write(u32::from(started)) };
         Ok(())
     };
@@ -133,7 +130,6 @@ pub unsafe extern "C" fn sinew_crossfade_get_pose(
     out: *mut SinewPose,
 ) -> SinewStatus {
     let copy = |c: &SinewCrossfade| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         Ok(out.inner.copy_from(c.inner.pose())?)
     };
@@ -162,7 +158,6 @@ unsafe fn per_clip<'a>(
     fill: fn(&Crossfade, &mut [f32]) -> usize,
 ) -> impl FnOnce(&SinewCrossfade) -> FfiResult<u32> + 'a {
     move |c| {
-        // SAFETY: forwarded contract.
         let out = unsafe { arg_slice_mut(out, capacity, name) }?;
         Ok(fill(&c.inner, out) as u32)
     }
@@ -217,7 +212,6 @@ pub unsafe extern "C" fn sinew_crossfade_is_inertializing(
     let read = |c: &SinewCrossfade| {
         let remaining = OptOut::new(out_remaining, "out_remaining")?;
         let left = c.inner.inertialization_remaining();
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         unsafe { remaining.write(left.unwrap_or(0.0)) };
         Ok(u32::from(left.is_some()))
     };

@@ -106,7 +106,6 @@ unsafe fn apply_with(
     apply: impl FnOnce(&HandIkRetargeting, &HandPair, &[u32]) -> FfiResult<Vec3>,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         unsafe {
             let (node, hands) = (SinewHandIkRetargeting::get(node)?, arg(hands, "hands")?);
             let bones = arg_slice(bones, bone_count, "bones")?;
@@ -134,7 +133,7 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
     let apply = |node: &HandIkRetargeting, hands: &HandPair, bones: &[u32]| {
-        // SAFETY: the module's pointer rule; `model` holds `count` transforms.
+        // SAFETY: `model` holds `count` transforms.
         let model = unsafe { arg_slice_mut(model, count, "model") }?;
         Ok(node.apply_model(model, hands, bones)?)
     };
@@ -156,7 +155,6 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
     let apply = |node: &HandIkRetargeting, hands: &HandPair, bones: &[u32]| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let pose = unsafe { SinewPose::get_mut(pose) }?;
         Ok(node.apply_pose(&mut pose.inner, hands, bones)?)
     };

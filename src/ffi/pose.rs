@@ -32,7 +32,7 @@ unsafe fn set_all(
     set: fn(&mut Pose, Converted) -> crate::Result<()>,
 ) -> SinewStatus {
     let set_all = |p: &mut SinewPose| {
-        // SAFETY: forwarded contract; `source` holds `count` items.
+        // SAFETY: `source` holds `count` items.
         let source = unsafe { arg_array(source, count, p.inner.joint_count(), name) }?;
         let convert: fn(&SinewTransform) -> Transform = |&t| t.into();
         Ok(set(&mut p.inner, source.iter().map(convert))?)
@@ -119,7 +119,7 @@ pub unsafe extern "C" fn sinew_pose_get_model(
 ) -> SinewStatus {
     let copy = |p: &mut SinewPose| {
         let n = p.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        // SAFETY: `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
         for (o, &m) in out.iter_mut().zip(p.inner.model()?) {
             *o = m.into();
@@ -144,7 +144,7 @@ pub unsafe extern "C" fn sinew_pose_compute_model(
 ) -> SinewStatus {
     let compute = |p: &SinewPose| {
         let n = p.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        // SAFETY: `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
         Ok(p.inner.model_into_as(out)?)
     };
@@ -189,7 +189,6 @@ pub unsafe extern "C" fn sinew_pose_set_model_transform(
     transform: *const SinewTransform,
 ) -> SinewStatus {
     let set = |p: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let t = unsafe { arg(transform, "transform") }?;
         Ok(p.inner.set_model_of(joint as usize, &(*t).into())?)
     };

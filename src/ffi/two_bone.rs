@@ -108,8 +108,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
     let target = Target::new(effector_position, effector_rotation, out_result);
     guard(|| {
         let chain = chain.cast::<[SinewTransform; 3]>();
-        // SAFETY: the module's pointer rule; `chain` holds three transforms; null and
-        // alignment are checked, and the chain is borrowed only after every other read.
+        // SAFETY: `chain` holds three transforms, borrowed only after every other read.
         unsafe {
             let solver = SinewTwoBoneIk::get(solver)?;
             check_pointer(chain.cast_const(), "chain")?;
@@ -146,7 +145,6 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
     let targets = Target::new(effector_positions, effector_rotations, out_results);
     let targets = targets.with_pole(joint_targets);
     guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
         let mut arrays = TwoBoneArrays::new(chains, chain_count, targets)?;
         Ok(solver.inner.solve_batch_with(&mut arrays)?)
@@ -169,16 +167,13 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
     let target = Target::new(effector_position, effector_rotation, out_result);
-    guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
-        unsafe {
-            let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
-            let solve = |t| {
-                Ok(solver
-                    .inner
-                    .solve_pose(&mut pose.inner, [root, joint, end], &t)?)
-            };
-            target.with_pole(joint_target).solve(solve)
-        }
+    guard(|| unsafe {
+        let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
+        let solve = |t| {
+            Ok(solver
+                .inner
+                .solve_pose(&mut pose.inner, [root, joint, end], &t)?)
+        };
+        target.with_pole(joint_target).solve(solve)
     })
 }
