@@ -141,14 +141,8 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
         let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
         let joints = arg_slice(joints, count, "joints")?;
         let (solver, pose) = (handle.parts().0, &mut pose.inner);
-        target.solve(|t| {
-            Ok(ik_chain::solve_pose(
-                solver,
-                pose,
-                joints,
-                &chain_target(t),
-            )?)
-        })
+        let mut solve = |t| ik_chain::solve_pose(solver, pose, joints, &chain_target(t));
+        target.solve(|t| Ok(solve(t)?))
     })
 }
 
