@@ -65,9 +65,6 @@ pub(crate) unsafe fn set_constraint<H: ChainHandle>(
 
 /// Body of `sinew_<solver>_solve`: converts the C chain through the handle's buffer, solves,
 /// converts back only on success.
-///
-/// # Safety
-/// `chain` must hold `count` transforms.
 pub(crate) unsafe fn solve<H: ChainHandle>(
     handle: *mut H,
     chain: *mut SinewTransform,
@@ -111,9 +108,6 @@ fn fit(joints: usize, buffer: &mut [Transform]) -> FfiResult<&mut [Transform]> {
 }
 
 /// Body of `sinew_<solver>_solve_batch`.
-///
-/// # Safety
-/// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     handle: *mut H,
     chains: ChainArrays,
@@ -127,9 +121,6 @@ pub(crate) unsafe fn solve_batch<H: ChainHandle>(
 }
 
 /// Body of `sinew_<solver>_solve_pose`.
-///
-/// # Safety
-/// `joints` must hold `count` items.
 pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     handle: *mut H,
     pose: *mut SinewPose,

@@ -116,9 +116,6 @@ impl<C: Copy> Keys<C> {
 
     /// Body of the track setters: reads the keys (converted to core values), builds the track
     /// and stores it in joint `joint` of `clip` with `store`.
-    ///
-    /// # Safety
-    /// Non-null arrays must hold `count` items.
     unsafe fn set<T: Keyframe + From<C>>(
         self,
         clip: *mut SinewClip,

@@ -146,11 +146,8 @@ pub unsafe extern "C" fn sinew_crossfade_fade_count(
     unsafe { query(crossfade, out_count, "out_count", count) }
 }
 
-/// A query that fills `out` (`capacity` floats) with one value per clip through `fill` and
-/// gives how many there are.
-///
-/// # Safety
-/// `out` must hold `capacity` floats when the query runs.
+/// The query of the exports that fill `out` (`capacity` floats) with one value per clip
+/// through `fill` and report how many there are.
 unsafe fn per_clip<'a>(
     out: *mut f32,
     capacity: u32,

@@ -94,9 +94,6 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_set_settings(
 
 /// Body of the `_apply_*` exports: reads the node, the hands and the bones, checks
 /// `out_offset`, runs `apply` and writes the offset it returns.
-///
-/// # Safety
-/// `bones` must hold `bone_count` indices.
 unsafe fn apply_with(
     node: *const SinewHandIkRetargeting,
     hands: *const SinewHandJoints,
