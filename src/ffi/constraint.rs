@@ -62,21 +62,15 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
                 "a constraint angle is not finite (NaN or infinity), even if its type does not use it",
             ));
         }
-        let range = (c.min_angle, c.max_angle);
+        let (min, max) = (c.min_angle, c.max_angle);
         let limit = match c.r#type {
             1 => Limit::Cone {
                 half_angle_1: c.swing_half_angle_1,
                 half_angle_2: c.swing_half_angle_2,
-                twist: flag(c.limit_twist, "limit_twist")?.then_some(range),
+                twist: flag(c.limit_twist, "limit_twist")?.then_some((min, max)),
             },
-            2 => Limit::Hinge {
-                min: range.0,
-                max: range.1,
-            },
-            3 => Limit::Twist {
-                min: range.0,
-                max: range.1,
-            },
+            2 => Limit::Hinge { min, max },
+            3 => Limit::Twist { min, max },
             v => {
                 return Err(FfiError::bad_enum(
                     "constraint type",
