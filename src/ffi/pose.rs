@@ -29,7 +29,7 @@ unsafe fn set_all(
     source: *const SinewTransform,
     count: u32,
     name: &str,
-    set: fn(&mut Pose, Converted) -> crate::Result<()>,
+    set: fn(&mut Pose, Converted<'_>) -> crate::Result<()>,
 ) -> SinewStatus {
     let set_all = |p: &mut SinewPose| {
         // SAFETY: `source` holds `count` items.
