@@ -106,7 +106,7 @@ pub(crate) fn chain_target(t: TwoBoneTarget) -> ChainTarget {
 
 /// Checks an array argument of `count` items: a required one must be non-NULL, and any
 /// non-NULL one aligned. Nothing is checked for an empty batch.
-pub(crate) fn check_array<T>(p: *const T, count: u32, name: &str, required: bool) -> FfiResult<()> {
+fn check_array<T>(p: *const T, count: u32, name: &str, required: bool) -> FfiResult<()> {
     if count == 0 || (!required && p.is_null()) {
         return Ok(());
     }
