@@ -409,29 +409,31 @@ impl Clip {
     }
 
     /// Sets (replaces) a joint's translation track.
-    pub fn set_translation_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
-        self.check_fits(&track)?;
-        let slot = self.slot(joint)?;
-        slot.share_times(&mut track);
-        slot.translation = Some(track);
-        Ok(())
+    pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.set_track(joint, track, |j| &mut j.translation)
     }
 
     /// Sets (replaces) a joint's rotation track.
-    pub fn set_rotation_track(&mut self, joint: usize, mut track: Track<Quat>) -> Result<()> {
-        self.check_fits(&track)?;
-        let slot = self.slot(joint)?;
-        slot.share_times(&mut track);
-        slot.rotation = Some(track);
-        Ok(())
+    pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
+        self.set_track(joint, track, |j| &mut j.rotation)
     }
 
     /// Sets (replaces) a joint's scale track.
-    pub fn set_scale_track(&mut self, joint: usize, mut track: Track<Vec3>) -> Result<()> {
+    pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
+        self.set_track(joint, track, |j| &mut j.scale)
+    }
+
+    /// Puts `track` in the slot `field` picks of joint `joint`'s tracks, once it fits the clip.
+    fn set_track<T>(
+        &mut self,
+        joint: usize,
+        mut track: Track<T>,
+        field: impl FnOnce(&mut JointTracks) -> &mut Option<Track<T>>,
+    ) -> Result<()> {
         self.check_fits(&track)?;
         let slot = self.slot(joint)?;
         slot.share_times(&mut track);
-        slot.scale = Some(track);
+        *field(slot) = Some(track);
         Ok(())
     }
 

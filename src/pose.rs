@@ -6,8 +6,8 @@ use glam::Quat;
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
-use crate::skeleton::{validated_transform, Skeleton};
-use crate::transform::Transform;
+use crate::skeleton::Skeleton;
+use crate::transform::{copy_validated, finite, overflow, validated_transform, Transform};
 
 /// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus a
 /// model-space buffer allocated once so that computing model transforms allocates nothing.
@@ -71,14 +71,9 @@ impl Pose {
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(local.len())?;
-        for (i, t) in local.clone().enumerate() {
-            validated_transform(&t, || format!("local transform of joint {i}"))?;
-        }
-        for (dst, src) in self.local.iter_mut().zip(local) {
-            // Validated above, so this only normalizes (robustly, for huge quaternions too).
-            *dst = validated_transform(&src, String::new)?;
-        }
-        Ok(())
+        copy_validated(&mut self.local, local, |i| {
+            format!("local transform of joint {i}")
+        })
     }
 
     /// Model-space transforms of every joint, recomputed in one forward pass: each joint's
@@ -162,12 +157,9 @@ impl Pose {
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(model.len())?;
-        for (i, t) in model.clone().enumerate() {
-            validated_transform(&t, || format!("model transform of joint {i}"))?;
-        }
-        for (dst, src) in self.model.iter_mut().zip(model) {
-            *dst = validated_transform(&src, String::new)?;
-        }
+        copy_validated(&mut self.model, model, |i| {
+            format!("model transform of joint {i}")
+        })?;
         // Children first, so each parent's model transform is still there when a child reads it.
         for i in (0..self.local.len()).rev() {
             if let Some(p) = self.skeleton.parent(i) {
@@ -201,23 +193,6 @@ impl Pose {
                 ),
             ))
         }
-    }
-}
-
-/// The error for finite inputs whose model-space result leaves f32's range.
-fn overflow() -> Error {
-    Error::new(
-        ErrorKind::NumericOverflow,
-        "model-space transforms are not representable in f32 (pose magnitudes too large)",
-    )
-}
-
-/// Passes a finite transform through, or fails with [`overflow`].
-pub(crate) fn finite(t: Transform) -> Result<Transform> {
-    if t.is_finite() {
-        Ok(t)
-    } else {
-        Err(overflow())
     }
 }
 

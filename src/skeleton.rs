@@ -1,9 +1,8 @@
 //! `Skeleton`: the joint hierarchy (parents before children), its rest pose and joint names.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::rotation::normalize_robust;
-use crate::transform::Transform;
-use glam::{Quat, Vec4};
+use crate::transform::{validated_transform, Transform};
+use glam::Vec4;
 
 /// Most joints a skeleton may have; indices fit in `u16` with room to spare for sentinels.
 pub const MAX_JOINTS: usize = 1 << 16;
@@ -275,54 +274,6 @@ const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
 /// fingers, so returning to the chest after one still finds it.
 const CACHE: usize = 64;
 
-/// Checks a transform's components are finite and its rotation usable, returning it with the
-/// rotation renormalized. `what` names it in the error and is only called on failure, so the
-/// success path allocates nothing.
-#[inline]
-pub(crate) fn validated_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
-    // The common outcome, the transform as it is, is decided inline: as a call, the result
-    // came back through memory in pieces and reading it back stalled hot solve loops.
-    if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
-        return Ok(*t);
-    }
-    renormalized_transform(t, what)
-}
-
-/// [`validated_transform`] for transforms that are not finite or not unit.
-#[cold]
-fn renormalized_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
-    if !t.is_finite() {
-        return Err(Error::new(
-            ErrorKind::NonFinite,
-            format!("{} is not finite (NaN or infinity)", what()),
-        ));
-    }
-    let rotation = normalize_robust(t.rotation).ok_or_else(|| {
-        Error::new(
-            ErrorKind::InvalidArgument,
-            format!("{} has a zero-length rotation quaternion", what()),
-        )
-    })?;
-    Ok(Transform { rotation, ..*t })
-}
-
-/// Checks an optional effector rotation and returns it normalized.
-pub(crate) fn validated_rotation(rotation: Option<Quat>) -> Result<Option<Quat>> {
-    let Some(r) = rotation else { return Ok(None) };
-    if !r.is_finite() {
-        return Err(Error::new(
-            ErrorKind::NonFinite,
-            "effector rotation is not finite (NaN or infinity)",
-        ));
-    }
-    normalize_robust(r).map(Some).ok_or_else(|| {
-        Error::new(
-            ErrorKind::InvalidArgument,
-            "effector rotation is a zero-length quaternion",
-        )
-    })
-}
-
 fn validate_parents(parents: &[i32]) -> Result<()> {
     for (i, &p) in parents.iter().enumerate() {
         let bad = |why: &str| {
@@ -388,7 +339,7 @@ fn build_name_table(names: &[&str], n: usize) -> Result<(Vec<String>, Vec<u32>)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
+    use glam::{Quat, Vec3};
 
     fn rest(n: usize) -> Vec<Transform> {
         vec![Transform::from_translation(Vec3::X); n]

@@ -1,7 +1,9 @@
-//! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`.
+//! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`; and
+//! the checks transforms pass on the way in (finite, usable rotation) and out (finite).
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
 
 /// A TRS transform. Composition `parent * child` rotates and scales the child's translation
@@ -225,6 +227,91 @@ fn finish_chunk(
         *probe += a * 0.0 + b * 0.0;
     }
     rotations_finite
+}
+
+/// Checks a transform's components are finite and its rotation usable, returning it with the
+/// rotation renormalized. `what` names it in the error and is only called on failure, so the
+/// success path allocates nothing.
+#[inline]
+pub(crate) fn validated_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
+    // The common outcome, the transform as it is, is decided inline: as a call, the result
+    // came back through memory in pieces and reading it back stalled hot solve loops.
+    if t.is_finite() && normalize_robust(t.rotation) == Some(t.rotation) {
+        return Ok(*t);
+    }
+    renormalized_transform(t, what)
+}
+
+/// [`validated_transform`] for transforms that are not finite or not unit.
+#[cold]
+fn renormalized_transform(t: &Transform, what: impl Fn() -> String) -> Result<Transform> {
+    if !t.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            format!("{} is not finite (NaN or infinity)", what()),
+        ));
+    }
+    let rotation = normalize_robust(t.rotation).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{} has a zero-length rotation quaternion", what()),
+        )
+    })?;
+    Ok(Transform { rotation, ..*t })
+}
+
+/// Checks an optional effector rotation and returns it normalized.
+pub(crate) fn validated_rotation(rotation: Option<Quat>) -> Result<Option<Quat>> {
+    let Some(r) = rotation else { return Ok(None) };
+    if !r.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            "effector rotation is not finite (NaN or infinity)",
+        ));
+    }
+    normalize_robust(r).map(Some).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArgument,
+            "effector rotation is a zero-length quaternion",
+        )
+    })
+}
+
+/// Checks every transform of `src` as [`validated_transform`] does, then writes them into `dst`
+/// renormalized: nothing is written on error. `what(i)` names transform `i` in the error.
+pub(crate) fn copy_validated<I>(
+    dst: &mut [Transform],
+    src: I,
+    what: impl Fn(usize) -> String,
+) -> Result<()>
+where
+    I: Iterator<Item = Transform> + Clone,
+{
+    for (i, t) in src.clone().enumerate() {
+        validated_transform(&t, || what(i))?;
+    }
+    for (dst, src) in dst.iter_mut().zip(src) {
+        // Validated above, so this only normalizes (robustly, for huge quaternions too).
+        *dst = validated_transform(&src, String::new)?;
+    }
+    Ok(())
+}
+
+/// The error for finite inputs whose model-space result leaves f32's range.
+pub(crate) fn overflow() -> Error {
+    Error::new(
+        ErrorKind::NumericOverflow,
+        "model-space transforms are not representable in f32 (pose magnitudes too large)",
+    )
+}
+
+/// Passes a finite transform through, or fails with [`overflow`].
+pub(crate) fn finite(t: Transform) -> Result<Transform> {
+    if t.is_finite() {
+        Ok(t)
+    } else {
+        Err(overflow())
+    }
 }
 
 #[cfg(test)]

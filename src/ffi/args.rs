@@ -30,7 +30,6 @@ pub unsafe fn arg<'a, T>(p: *const T, name: &str) -> FfiResult<&'a T> {
 /// Borrows an optional input: NULL gives `None`.
 #[inline(always)]
 pub unsafe fn opt_arg<'a, T>(p: *const T, name: &str) -> FfiResult<Option<&'a T>> {
-    // SAFETY: forwarded contract.
     (!p.is_null()).then(|| unsafe { arg(p, name) }).transpose()
 }
 
@@ -45,7 +44,6 @@ pub unsafe fn arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<&'a mut T> {
 /// Borrows an optional in/out argument: NULL gives `None`.
 #[inline(always)]
 pub unsafe fn opt_arg_mut<'a, T>(p: *mut T, name: &str) -> FfiResult<Option<&'a mut T>> {
-    // SAFETY: forwarded contract.
     (!p.is_null())
         .then(|| unsafe { arg_mut(p, name) })
         .transpose()
@@ -79,7 +77,6 @@ pub unsafe fn arg_array<'a, T>(
     name: &str,
 ) -> FfiResult<&'a [T]> {
     check_count(n, expected, name)?;
-    // SAFETY: forwarded contract.
     unsafe { arg_slice(p, n, name) }
 }
 
@@ -91,7 +88,6 @@ pub unsafe fn arg_array_mut<'a, T>(
     name: &str,
 ) -> FfiResult<&'a mut [T]> {
     check_count(n, expected, name)?;
-    // SAFETY: forwarded contract.
     unsafe { arg_slice_mut(p, n, name) }
 }
 

@@ -1,9 +1,10 @@
-//! Batch solves through the C ABI: arrays read and written element by element through raw
+//! The target arguments of every solve (one item each, or one per chain in a batch) and
+//! batches in C layout. Batch arrays are read and written element by element through raw
 //! pointers (inputs may alias outputs without undefined behaviour), converted at the edge.
 
-use glam::Quat;
+use glam::{Quat, Vec3};
 
-use super::args::check_pointer;
+use super::args::{arg, check_pointer, opt_arg, OptOut};
 use super::guard::FfiResult;
 use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::chain_batch::ChainBatch;
@@ -11,9 +12,101 @@ use crate::ik::two_bone::TwoBoneBatch;
 use crate::ik::{ChainTarget, IkResult, TwoBoneTarget};
 use crate::transform::Transform;
 
+/// A solve's target as C passes it: effector positions (required), rotations and poles
+/// (optional; a pole is two-bone's joint target, NULL for chains) and where results go
+/// (optional), one item each for a single solve or one per chain for a batch.
+#[derive(Clone, Copy)]
+pub(crate) struct Target {
+    position: *const SinewVec3,
+    rotation: *const SinewQuat,
+    pole: *const SinewVec3,
+    result: *mut SinewIkResult,
+}
+
+impl Target {
+    /// A target without a pole.
+    pub fn new(
+        position: *const SinewVec3,
+        rotation: *const SinewQuat,
+        result: *mut SinewIkResult,
+    ) -> Self {
+        let pole = std::ptr::null();
+        Self {
+            position,
+            rotation,
+            pole,
+            result,
+        }
+    }
+
+    /// The target with poles `pole`.
+    pub fn with_pole(self, pole: *const SinewVec3) -> Self {
+        Self { pole, ..self }
+    }
+
+    /// Body of a single solve: reads the target and checks the result pointer before `solve`
+    /// borrows the chain (they may point into it), and writes the result only on success.
+    pub unsafe fn solve(
+        self,
+        solve: impl FnOnce(TwoBoneTarget) -> FfiResult<IkResult>,
+    ) -> FfiResult<()> {
+        let target = unsafe {
+            TwoBoneTarget {
+                position: (*arg(self.position, "effector_position")?).into(),
+                rotation: opt_arg(self.rotation, "effector_rotation")?.map(|&q| q.into()),
+                pole: opt_arg(self.pole, "joint_target")?.map(|&p| p.into()),
+            }
+        };
+        let out = OptOut::new(self.result, "out_result")?;
+        let result = solve(target)?;
+        unsafe { out.write(result) };
+        Ok(())
+    }
+
+    /// Checks the arrays of a batch of `count` chains.
+    fn check(&self, count: u32) -> FfiResult<()> {
+        check_array(self.pole, count, "joint_targets", false)?;
+        check_array(self.position, count, "effector_positions", true)?;
+        check_array(self.rotation, count, "effector_rotations", false)?;
+        check_array(self.result.cast_const(), count, "out_results", false)
+    }
+
+    /// Chain `i`'s target in a batch.
+    ///
+    /// # Safety
+    /// The arrays must be checked and hold more than `i` items.
+    unsafe fn read(&self, i: usize) -> TwoBoneTarget {
+        unsafe {
+            TwoBoneTarget {
+                position: self.position.add(i).read().into(),
+                rotation: read_opt(self.rotation, i).map(Quat::from),
+                pole: read_opt(self.pole, i).map(Vec3::from),
+            }
+        }
+    }
+
+    /// Writes chain `i`'s result in a batch when results were asked for.
+    ///
+    /// # Safety
+    /// As for [`read`](Self::read).
+    unsafe fn write(&self, i: usize, result: IkResult) {
+        if !self.result.is_null() {
+            unsafe { self.result.add(i).write(result.into()) };
+        }
+    }
+}
+
+/// A chain target: the two-bone target without its pole.
+pub(crate) fn chain_target(t: TwoBoneTarget) -> ChainTarget {
+    ChainTarget {
+        position: t.position,
+        rotation: t.rotation,
+    }
+}
+
 /// Checks an array argument of `count` items: a required one must be non-NULL, and any
 /// non-NULL one aligned. Nothing is checked for an empty batch.
-pub(crate) fn check_array<T>(p: *const T, count: u32, name: &str, required: bool) -> FfiResult<()> {
+fn check_array<T>(p: *const T, count: u32, name: &str, required: bool) -> FfiResult<()> {
     if count == 0 || (!required && p.is_null()) {
         return Ok(());
     }
@@ -25,73 +118,24 @@ pub(crate) fn check_array<T>(p: *const T, count: u32, name: &str, required: bool
 /// # Safety
 /// A non-NULL `p` must hold more than `i` items.
 unsafe fn read_opt<T: Copy>(p: *const T, i: usize) -> Option<T> {
-    // SAFETY: caller's contract.
     (!p.is_null()).then(|| unsafe { p.add(i).read() })
 }
 
-/// The per-chain arrays of a target: positions (required), rotations and results (optional).
-#[derive(Clone, Copy)]
-pub(crate) struct TargetArrays {
-    pub count: u32,
-    pub positions: *const SinewVec3,
-    pub rotations: *const SinewQuat,
-    pub results: *mut SinewIkResult,
-}
-
-impl TargetArrays {
-    /// Checks the arrays' pointers.
-    pub fn check(&self) -> FfiResult<()> {
-        check_array(self.positions, self.count, "effector_positions", true)?;
-        check_array(self.rotations, self.count, "effector_rotations", false)?;
-        check_array(self.results.cast_const(), self.count, "out_results", false)
-    }
-
-    /// Target `i`'s position and optional rotation.
-    ///
-    /// # Safety
-    /// The arrays must hold `count` items; `i < count`.
-    unsafe fn read(&self, i: usize) -> (glam::Vec3, Option<Quat>) {
-        // SAFETY: caller's contract.
-        unsafe {
-            (
-                self.positions.add(i).read().into(),
-                read_opt(self.rotations, i).map(Quat::from),
-            )
-        }
-    }
-
-    /// Writes result `i` when results were asked for.
-    ///
-    /// # Safety
-    /// As for [`read`](Self::read).
-    unsafe fn write(&self, i: usize, result: IkResult) {
-        if !self.results.is_null() {
-            // SAFETY: caller's contract.
-            unsafe { self.results.add(i).write(result.into()) };
-        }
-    }
-}
-
-/// A two-bone batch in C layout: `count` chains of three transforms, targets and poles.
+/// A two-bone batch in C layout: `count` chains of three transforms and their targets.
 pub(crate) struct TwoBoneArrays {
     chains: *mut SinewTransform,
-    poles: *const SinewVec3,
-    targets: TargetArrays,
+    count: u32,
+    targets: Target,
 }
 
 impl TwoBoneArrays {
     /// The arrays, every pointer checked (before anything is read).
-    pub fn new(
-        chains: *mut SinewTransform,
-        poles: *const SinewVec3,
-        targets: TargetArrays,
-    ) -> FfiResult<Self> {
-        check_array(chains.cast_const(), targets.count, "chains", true)?;
-        check_array(poles, targets.count, "joint_targets", false)?;
-        targets.check()?;
+    pub fn new(chains: *mut SinewTransform, count: u32, targets: Target) -> FfiResult<Self> {
+        check_array(chains.cast_const(), count, "chains", true)?;
+        targets.check(count)?;
         Ok(Self {
             chains,
-            poles,
+            count,
             targets,
         })
     }
@@ -100,18 +144,11 @@ impl TwoBoneArrays {
 impl TwoBoneBatch for TwoBoneArrays {
     type Transform = SinewTransform;
     fn count(&self) -> usize {
-        self.targets.count as usize
+        self.count as usize
     }
     fn target(&self, i: usize) -> TwoBoneTarget {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
-        unsafe {
-            let (position, rotation) = self.targets.read(i);
-            TwoBoneTarget {
-                position,
-                rotation,
-                pole: read_opt(self.poles, i).map(glam::Vec3::from),
-            }
-        }
+        unsafe { self.targets.read(i) }
     }
     fn chain(&mut self, i: usize) -> &mut [SinewTransform; 3] {
         // SAFETY: as in `target`; `chains` holds three transforms per chain. The borrow ends
@@ -123,12 +160,13 @@ impl TwoBoneBatch for TwoBoneArrays {
         unsafe { self.targets.write(i, result) };
     }
     fn targets_may_alias_chains(&self) -> bool {
-        let count = self.targets.count as usize;
+        let count = self.count as usize;
         let chains = span(self.chains.cast_const(), 3 * count);
+        let t = &self.targets;
         [
-            span(self.targets.positions, count),
-            span(self.targets.rotations, count),
-            span(self.poles, count),
+            span(t.position, count),
+            span(t.rotation, count),
+            span(t.pole, count),
         ]
         .iter()
         .any(|s| overlaps(s, &chains))
@@ -151,49 +189,80 @@ fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
     a.start < b.end && b.start < a.end
 }
 
-/// A FABRIK/CCD batch in C layout, solved through the handle's conversion buffer.
-pub(crate) struct ChainArrays<'a> {
-    pub chains: *mut SinewTransform,
+/// A FABRIK/CCD batch's chains as C passes them: `count` chains of `joints` transforms back
+/// to back, with optional root parent rotations (one per chain).
+#[derive(Clone, Copy)]
+pub(crate) struct ChainArrays {
+    chains: *mut SinewTransform,
     pub joints: usize,
-    pub parents: *const SinewQuat,
-    pub targets: TargetArrays,
-    pub buffer: &'a mut [Transform],
+    count: u32,
+    parents: *const SinewQuat,
 }
 
-impl ChainArrays<'_> {
-    /// Checks every pointer (before anything is read).
-    pub fn check(&self) -> FfiResult<()> {
-        let count = self.targets.count;
-        check_array(self.chains.cast_const(), count, "chains", true)?;
-        check_array(self.parents, count, "root_parent_rotations", false)?;
-        self.targets.check()
+impl ChainArrays {
+    /// The arrays of a batch (checked by [`converted`](Self::converted)).
+    pub fn new(
+        chains: *mut SinewTransform,
+        joints: u32,
+        count: u32,
+        parents: *const SinewQuat,
+    ) -> Self {
+        let joints = joints as usize;
+        Self {
+            chains,
+            joints,
+            count,
+            parents,
+        }
+    }
+
+    /// The batch with its targets, solved through `buffer`, every pointer checked (before
+    /// anything is read).
+    pub fn converted(self, targets: Target, buffer: &mut [Transform]) -> FfiResult<Converted<'_>> {
+        check_array(self.chains.cast_const(), self.count, "chains", true)?;
+        check_array(self.parents, self.count, "root_parent_rotations", false)?;
+        targets.check(self.count)?;
+        Ok(Converted {
+            arrays: self,
+            targets,
+            buffer,
+        })
     }
 }
 
-impl ChainBatch for ChainArrays<'_> {
+/// A FABRIK/CCD batch in C layout, solved through the handle's conversion buffer.
+pub(crate) struct Converted<'a> {
+    arrays: ChainArrays,
+    targets: Target,
+    buffer: &'a mut [Transform],
+}
+
+impl ChainBatch for Converted<'_> {
     fn count(&self) -> usize {
-        self.targets.count as usize
+        self.arrays.count as usize
     }
     fn target(&self, i: usize) -> (ChainTarget, Quat) {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe {
-            let (position, rotation) = self.targets.read(i);
-            let parent = read_opt(self.parents, i).map_or(Quat::IDENTITY, Quat::from);
-            (ChainTarget { position, rotation }, parent)
+            let target = chain_target(self.targets.read(i));
+            let parent = read_opt(self.arrays.parents, i).map_or(Quat::IDENTITY, Quat::from);
+            (target, parent)
         }
     }
     fn chain(&mut self, i: usize) -> &mut [Transform] {
-        let buffer = &mut self.buffer[..self.joints];
+        let joints = self.arrays.joints;
+        let buffer = &mut self.buffer[..joints];
         for (j, slot) in buffer.iter_mut().enumerate() {
             // SAFETY: as in `target`; `joints` transforms per chain.
-            *slot = unsafe { self.chains.add(i * self.joints + j).read() }.into();
+            *slot = unsafe { self.arrays.chains.add(i * joints + j).read() }.into();
         }
         buffer
     }
     fn store(&mut self, i: usize, result: IkResult) {
-        for (j, t) in self.buffer[..self.joints].iter().enumerate() {
+        let joints = self.arrays.joints;
+        for (j, t) in self.buffer[..joints].iter().enumerate() {
             // SAFETY: as in `chain`.
-            unsafe { self.chains.add(i * self.joints + j).write((*t).into()) };
+            unsafe { self.arrays.chains.add(i * joints + j).write((*t).into()) };
         }
         // SAFETY: as in `target`.
         unsafe { self.targets.write(i, result) };

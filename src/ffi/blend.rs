@@ -65,9 +65,8 @@ pub unsafe extern "C" fn sinew_pose_blend(
     guard(|| {
         let spaces = [BlendSpace::Local, BlendSpace::ModelRotation];
         let space = c_enum(space, "space", "SinewBlendSpace", &spaces)?;
-        // SAFETY: the module's pointer rule; null and alignment are checked, and pointers are
-        // compared before any reference is formed, so the output is never borrowed mutably
-        // while also borrowed as an input.
+        // SAFETY: pointers are compared before any reference is formed, so the output is never
+        // borrowed mutably while also borrowed as an input.
         unsafe {
             let mask = opt_arg(mask, "mask")?.map(|m| &m.inner);
             check_poses(&[(a, "a"), (b, "b")])?;
@@ -102,7 +101,7 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
     out: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: the module's pointer rule; `layers` holds `count` items.
+        // SAFETY: `layers` holds `count` items.
         let layers = unsafe { arg_slice(layers, count, "layers") }?;
         check_pointer(out.cast_const(), "out")?;
         for l in layers {
@@ -114,13 +113,11 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
                 return Err(aliasing("one of the layers"));
             }
         }
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let iter = layers.iter().map(|l| Layer {
             // SAFETY: checked non-null and aligned above, and distinct from `out`.
             pose: unsafe { &(*l.pose).inner },
             weight: l.weight,
-            // SAFETY: as above.
             mask: unsafe { l.mask.as_ref() }.map(|m| &m.inner),
         });
         out.inner.blend_layer_iter(iter, threshold)?;
@@ -146,8 +143,7 @@ pub unsafe extern "C" fn sinew_pose_make_additive(
         if ptr::eq(out, pose) || ptr::eq(out, reference) {
             return Err(aliasing("an input"));
         }
-        // SAFETY: the module's pointer rule; checked non-null and aligned; `out_delta` is
-        // distinct from the inputs.
+        // SAFETY: checked non-null and aligned; `out_delta` is distinct from the inputs.
         let (pose, reference, out) = unsafe { (&*pose, &*reference, &mut *out_delta) };
         Ok(out.inner.make_additive(&pose.inner, &reference.inner)?)
     })
@@ -183,8 +179,7 @@ pub unsafe extern "C" fn sinew_pose_apply_additive(
         if ptr::eq(out_ptr, delta) {
             return Err(aliasing("the delta"));
         }
-        // SAFETY: the module's pointer rule; null and alignment are checked; `out` is not
-        // `delta`, and `base` is read only when it is not `out`.
+        // SAFETY: `out` is not `delta`, and `base` is read only when it is not `out`.
         unsafe {
             let mask = opt_arg(mask, "mask")?.map(|m| &m.inner);
             arg(base, "base")?;

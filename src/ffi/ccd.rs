@@ -1,5 +1,6 @@
 //! CCD exports (`SinewCcd`), shaped after Unreal's CCDIK node.
 
+use super::batch::{ChainArrays, Target};
 use super::chain::{self, chain_handle};
 use super::constraint::SinewJointConstraint;
 use super::handle::{destroy, update};
@@ -128,17 +129,8 @@ pub unsafe extern "C" fn sinew_ccd_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve(
-            solver,
-            chain,
-            joint_count,
-            root_parent_rotation,
-            effector_position,
-            effector_rotation,
-            out_result,
-        )
-    }
+    let target = Target::new(effector_position, effector_rotation, out_result);
+    unsafe { chain::solve(solver, chain, joint_count, root_parent_rotation, target) }
 }
 
 /// Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
@@ -159,18 +151,9 @@ pub unsafe extern "C" fn sinew_ccd_solve_batch(
     effector_rotations: *const SinewQuat,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve_batch(
-            solver,
-            chains,
-            joint_count,
-            chain_count,
-            root_parent_rotations,
-            effector_positions,
-            effector_rotations,
-            out_results,
-        )
-    }
+    let chains = ChainArrays::new(chains, joint_count, chain_count, root_parent_rotations);
+    let targets = Target::new(effector_positions, effector_rotations, out_results);
+    unsafe { chain::solve_batch(solver, chains, targets) }
 }
 
 /// Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
@@ -188,15 +171,6 @@ pub unsafe extern "C" fn sinew_ccd_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve_pose(
-            solver,
-            pose,
-            joints,
-            joint_count,
-            effector_position,
-            effector_rotation,
-            out_result,
-        )
-    }
+    let target = Target::new(effector_position, effector_rotation, out_result);
+    unsafe { chain::solve_pose(solver, pose, joints, joint_count, target) }
 }

@@ -3,17 +3,17 @@
 
 use glam::Quat;
 
-use super::args::{arg_slice, arg_slice_mut, check_pointer, opt_arg, OptOut};
-use super::batch::{ChainArrays, TargetArrays};
+use super::args::{arg_slice, arg_slice_mut, check_pointer, opt_arg};
+use super::batch::{chain_target, ChainArrays, Target};
 use super::constraint::{read_constraint, SinewJointConstraint};
 use super::guard::{guard, FfiResult};
 use super::handle::{update, Handle};
 use super::pose::SinewPose;
 use super::settings::Solver;
 use super::status::SinewStatus;
-use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
-use crate::ik::chain::ChainSolver;
-use crate::ik::ChainTarget;
+use super::types::{SinewQuat, SinewTransform};
+use crate::ik::chain::{self as ik_chain, ChainSolver};
+use crate::ik::chain_batch;
 use crate::transform::Transform;
 use crate::{Error, ErrorKind};
 
@@ -56,7 +56,6 @@ pub(crate) unsafe fn set_constraint<H: ChainHandle>(
     constraint: *const SinewJointConstraint,
 ) -> SinewStatus {
     let set = |h: &mut H| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         let constraint = unsafe { read_constraint(constraint) }?;
         let work = h.parts().0.work_mut();
         Ok(work.set_constraint(joint as usize, constraint)?)
@@ -66,41 +65,35 @@ pub(crate) unsafe fn set_constraint<H: ChainHandle>(
 
 /// Body of `sinew_<solver>_solve`: converts the C chain through the handle's buffer, solves,
 /// converts back only on success.
-///
-/// # Safety
-/// `chain` must hold `count` transforms.
 pub(crate) unsafe fn solve<H: ChainHandle>(
     handle: *mut H,
     chain: *mut SinewTransform,
     count: u32,
     root_parent_rotation: *const SinewQuat,
-    effector_position: *const SinewVec3,
-    effector_rotation: *const SinewQuat,
-    out_result: *mut SinewIkResult,
+    target: Target,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked, and the chain is
-        // borrowed only after every other input is read: they may point into it.
+        // SAFETY: the chain is borrowed only after every other input is read: they may point
+        // into it.
         unsafe {
             let (solver, buffer) = H::get_mut(handle)?.parts();
             if count > 0 {
                 check_pointer(chain.cast_const(), "chain")?;
             }
             let parent = read_parent_rotation(root_parent_rotation)?;
-            let (target, out_result) =
-                read_target(effector_position, effector_rotation, out_result)?;
-            let chain = arg_slice_mut(chain, count, "chain")?;
-            let buffer = fit(chain.len(), buffer)?;
-            for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
-                *dst = (*src).into();
-            }
-            let result = solver.solve_chain(buffer, parent, &target)?;
-            for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
-                *dst = (*src).into();
-            }
-            out_result.write(result);
+            target.solve(|target| {
+                let chain = arg_slice_mut(chain, count, "chain")?;
+                let buffer = fit(chain.len(), buffer)?;
+                for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
+                    *dst = (*src).into();
+                }
+                let result = solver.solve_chain(buffer, parent, &chain_target(target))?;
+                for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
+                    *dst = (*src).into();
+                }
+                Ok(result)
+            })
         }
-        Ok(())
     })
 }
 
@@ -115,75 +108,37 @@ fn fit(joints: usize, buffer: &mut [Transform]) -> FfiResult<&mut [Transform]> {
 }
 
 /// Body of `sinew_<solver>_solve_batch`.
-///
-/// # Safety
-/// Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
 pub(crate) unsafe fn solve_batch<H: ChainHandle>(
     handle: *mut H,
-    chains: *mut SinewTransform,
-    joint_count: u32,
-    chain_count: u32,
-    root_parent_rotations: *const SinewQuat,
-    effector_positions: *const SinewVec3,
-    effector_rotations: *const SinewQuat,
-    out_results: *mut SinewIkResult,
+    chains: ChainArrays,
+    targets: Target,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         let (solver, buffer) = unsafe { H::get_mut(handle) }?.parts();
-        let mut arrays = ChainArrays {
-            chains,
-            joints: joint_count as usize,
-            parents: root_parent_rotations,
-            targets: TargetArrays {
-                count: chain_count,
-                positions: effector_positions,
-                rotations: effector_rotations,
-                results: out_results,
-            },
-            buffer,
-        };
-        arrays.check()?;
-        crate::ik::chain_batch::solve_batch(solver, joint_count as usize, &mut arrays)?;
-        Ok(())
+        let mut batch = chains.converted(targets, buffer)?;
+        Ok(chain_batch::solve_batch(solver, chains.joints, &mut batch)?)
     })
 }
 
 /// Body of `sinew_<solver>_solve_pose`.
-///
-/// # Safety
-/// `joints` must hold `count` items.
 pub(crate) unsafe fn solve_pose<H: ChainHandle>(
     handle: *mut H,
     pose: *mut SinewPose,
     joints: *const u32,
     count: u32,
-    effector_position: *const SinewVec3,
-    effector_rotation: *const SinewQuat,
-    out_result: *mut SinewIkResult,
+    target: Target,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
-        unsafe {
-            let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
-            let joints = arg_slice(joints, count, "joints")?;
-            let (target, out_result) =
-                read_target(effector_position, effector_rotation, out_result)?;
-            let solver = handle.parts().0;
-            out_result.write(crate::ik::chain::solve_pose(
-                solver,
-                &mut pose.inner,
-                joints,
-                &target,
-            )?);
-        }
-        Ok(())
+    guard(|| unsafe {
+        let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
+        let joints = arg_slice(joints, count, "joints")?;
+        let (solver, pose) = (handle.parts().0, &mut pose.inner);
+        let mut solve = |t| ik_chain::solve_pose(solver, pose, joints, &chain_target(t));
+        target.solve(|t| Ok(solve(t)?))
     })
 }
 
 /// Reads the optional model rotation of the chain root's parent (NULL is identity).
 unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
-    // SAFETY: forwarded contract.
     let Some(&q) = unsafe { opt_arg(p, "root_parent_rotation") }? else {
         return Ok(Quat::IDENTITY);
     };
@@ -196,17 +151,4 @@ unsafe fn read_parent_rotation(p: *const SinewQuat) -> FfiResult<Quat> {
         let message = "root_parent_rotation is a zero quaternion";
         Error::new(ErrorKind::InvalidArgument, message).into()
     })
-}
-
-/// Reads a chain target and checks `out_result`, before the chain is borrowed: they may point
-/// into it.
-unsafe fn read_target(
-    effector_position: *const SinewVec3,
-    effector_rotation: *const SinewQuat,
-    out_result: *mut SinewIkResult,
-) -> FfiResult<(ChainTarget, OptOut<SinewIkResult>)> {
-    // SAFETY: forwarded contract.
-    let (position, rotation) = unsafe { read_effector(effector_position, effector_rotation) }?;
-    let out_result = OptOut::new(out_result, "out_result")?;
-    Ok((ChainTarget { position, rotation }, out_result))
 }

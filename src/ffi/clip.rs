@@ -94,54 +94,61 @@ const KINDS: [Interpolation; 4] = [
     Interpolation::Cubic,
 ];
 
-/// Body of the track setters: reads a track's C arrays (converted to core values), builds it
-/// and stores it with `store`. Tangent arrays are required for cubic tracks and must be NULL
-/// otherwise.
-///
-/// # Safety
-/// Non-null arrays must hold `count` items.
-unsafe fn set_track<C: Copy, T: Keyframe + From<C>>(
-    clip: *mut SinewClip,
-    joint: u32,
-    interpolation: i32,
+/// A track's keys as C passes them: `count` times and values, and in and out tangents (both
+/// for cubic tracks, both NULL otherwise).
+struct Keys<C> {
     times: *const f32,
     values: *const C,
-    in_tangents: *const C,
-    out_tangents: *const C,
+    tangents: [*const C; 2],
     count: u32,
-    store: fn(&mut Clip, usize, Track<T>) -> crate::Result<()>,
-) -> SinewStatus {
-    guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
-        let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
-        let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
-        let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
-        // SAFETY: as above.
-        let (times, values) = unsafe {
-            (
-                arg_slice(times, count, "times")?,
-                arg_slice(values, count, "values")?,
-            )
-        };
-        let tangents = match (in_tangents.is_null(), out_tangents.is_null()) {
-            (true, true) => None,
-            // SAFETY: as above.
-            (false, false) => Some(unsafe {
-                (
-                    convert(arg_slice(in_tangents, count, "in_tangents")?),
-                    convert(arg_slice(out_tangents, count, "out_tangents")?),
-                )
-            }),
-            _ => {
-                let message = "in_tangents and out_tangents must both be given or both be NULL";
-                return Err(FfiError::new(SinewStatus::NullPointer, message));
-            }
-        };
-        let values = convert(values);
-        let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
-        let track = Track::new(kind, times, &values, tangents, clip.duration())?;
-        Ok(store(clip, joint as usize, track)?)
-    })
+}
+
+impl<C: Copy> Keys<C> {
+    fn new(times: *const f32, values: *const C, ins: *const C, outs: *const C, count: u32) -> Self {
+        let tangents = [ins, outs];
+        Self {
+            times,
+            values,
+            tangents,
+            count,
+        }
+    }
+
+    /// Body of the track setters: reads the keys (converted to core values), builds the track
+    /// and stores it in joint `joint` of `clip` with `store`.
+    unsafe fn set<T: Keyframe + From<C>>(
+        self,
+        clip: *mut SinewClip,
+        joint: u32,
+        interpolation: i32,
+        store: fn(&mut Clip, usize, Track<T>) -> crate::Result<()>,
+    ) -> SinewStatus {
+        guard(|| {
+            let clip = editable(unsafe { arg_mut(clip, "clip") }?)?;
+            let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
+            let n = self.count;
+            let convert = |v: &[C]| v.iter().map(|&c| T::from(c)).collect::<Vec<T>>();
+            let (times, values) = unsafe {
+                let times = arg_slice(self.times, n, "times")?;
+                (times, convert(arg_slice(self.values, n, "values")?))
+            };
+            let tangents = match self.tangents.map(|p| p.is_null()) {
+                [true, true] => None,
+                [false, false] => Some(unsafe {
+                    let [ins, outs] = self.tangents;
+                    let ins = convert(arg_slice(ins, n, "in_tangents")?);
+                    (ins, convert(arg_slice(outs, n, "out_tangents")?))
+                }),
+                _ => {
+                    let message = "in_tangents and out_tangents must both be given or both be NULL";
+                    return Err(FfiError::new(SinewStatus::NullPointer, message));
+                }
+            };
+            let tangents = tangents.as_ref().map(|(i, o)| (&i[..], &o[..]));
+            let track = Track::new(kind, times, &values, tangents, clip.duration())?;
+            Ok(store(clip, joint as usize, track)?)
+        })
+    }
 }
 
 /// Sets (replaces) joint `joint`'s translation track from `key_count` keys: strictly increasing
@@ -161,19 +168,8 @@ pub unsafe extern "C" fn sinew_clip_set_translation_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    unsafe {
-        set_track(
-            clip,
-            joint,
-            interpolation,
-            times,
-            values,
-            in_tangents,
-            out_tangents,
-            key_count,
-            Clip::set_translation_track,
-        )
-    }
+    let keys = Keys::new(times, values, in_tangents, out_tangents, key_count);
+    unsafe { keys.set(clip, joint, interpolation, Clip::set_translation_track) }
 }
 
 /// Sets (replaces) joint `joint`'s rotation track; as the translation track, with quaternion
@@ -192,19 +188,8 @@ pub unsafe extern "C" fn sinew_clip_set_rotation_track(
     out_tangents: *const SinewQuat,
     key_count: u32,
 ) -> SinewStatus {
-    unsafe {
-        set_track(
-            clip,
-            joint,
-            interpolation,
-            times,
-            values,
-            in_tangents,
-            out_tangents,
-            key_count,
-            Clip::set_rotation_track,
-        )
-    }
+    let keys = Keys::new(times, values, in_tangents, out_tangents, key_count);
+    unsafe { keys.set(clip, joint, interpolation, Clip::set_rotation_track) }
 }
 
 /// Sets (replaces) joint `joint`'s scale track; as the translation track.
@@ -222,19 +207,8 @@ pub unsafe extern "C" fn sinew_clip_set_scale_track(
     out_tangents: *const SinewVec3,
     key_count: u32,
 ) -> SinewStatus {
-    unsafe {
-        set_track(
-            clip,
-            joint,
-            interpolation,
-            times,
-            values,
-            in_tangents,
-            out_tangents,
-            key_count,
-            Clip::set_scale_track,
-        )
-    }
+    let keys = Keys::new(times, values, in_tangents, out_tangents, key_count);
+    unsafe { keys.set(clip, joint, interpolation, Clip::set_scale_track) }
 }
 
 /// Removes joint `joint`'s track for `property` (a `SinewTrackProperty`), so the joint keeps
@@ -282,7 +256,6 @@ pub unsafe extern "C" fn sinew_clip_sample(
 ) -> SinewStatus {
     let sample = |clip: &SinewClip| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let (out, cursor) = unsafe { (arg_mut(out, "out")?, opt_arg_mut(cursor, "cursor")?) };
         let cursor = cursor.map(|c| &mut c.inner);
         Ok(clip.inner.sample(time, looping, cursor, &mut out.inner)?)

@@ -62,21 +62,15 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
                 "a constraint angle is not finite (NaN or infinity), even if its type does not use it",
             ));
         }
-        let range = (c.min_angle, c.max_angle);
+        let (min, max) = (c.min_angle, c.max_angle);
         let limit = match c.r#type {
             1 => Limit::Cone {
                 half_angle_1: c.swing_half_angle_1,
                 half_angle_2: c.swing_half_angle_2,
-                twist: flag(c.limit_twist, "limit_twist")?.then_some(range),
+                twist: flag(c.limit_twist, "limit_twist")?.then_some((min, max)),
             },
-            2 => Limit::Hinge {
-                min: range.0,
-                max: range.1,
-            },
-            3 => Limit::Twist {
-                min: range.0,
-                max: range.1,
-            },
+            2 => Limit::Hinge { min, max },
+            3 => Limit::Twist { min, max },
             v => {
                 return Err(FfiError::bad_enum(
                     "constraint type",
@@ -98,7 +92,6 @@ impl TryFrom<&SinewJointConstraint> for JointConstraint {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_joint_constraint_default(out: *mut SinewJointConstraint) {
     guard_void(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         let quarter = std::f32::consts::FRAC_PI_4;
         *out = SinewJointConstraint {
@@ -128,7 +121,7 @@ pub unsafe extern "C" fn sinew_pose_apply_constraints(
     count: u32,
 ) -> SinewStatus {
     let apply = |pose: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; both arrays hold `count` items.
+        // SAFETY: both arrays hold `count` items.
         let (joints, constraints) = unsafe {
             let joints = arg_slice(joints, count, "joints")?;
             (joints, arg_slice(constraints, count, "constraints")?)
@@ -150,7 +143,6 @@ pub unsafe extern "C" fn sinew_pose_apply_constraints(
 pub(crate) unsafe fn read_constraint(
     constraint: *const SinewJointConstraint,
 ) -> FfiResult<Option<JointConstraint>> {
-    // SAFETY: forwarded contract (the module's pointer rule).
     let c = unsafe { opt_arg(constraint, "constraint") }?;
     c.map(JointConstraint::try_from).transpose()
 }

@@ -2,6 +2,7 @@
 
 use super::args::{arg_mut, arg_slice_mut, c_enum, flag, OptOut};
 use super::clip::SinewClip;
+use super::guard::FfiResult;
 use super::handle::{create_from, destroy, handle, inspect, query, update, Handle};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
@@ -62,7 +63,6 @@ pub unsafe extern "C" fn sinew_crossfade_play(
 ) -> SinewStatus {
     let play = |c: &mut SinewCrossfade| {
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let clip = unsafe { SinewClip::get(clip) }?;
         Ok(c.inner.play(clip.inner.clone(), looping)?)
     };
@@ -97,13 +97,11 @@ pub unsafe extern "C" fn sinew_crossfade_fade_to(
         let curves = [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize];
         let curve = c_enum(curve, "curve", "SinewFadeCurve", &curves)?;
         let looping = flag(looping, "looping")?;
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let clip = unsafe { SinewClip::get(clip) }?;
         let queued = OptOut::new(out_queued, "out_queued")?;
         let started = c
             .inner
             .fade_to(clip.inner.clone(), duration, curve, looping)?;
-        // SAFETY: as above.
         unsafe { queued.write(u32::from(started)) };
         Ok(())
     };
@@ -132,7 +130,6 @@ pub unsafe extern "C" fn sinew_crossfade_get_pose(
     out: *mut SinewPose,
 ) -> SinewStatus {
     let copy = |c: &SinewCrossfade| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let out = unsafe { arg_mut(out, "out") }?;
         Ok(out.inner.copy_from(c.inner.pose())?)
     };
@@ -149,6 +146,20 @@ pub unsafe extern "C" fn sinew_crossfade_fade_count(
     unsafe { query(crossfade, out_count, "out_count", count) }
 }
 
+/// The query of the exports that fill `out` (`capacity` floats) with one value per clip
+/// through `fill` and report how many there are.
+unsafe fn per_clip<'a>(
+    out: *mut f32,
+    capacity: u32,
+    name: &'a str,
+    fill: fn(&Crossfade, &mut [f32]) -> usize,
+) -> impl FnOnce(&SinewCrossfade) -> FfiResult<u32> + 'a {
+    move |c| {
+        let out = unsafe { arg_slice_mut(out, capacity, name) }?;
+        Ok(fill(&c.inner, out) as u32)
+    }
+}
+
 /// Writes each clip's weight in the output (current first, then queued fades in order; they
 /// sum to one) into `out_weights`, up to `capacity` of them; `*out_count` receives how many
 /// there are.
@@ -162,12 +173,8 @@ pub unsafe extern "C" fn sinew_crossfade_get_weights(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let read = |c: &SinewCrossfade| {
-        // SAFETY: the module's pointer rule; `out_weights` holds `capacity` floats.
-        let out = unsafe { arg_slice_mut(out_weights, capacity, "out_weights") }?;
-        Ok(c.inner.weights(out) as u32)
-    };
-    unsafe { query(crossfade, out_count, "out_count", read) }
+    let weights = unsafe { per_clip(out_weights, capacity, "out_weights", Crossfade::weights) };
+    unsafe { query(crossfade, out_count, "out_count", weights) }
 }
 
 /// Writes each clip's time, the point in the clip the next update advances from (where the
@@ -186,12 +193,8 @@ pub unsafe extern "C" fn sinew_crossfade_get_times(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let read = |c: &SinewCrossfade| {
-        // SAFETY: the module's pointer rule; `out_times` holds `capacity` floats.
-        let times = unsafe { arg_slice_mut(out_times, capacity, "out_times") }?;
-        Ok(c.inner.clip_times(times) as u32)
-    };
-    unsafe { query(crossfade, out_count, "out_count", read) }
+    let times = unsafe { per_clip(out_times, capacity, "out_times", Crossfade::clip_times) };
+    unsafe { query(crossfade, out_count, "out_count", times) }
 }
 
 /// Writes whether an inertialized transition is still running (1) or not (0) into
@@ -206,7 +209,6 @@ pub unsafe extern "C" fn sinew_crossfade_is_inertializing(
     let read = |c: &SinewCrossfade| {
         let remaining = OptOut::new(out_remaining, "out_remaining")?;
         let left = c.inner.inertialization_remaining();
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         unsafe { remaining.write(left.unwrap_or(0.0)) };
         Ok(u32::from(left.is_some()))
     };

@@ -1,5 +1,6 @@
 //! FABRIK exports (`SinewFabrik`), shaped after Unreal's FABRIK node.
 
+use super::batch::{ChainArrays, Target};
 use super::chain::{self, chain_handle};
 use super::constraint::SinewJointConstraint;
 use super::handle::destroy;
@@ -115,17 +116,8 @@ pub unsafe extern "C" fn sinew_fabrik_solve(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve(
-            solver,
-            chain,
-            joint_count,
-            root_parent_rotation,
-            effector_position,
-            effector_rotation,
-            out_result,
-        )
-    }
+    let target = Target::new(effector_position, effector_rotation, out_result);
+    unsafe { chain::solve(solver, chain, joint_count, root_parent_rotation, target) }
 }
 
 /// Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
@@ -152,18 +144,9 @@ pub unsafe extern "C" fn sinew_fabrik_solve_batch(
     effector_rotations: *const SinewQuat,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve_batch(
-            solver,
-            chains,
-            joint_count,
-            chain_count,
-            root_parent_rotations,
-            effector_positions,
-            effector_rotations,
-            out_results,
-        )
-    }
+    let chains = ChainArrays::new(chains, joint_count, chain_count, root_parent_rotations);
+    let targets = Target::new(effector_positions, effector_rotations, out_results);
+    unsafe { chain::solve_batch(solver, chains, targets) }
 }
 
 /// Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
@@ -181,15 +164,6 @@ pub unsafe extern "C" fn sinew_fabrik_solve_pose(
     effector_rotation: *const SinewQuat,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    unsafe {
-        chain::solve_pose(
-            solver,
-            pose,
-            joints,
-            joint_count,
-            effector_position,
-            effector_rotation,
-            out_result,
-        )
-    }
+    let target = Target::new(effector_position, effector_rotation, out_result);
+    unsafe { chain::solve_pose(solver, pose, joints, joint_count, target) }
 }

@@ -1,7 +1,9 @@
 //! HandIKRetargeting exports (`SinewHandIkRetargeting`), after Unreal's node.
 
+use glam::Vec3;
+
 use super::args::{arg, arg_slice, arg_slice_mut, OptOut};
-use super::guard::guard;
+use super::guard::{guard, FfiResult};
 use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
@@ -90,6 +92,27 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_set_settings(
     unsafe { set_settings(node, settings) }
 }
 
+/// Body of the `_apply_*` exports: reads the node, the hands and the bones, checks
+/// `out_offset`, runs `apply` and writes the offset it returns.
+unsafe fn apply_with(
+    node: *const SinewHandIkRetargeting,
+    hands: *const SinewHandJoints,
+    bones: *const u32,
+    bone_count: u32,
+    out_offset: *mut SinewVec3,
+    apply: impl FnOnce(&HandIkRetargeting, &HandPair, &[u32]) -> FfiResult<Vec3>,
+) -> SinewStatus {
+    guard(|| {
+        unsafe {
+            let (node, hands) = (SinewHandIkRetargeting::get(node)?, arg(hands, "hands")?);
+            let bones = arg_slice(bones, bone_count, "bones")?;
+            let out_offset = OptOut::new(out_offset, "out_offset")?;
+            out_offset.write(apply(&node.inner, &(*hands).into(), bones)?);
+        }
+        Ok(())
+    })
+}
+
 /// Adds `(FK − IK) * per_axis_alpha` to the translation of each of `bone_count` bones of a
 /// model-space array of `count` transforms (duplicates move once); the hands are read from the
 /// same array through `hands`. `out_offset` (may be NULL) receives the offset.
@@ -106,17 +129,12 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_model(
     bone_count: u32,
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
-        unsafe {
-            let (node, hands) = (SinewHandIkRetargeting::get(node)?, arg(hands, "hands")?);
-            let model = arg_slice_mut(model, count, "model")?;
-            let bones = arg_slice(bones, bone_count, "bones")?;
-            let out_offset = OptOut::new(out_offset, "out_offset")?;
-            out_offset.write(node.inner.apply_model(model, &(*hands).into(), bones)?);
-        }
-        Ok(())
-    })
+    let apply = |node: &HandIkRetargeting, hands: &HandPair, bones: &[u32]| {
+        // SAFETY: `model` holds `count` transforms.
+        let model = unsafe { arg_slice_mut(model, count, "model") }?;
+        Ok(node.apply_model(model, hands, bones)?)
+    };
+    unsafe { apply_with(node, hands, bones, bone_count, out_offset, apply) }
 }
 
 /// Moves each listed bone of `pose` by the offset in model space (descendants follow; a bone
@@ -133,16 +151,9 @@ pub unsafe extern "C" fn sinew_hand_ik_retargeting_apply_pose(
     bone_count: u32,
     out_offset: *mut SinewVec3,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
-        unsafe {
-            let node = SinewHandIkRetargeting::get(node)?;
-            let pose = &mut SinewPose::get_mut(pose)?.inner;
-            let hands = arg(hands, "hands")?;
-            let bones = arg_slice(bones, bone_count, "bones")?;
-            let out_offset = OptOut::new(out_offset, "out_offset")?;
-            out_offset.write(node.inner.apply_pose(pose, &(*hands).into(), bones)?);
-        }
-        Ok(())
-    })
+    let apply = |node: &HandIkRetargeting, hands: &HandPair, bones: &[u32]| {
+        let pose = unsafe { SinewPose::get_mut(pose) }?;
+        Ok(node.apply_pose(&mut pose.inner, hands, bones)?)
+    };
+    unsafe { apply_with(node, hands, bones, bone_count, out_offset, apply) }
 }

@@ -18,13 +18,11 @@ pub trait Handle: Sized {
 
     /// Borrows the handle argument `p`.
     unsafe fn get<'a>(p: *const Self) -> FfiResult<&'a Self> {
-        // SAFETY: forwarded contract.
         unsafe { arg(p, Self::NAME) }
     }
 
     /// Borrows the handle argument `p` mutably.
     unsafe fn get_mut<'a>(p: *mut Self) -> FfiResult<&'a mut Self> {
-        // SAFETY: forwarded contract.
         unsafe { arg_mut(p, Self::NAME) }
     }
 }
@@ -71,7 +69,6 @@ pub unsafe fn create_from<S: Handle, H: Handle, T: Into<H>, E: Into<FfiError>>(
     out: *mut *mut H,
     make: impl FnOnce(&S) -> Result<T, E>,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
     unsafe { create(out, || make(S::get(source)?).map_err(Into::into)) }
 }
 
@@ -101,7 +98,6 @@ pub unsafe fn query<H: Handle, T>(
     value: impl FnOnce(&H) -> FfiResult<T>,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         let (handle, out) = unsafe { (H::get(handle)?, arg_mut(out, out_name)?) };
         *out = value(handle)?;
         Ok(())
@@ -113,7 +109,6 @@ pub unsafe fn update<H: Handle>(
     handle: *mut H,
     change: impl FnOnce(&mut H) -> FfiResult<()>,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
     guard(|| change(unsafe { H::get_mut(handle) }?))
 }
 
@@ -122,7 +117,6 @@ pub unsafe fn inspect<H: Handle>(
     handle: *const H,
     read: impl FnOnce(&H) -> FfiResult<()>,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
     guard(|| read(unsafe { H::get(handle) }?))
 }
 
@@ -137,13 +131,12 @@ pub unsafe fn copy_out<H: Handle, S: Copy + Into<T>, T>(
 ) -> SinewStatus {
     let copy = |h: &H| {
         let source = source(h);
-        // SAFETY: forwarded contract; `out` holds `count` items.
+        // SAFETY: `out` holds `count` items.
         let out = unsafe { arg_array_mut(out, count, source.len(), out_name) }?;
         for (o, &s) in out.iter_mut().zip(source) {
             *o = s.into();
         }
         Ok(())
     };
-    // SAFETY: forwarded contract.
     unsafe { inspect(handle, copy) }
 }

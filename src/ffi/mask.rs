@@ -64,7 +64,7 @@ pub unsafe extern "C" fn sinew_joint_mask_set_weights(
     count: u32,
 ) -> SinewStatus {
     let set = |m: &mut SinewJointMask| {
-        // SAFETY: the module's pointer rule; `weights` holds `count` floats.
+        // SAFETY: `weights` holds `count` floats.
         let weights = unsafe { arg_array(weights, count, m.inner.joint_count(), "weights") }?;
         Ok(m.inner.set_weights(weights)?)
     };

@@ -19,7 +19,11 @@
 //! Exports are written out one by one (cbindgen and csbindgen read the source, not macro
 //! expansions), each a documented signature over a generic body: `handle` for every
 //! handle's create, destroy, queries and updates, `settings` for each solver's settings, and
-//! `chain` for what FABRIK and CCD share. Their `unsafe` calls forward the export's contract.
+//! `chain` for what FABRIK and CCD share. A body's contract is its export's (this rule and
+//! the export's `# Safety`) and its `unsafe` calls forward it, with null and alignment checked
+//! by `args` before any reference is formed: a `SAFETY` comment says only what a block relies
+//! on beyond that (an array's item count, ownership, an order of reads that lets inputs point
+//! into outputs).
 
 // Each export's contract is the rule above, stated once (and in the header's preamble);
 // per-export sections would repeat it 86 times. C signatures, and the generic bodies that

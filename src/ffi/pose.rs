@@ -1,5 +1,8 @@
 //! Pose handle exports: local and model-space access to a skeleton's joints.
 
+use std::iter::Map;
+use std::slice;
+
 use super::args::{arg, arg_array, arg_array_mut};
 use super::guard::FfiResult;
 use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update};
@@ -15,6 +18,27 @@ pub struct SinewPose {
     pub(crate) inner: Pose,
 }
 handle!(SinewPose, "pose", Pose);
+
+/// The transforms of a C array as the core's, converted as they are read.
+type Converted<'a> = Map<slice::Iter<'a, SinewTransform>, fn(&SinewTransform) -> Transform>;
+
+/// Body of the exports that replace every joint's transform through `set` from `source`, an
+/// array of `count` (the joint count) transforms; nothing changes on error.
+unsafe fn set_all(
+    pose: *mut SinewPose,
+    source: *const SinewTransform,
+    count: u32,
+    name: &str,
+    set: fn(&mut Pose, Converted<'_>) -> crate::Result<()>,
+) -> SinewStatus {
+    let set_all = |p: &mut SinewPose| {
+        // SAFETY: `source` holds `count` items.
+        let source = unsafe { arg_array(source, count, p.inner.joint_count(), name) }?;
+        let convert: fn(&SinewTransform) -> Transform = |&t| t.into();
+        Ok(set(&mut p.inner, source.iter().map(convert))?)
+    };
+    unsafe { update(pose, set_all) }
+}
 
 /// Creates a pose of `skeleton`, starting at its rest pose.
 #[no_mangle]
@@ -75,13 +99,7 @@ pub unsafe extern "C" fn sinew_pose_set_local(
     local: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    let set = |p: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; `local` holds `count` items.
-        let local = unsafe { arg_array(local, count, p.inner.joint_count(), "local") }?;
-        Ok(p.inner
-            .set_local_iter(local.iter().map(|&t| Transform::from(t)))?)
-    };
-    unsafe { update(pose, set) }
+    unsafe { set_all(pose, local, count, "local", |p, t| p.set_local_iter(t)) }
 }
 
 /// Computes model-space transforms of every joint (one pass, parents first) into `out_model`:
@@ -101,7 +119,7 @@ pub unsafe extern "C" fn sinew_pose_get_model(
 ) -> SinewStatus {
     let copy = |p: &mut SinewPose| {
         let n = p.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        // SAFETY: `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
         for (o, &m) in out.iter_mut().zip(p.inner.model()?) {
             *o = m.into();
@@ -126,7 +144,7 @@ pub unsafe extern "C" fn sinew_pose_compute_model(
 ) -> SinewStatus {
     let compute = |p: &SinewPose| {
         let n = p.inner.joint_count();
-        // SAFETY: the module's pointer rule; `out_model` holds `count` items.
+        // SAFETY: `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
         Ok(p.inner.model_into_as(out)?)
     };
@@ -145,13 +163,7 @@ pub unsafe extern "C" fn sinew_pose_set_model(
     model: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    let set = |p: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; `model` holds `count` items.
-        let model = unsafe { arg_array(model, count, p.inner.joint_count(), "model") }?;
-        Ok(p.inner
-            .set_model_iter(model.iter().map(|&t| Transform::from(t)))?)
-    };
-    unsafe { update(pose, set) }
+    unsafe { set_all(pose, model, count, "model", |p, t| p.set_model_iter(t)) }
 }
 
 /// Writes one joint's model-space transform: its ancestors only, composed root first, so
@@ -177,7 +189,6 @@ pub unsafe extern "C" fn sinew_pose_set_model_transform(
     transform: *const SinewTransform,
 ) -> SinewStatus {
     let set = |p: &mut SinewPose| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let t = unsafe { arg(transform, "transform") }?;
         Ok(p.inner.set_model_of(joint as usize, &(*t).into())?)
     };

@@ -114,7 +114,6 @@ pub(crate) use solver_handle;
 /// Body of `_settings_default`: fills `out` with the core's defaults; NULL is ignored.
 pub unsafe fn settings_default<S: CSettings>(out: *mut S) {
     guard_void(|| {
-        // SAFETY: forwarded contract; null and alignment are checked.
         *unsafe { arg_mut(out, "out") }? = S::Core::default().into();
         Ok(())
     });
@@ -126,20 +125,17 @@ pub unsafe fn create_solver<H: Solver, T: Into<H>>(
     out: *mut *mut H,
     new: impl FnOnce(<H::Settings as CSettings>::Core) -> crate::Result<T>,
 ) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
     let make = || FfiResult::Ok(new(unsafe { arg(settings, "settings") }?.try_into()?)?);
     unsafe { create(out, make) }
 }
 
 /// Body of `_get_settings`.
 pub unsafe fn get_settings<H: Solver>(solver: *const H, out: *mut H::Settings) -> SinewStatus {
-    // SAFETY: forwarded contract.
     unsafe { query(solver, out, "out_settings", |s| Ok(s.settings().into())) }
 }
 
 /// Body of `_set_settings`: the solver is unchanged on error.
 pub unsafe fn set_settings<H: Solver>(solver: *mut H, settings: *const H::Settings) -> SinewStatus {
-    // SAFETY: forwarded contract; null and alignment are checked.
     let read = || unsafe { arg(settings, "settings") }?.try_into();
     unsafe { update(solver, |s| Ok(s.set_settings(read()?)?)) }
 }

@@ -57,8 +57,7 @@ pub unsafe extern "C" fn sinew_skeleton_create(
             let message = format!("joint_count {joint_count} is outside 1..={MAX_JOINTS}");
             return Err(FfiError::new(SinewStatus::OutOfRange, message));
         }
-        // SAFETY: the module's pointer rule and the counts above; null and alignment are
-        // checked.
+        // SAFETY: the arrays hold `joint_count` items.
         let (parents, rest, names) = unsafe {
             let parents = arg_slice(parents, joint_count, "parents")?;
             let rest = arg_slice(rest_pose, joint_count, "rest_pose")?;
@@ -107,7 +106,6 @@ pub unsafe extern "C" fn sinew_skeleton_find_joint(
     out_index: *mut u32,
 ) -> SinewStatus {
     let find = |s: &SinewSkeleton| {
-        // SAFETY: the module's pointer rule.
         let name = unsafe { read_str(name, "name") }?;
         let missing = || format!("no joint is named {name:?}");
         let index = s.inner.find_joint(name);

@@ -1,15 +1,15 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
-use super::args::{arg_mut, check_pointer, opt_arg, OptOut};
-use super::batch::{TargetArrays, TwoBoneArrays};
-use super::guard::{guard, FfiResult};
+use super::args::{arg_mut, check_pointer};
+use super::batch::{Target, TwoBoneArrays};
+use super::guard::guard;
 use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{read_effector, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
-use crate::ik::{TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
+use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+use crate::ik::{TwoBoneIk, TwoBoneIkSettings};
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
 #[repr(C)]
@@ -87,28 +87,6 @@ pub unsafe extern "C" fn sinew_two_bone_ik_set_settings(
     unsafe { set_settings(solver, settings) }
 }
 
-/// Reads the target and checks `out_result`, before the chain is borrowed: they may point
-/// into it.
-unsafe fn read_target(
-    effector_position: *const SinewVec3,
-    effector_rotation: *const SinewQuat,
-    joint_target: *const SinewVec3,
-    out_result: *mut SinewIkResult,
-) -> FfiResult<(TwoBoneTarget, OptOut<SinewIkResult>)> {
-    // SAFETY: forwarded contract; null and alignment are checked.
-    let ((position, rotation), pole) = unsafe {
-        let effector = read_effector(effector_position, effector_rotation)?;
-        (effector, opt_arg(joint_target, "joint_target")?)
-    };
-    let pole = pole.map(|&p| p.into());
-    let target = TwoBoneTarget {
-        position,
-        rotation,
-        pole,
-    };
-    Ok((target, OptOut::new(out_result, "out_result")?))
-}
-
 /// Solves a chain of three model-space transforms (root, joint, end) in place toward
 /// `effector_position`. `effector_rotation` (used by `SINEW_END_ROTATION_COPY_EFFECTOR`) and
 /// `joint_target` (the pole: the joint bends toward it) may be NULL, as may `out_result`.
@@ -127,24 +105,17 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
     joint_target: *const SinewVec3,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
+    let target = Target::new(effector_position, effector_rotation, out_result);
     guard(|| {
         let chain = chain.cast::<[SinewTransform; 3]>();
-        // SAFETY: the module's pointer rule; `chain` holds three transforms; null and
-        // alignment are checked, and the chain is borrowed only after every other read.
+        // SAFETY: `chain` holds three transforms, borrowed only after every other read.
         unsafe {
             let solver = SinewTwoBoneIk::get(solver)?;
             check_pointer(chain.cast_const(), "chain")?;
-            let (target, out_result) = read_target(
-                effector_position,
-                effector_rotation,
-                joint_target,
-                out_result,
-            )?;
             // Solved in place: the core reads and writes the packed transforms' fields.
-            let result = solver.inner.solve(arg_mut(chain, "chain")?, &target)?;
-            out_result.write(result);
+            let solve = |t| Ok(solver.inner.solve(arg_mut(chain, "chain")?, &t)?);
+            target.with_pole(joint_target).solve(solve)
         }
-        Ok(())
     })
 }
 
@@ -171,16 +142,11 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
     joint_targets: *const SinewVec3,
     out_results: *mut SinewIkResult,
 ) -> SinewStatus {
+    let targets = Target::new(effector_positions, effector_rotations, out_results);
+    let targets = targets.with_pole(joint_targets);
     guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
-        let targets = TargetArrays {
-            count: chain_count,
-            positions: effector_positions,
-            rotations: effector_rotations,
-            results: out_results,
-        };
-        let mut arrays = TwoBoneArrays::new(chains, joint_targets, targets)?;
+        let mut arrays = TwoBoneArrays::new(chains, chain_count, targets)?;
         Ok(solver.inner.solve_batch_with(&mut arrays)?)
     })
 }
@@ -200,19 +166,14 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_pose(
     joint_target: *const SinewVec3,
     out_result: *mut SinewIkResult,
 ) -> SinewStatus {
-    guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
-        unsafe {
-            let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
-            let (target, out_result) = read_target(
-                effector_position,
-                effector_rotation,
-                joint_target,
-                out_result,
-            )?;
-            let joints = [root, joint, end];
-            out_result.write(solver.inner.solve_pose(&mut pose.inner, joints, &target)?);
-        }
-        Ok(())
+    let target = Target::new(effector_position, effector_rotation, out_result);
+    guard(|| unsafe {
+        let (solver, pose) = (SinewTwoBoneIk::get(solver)?, SinewPose::get_mut(pose)?);
+        let solve = |t| {
+            Ok(solver
+                .inner
+                .solve_pose(&mut pose.inner, [root, joint, end], &t)?)
+        };
+        target.with_pole(joint_target).solve(solve)
     })
 }

@@ -10,8 +10,6 @@
 
 use glam::{Quat, Vec3};
 
-use super::args::{arg, opt_arg};
-use super::guard::FfiResult;
 use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
 
@@ -104,19 +102,6 @@ impl TransformAccess for SinewTransform {
     #[inline(always)]
     fn set_rotation(&mut self, rotation: Quat) {
         self.rotation = rotation.into();
-    }
-}
-
-/// Reads a solve's effector: a required position and an optional rotation.
-pub(crate) unsafe fn read_effector(
-    position: *const SinewVec3,
-    rotation: *const SinewQuat,
-) -> FfiResult<(Vec3, Option<Quat>)> {
-    // SAFETY: forwarded contract (the module's pointer rule); null and alignment are checked.
-    unsafe {
-        let position = *arg(position, "effector_position")?;
-        let rotation = opt_arg(rotation, "effector_rotation")?;
-        Ok((position.into(), rotation.map(|&q| q.into())))
     }
 }
 

@@ -16,7 +16,6 @@ pub unsafe extern "C" fn sinew_version(
     patch: *mut u32,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: the module's pointer rule; null and alignment are checked.
         let (major, minor, patch) = unsafe {
             (
                 arg_mut(major, "major")?,

@@ -7,14 +7,12 @@
 
 use glam::{Quat, Vec3A};
 
-use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::chain::{
-    chain_result, solve_pose, tolerance, validate_iteration_settings, ChainSolver, ChainTarget,
-    ChainWork,
+    chain_solver, constrain_turn, joint_slot, scaled_arc, validate_iteration_settings, Aim,
+    ChainWork, Progress,
 };
 use crate::ik::{EndRotation, IkResult};
-use crate::pose::Pose;
 use crate::transform::Transform;
 
 /// CCD settings. Defaults follow Unreal's CCDIK node, except that precision is relative.
@@ -129,108 +127,50 @@ impl Ccd {
         })
     }
 
-    /// Current settings.
-    pub fn settings(&self) -> &CcdSettings {
-        &self.settings
-    }
-
-    /// Replaces the settings (unchanged on error).
-    pub fn set_settings(&mut self, settings: CcdSettings) -> Result<()> {
-        settings.validate()?;
-        self.settings = settings;
-        Ok(())
-    }
-
-    /// Largest chain this solver accepts.
-    pub fn max_joints(&self) -> usize {
-        self.work.max_joints()
-    }
-
     /// Sets chain joint `joint`'s rotation limit and weight.
     pub fn set_joint(&mut self, joint: usize, tuning: CcdJoint) -> Result<()> {
         tuning.validate()?;
-        let max = self.max_joints();
-        let slot = self.joints.get_mut(joint).ok_or_else(|| {
-            Error::new(
-                ErrorKind::OutOfRange,
-                format!("chain joint {joint} is out of range (max_joints {max})"),
-            )
-        })?;
-        *slot = tuning;
+        *joint_slot(&mut self.joints, joint)? = tuning;
         Ok(())
     }
 
-    /// Sets (or with `None` clears) the constraint of chain joint `joint` (0 is the root).
-    pub fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> Result<()> {
-        self.work.set_constraint(joint, c)
-    }
-
-    /// The constraint of chain joint `joint`, if any.
-    pub fn constraint(&self, joint: usize) -> Option<&JointConstraint> {
-        self.work.constraint(joint)
-    }
-
-    /// Solves a model-space chain (root first; the root's position is pinned) in place.
-    /// `root_parent` is the model rotation the root's constraint and limit are relative to.
-    /// On error the chain is untouched.
-    pub fn solve(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        let (length, target) = self.work.load(chain, target)?;
-        let target = &target;
-        let n = chain.len();
+    /// [`Self::solve`] on the chain `aim` describes, loaded in the work buffers.
+    fn solve_loaded(&mut self, chain: &mut [Transform], mut aim: Aim) -> Result<IkResult> {
         let s = self.settings;
-        let tol = tolerance(s.precision, s.relative_precision, length);
-        let goal = Vec3A::from(target.position);
+        aim.first = usize::from(s.fix_root);
+        let n = aim.n;
         // Per-joint limits and weights shape each sweep; only plain chains take closing steps.
         let plain = self.joints[..n].iter().all(CcdJoint::is_default);
         let free = plain && !s.fix_root && !self.work.has_constraints(n);
         let w = &mut self.work;
         let mut iterations = 0;
-        if (w.positions[n - 1] - goal).length() > tol
-            && free
-            && (goal - w.positions[0]).length() >= length
-        {
+        if w.tip_error(&aim) > aim.tol && free && w.beyond_reach(&aim) {
             // What unlimited CCD converges to for an unreachable target, in one pass.
-            w.lay_straight(n, goal);
-            w.orient(n, root_parent, s.end_rotation, target);
-            let offset = w.positions[n - 1] - goal;
-            return w.store(chain, chain_result(offset, tol, 1));
+            w.lay_straight(&aim);
+            w.orient(&aim);
+            return w.store(chain, &aim, 1);
         }
         // Start from the input projected onto the constraints.
-        self.start(n, root_parent, target);
+        self.start(&aim);
         let w = &mut self.work;
-        let mut error = (w.positions[n - 1] - goal).length();
-        let mut best = error;
-        // Whether the current iterate is the best so far: it is set aside only when about to be
-        // overwritten, and restored at the end only when something worse followed.
-        let mut at_best = true;
-        let start_error = error;
-        let first = usize::from(s.fix_root);
-        if plain
-            && error > tol
-            && w.close_first(n, goal, length)
-            && w.closing(n, first, root_parent, goal, tol, length, error)
-        {
+        let start_error = w.tip_error(&aim);
+        let mut progress = Progress::new(start_error);
+        if plain && start_error > aim.tol && w.close_first(&aim) && w.closing(&aim, start_error) {
             // The closing step on the input counts as the first iteration.
             if free {
-                w.orient(n, root_parent, s.end_rotation, target);
+                w.orient(&aim);
             }
-            error = (w.positions[n - 1] - goal).length();
-            best = best.min(error);
+            progress.closed(w.tip_error(&aim));
             iterations = 1;
         }
-        let mut parent = root_parent;
+        let mut parent = aim.root_parent;
         for i in 0..n {
             self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
             parent = self.work.input[i].rotation;
         }
-        while error > tol && iterations < s.max_iterations {
+        while progress.error > aim.tol && iterations < s.max_iterations {
             iterations += 1;
-            if at_best {
+            if progress.at_best {
                 self.work.save_best_output(n);
             }
             let (joints, input_local) = (&self.joints, &self.input_local);
@@ -241,74 +181,144 @@ impl Ccd {
                 (t.weight, limit)
             };
             let w = &mut self.work;
-            w.ccd_sweep(n, first, s.start_from_tail, root_parent, goal, tuning);
+            sweep(w, &aim, s.start_from_tail, tuning);
             // Constrained closing steps cost a projection per joint and step: only near the
             // goal (farther off, Newton steps would not get there).
-            if plain
-                && (w.positions[n - 1] - goal).length() > tol
-                && (free || w.near_goal(n, goal, length))
-            {
-                let moved = w.closing(n, first, root_parent, goal, tol, length, start_error);
+            if plain && w.tip_error(&aim) > aim.tol && (free || w.near_goal(&aim)) {
+                let moved = w.closing(&aim, start_error);
                 if moved && free {
-                    w.orient(n, root_parent, s.end_rotation, target);
+                    w.orient(&aim);
                 }
             }
-            let new_error = (self.work.positions[n - 1] - goal).length();
-            let stalled = s.stop_when_stalled && new_error > error * (1.0 - STALL_RATIO);
-            error = new_error;
-            at_best = error < best;
-            if at_best {
-                best = error;
-            }
-            if stalled {
+            if progress.next(w.tip_error(&aim)) && s.stop_when_stalled {
                 break;
             }
         }
-        if !at_best {
+        if !progress.at_best {
             self.work.restore_best_output(n);
         }
         let w = &mut self.work;
-        w.finish_tip(n, s.end_rotation, target);
-        let offset = w.positions[n - 1] - goal;
-        w.store(chain, chain_result(offset, tol, iterations))
+        w.finish_tip(&aim);
+        w.store(chain, &aim, iterations)
     }
 
     /// Sets the output to the working positions turned into (constrained) rotations; a fixed
     /// root keeps its input rotation exactly (projected only if a constraint of its own says so).
-    fn start(&mut self, n: usize, root_parent: Quat, target: &ChainTarget) {
+    fn start(&mut self, aim: &Aim) {
         let w = &mut self.work;
-        w.orient(n, root_parent, self.settings.end_rotation, target);
+        w.orient(aim);
         if self.settings.fix_root {
-            w.output[0].rotation = w.constrained(0, root_parent, w.input[0].rotation);
+            w.output[0].rotation = w.constrained(0, aim.root_parent, w.input[0].rotation);
         }
-    }
-
-    /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
-    /// model-space target and writes their local rotations back.
-    pub fn solve_pose(
-        &mut self,
-        pose: &mut Pose,
-        joints: &[u32],
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        solve_pose(self, pose, joints, target)
     }
 }
 
-/// Relative improvement per sweep below which a solve counts as stalled.
-const STALL_RATIO: f32 = 1e-3;
+chain_solver!(Ccd, CcdSettings);
 
-impl ChainSolver for Ccd {
-    fn work_mut(&mut self) -> &mut ChainWork {
-        &mut self.work
+/// One CCD sweep on `w`'s output chain over joints `first..n - 1`, tip side first or root
+/// first: each joint turns so the tip points at the goal, by the fraction and within the limit
+/// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then its
+/// constraint; descendants follow rigidly, positions (output and working) by forward
+/// kinematics (lengths never drift). FABRIK sweeps too, once its passes stall on constraints.
+///
+/// Only the tip is carried along joint by joint; the other descendants are brought up to
+/// date once, at the end, which keeps a sweep linear in the chain length.
+pub(crate) fn sweep(
+    w: &mut ChainWork,
+    aim: &Aim,
+    from_tail: bool,
+    tuning: impl Fn(usize) -> (f32, Option<(Quat, f32)>),
+) {
+    let (n, first, root_parent, goal) = (aim.n, aim.first, aim.root_parent, aim.goal);
+    let mut tip = Vec3A::from(w.output[n - 1].translation);
+    let turn = |w: &ChainWork, i: usize, parent: Quat, current: Quat, pivot: Vec3A, tip: Vec3A| {
+        let (weight, limit) = tuning(i);
+        let mut arc = scaled_arc(tip - pivot, goal - pivot);
+        if weight < 1.0 {
+            arc = Quat::from_scaled_axis(arc.normalize().to_scaled_axis() * weight);
+        }
+        let mut local = parent.conjugate() * (arc * current).normalize();
+        if let Some((reference, max_angle)) = limit {
+            local = limit_deviation(reference, local, max_angle);
+        }
+        let before = parent.conjugate() * current;
+        constrain_turn(
+            w.constraint(i),
+            parent,
+            (parent * local).normalize(),
+            before,
+        )
+    };
+    if from_tail {
+        // Joints nearer the root are untouched until their own turn; joint j ends up turned
+        // by the turns of joints first..=j, the root side's applied last.
+        for i in (first..n - 1).rev() {
+            let parent = if i == 0 {
+                root_parent
+            } else {
+                w.output[i - 1].rotation
+            };
+            let current = w.output[i].rotation;
+            let pivot = Vec3A::from(w.output[i].translation);
+            let rotation = turn(w, i, parent, current, pivot, tip);
+            let delta = rotation * current.conjugate();
+            w.deltas[i] = delta;
+            w.output[i].rotation = rotation;
+            tip = pivot + delta * (tip - pivot);
+        }
+        let mut carried = Quat::IDENTITY;
+        let mut pos = Vec3A::from(w.output[first].translation);
+        for j in first..n {
+            let t = &mut w.output[j];
+            if j > first {
+                t.rotation = (carried * t.rotation).normalize();
+                t.translation = pos.into();
+                w.positions[j] = pos;
+            }
+            if j < n - 1 {
+                pos += t.rotation * w.bones[j];
+                carried *= w.deltas[j];
+            }
+        }
+    } else {
+        // Each joint is final once turned; `carried` is what the joints after it have
+        // turned by so far, and `pivot` where forward kinematics puts the next joint.
+        let mut carried = Quat::IDENTITY;
+        let mut pivot = Vec3A::from(w.output[first].translation);
+        let mut parent = if first == 0 {
+            root_parent
+        } else {
+            w.output[first - 1].rotation
+        };
+        for i in first..n - 1 {
+            let current = (carried * w.output[i].rotation).normalize();
+            let rotation = turn(w, i, parent, current, pivot, tip);
+            let delta = rotation * current.conjugate();
+            w.output[i].rotation = rotation;
+            w.output[i].translation = pivot.into();
+            w.positions[i] = pivot;
+            tip = pivot + delta * (tip - pivot);
+            carried = delta * carried;
+            pivot += rotation * w.bones[i];
+            parent = rotation;
+        }
+        let t = &mut w.output[n - 1];
+        t.rotation = (carried * t.rotation).normalize();
+        t.translation = pivot.into();
+        w.positions[n - 1] = pivot;
     }
+}
 
-    fn solve_chain(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        self.solve(chain, root_parent, target)
+/// Pulls `local` back toward `reference` so the two differ by at most `max_angle` radians.
+fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
+    let mut delta = reference.conjugate() * local;
+    if delta.w < 0.0 {
+        delta = -delta;
     }
+    let v = delta.to_scaled_axis();
+    let angle = v.length();
+    if angle <= max_angle {
+        return local;
+    }
+    (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
 }

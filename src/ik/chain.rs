@@ -1,6 +1,7 @@
 //! What FABRIK and CCD share: the chain target, per-joint constraints, scratch buffers sized
-//! once at creation, validation, straight lay-out for unreachable targets, and the pass that
-//! turns desired joint positions into rotations (minimal arcs, constraints applied root to tip).
+//! once at creation, loading and checking a chain, straight lay-out for unreachable targets,
+//! the closing steps, and the pass that turns desired joint positions into rotations (minimal
+//! arcs, constraints applied root to tip).
 
 use glam::{Quat, Vec3, Vec3A};
 
@@ -8,10 +9,9 @@ use crate::constraint::{JointConstraint, Limit};
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::reach;
 use crate::ik::{exact_length, EndRotation, IkResult};
-use crate::pose::{finite, Pose};
+use crate::pose::Pose;
 use crate::rotation::{frame_perpendicular, shortest_arc, swing_twist};
-use crate::skeleton::{validated_rotation, validated_transform};
-use crate::transform::Transform;
+use crate::transform::{finite, validated_rotation, validated_transform, Transform};
 
 /// Where a chain's tip should go, in the chain's model space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,6 +69,80 @@ pub(crate) fn validate_iteration_settings(precision: f32, max_iterations: u32) -
     Ok(())
 }
 
+/// What one solve holds fixed, from loading the chain to storing the result.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Aim {
+    /// Joints in the chain.
+    pub n: usize,
+    /// The first joint that turns (1 for a CCD chain with a fixed root).
+    pub first: usize,
+    /// Model rotation of the root's parent, which the root's constraint is relative to.
+    pub root_parent: Quat,
+    /// The validated target.
+    pub target: ChainTarget,
+    /// The target position.
+    pub goal: Vec3A,
+    /// The tip's rotation.
+    pub end: EndRotation,
+    /// Reach tolerance.
+    pub tol: f32,
+    /// Chain length (sum of bones).
+    pub length: f32,
+}
+
+/// Relative improvement per iteration below which a solve counts as stalled.
+const STALL_RATIO: f32 = 1e-3;
+
+/// The tip's error over a solve's iterations, and whether the current iterate is the best so
+/// far: it is set aside only when about to be overwritten, and restored at the end only when
+/// something worse followed.
+pub(crate) struct Progress {
+    /// The current iterate's error.
+    pub error: f32,
+    best: f32,
+    /// Whether the current iterate is the best so far.
+    pub at_best: bool,
+}
+
+impl Progress {
+    pub fn new(error: f32) -> Self {
+        Self {
+            error,
+            best: error,
+            at_best: true,
+        }
+    }
+
+    /// Takes the error of a closing step on the input, which stays the iterate to set aside.
+    pub fn closed(&mut self, error: f32) {
+        self.error = error;
+        self.best = self.best.min(error);
+    }
+
+    /// Takes an iteration's error; whether it improved on the last by less than
+    /// [`STALL_RATIO`].
+    pub fn next(&mut self, error: f32) -> bool {
+        let stalled = error > self.error * (1.0 - STALL_RATIO);
+        self.error = error;
+        self.at_best = error < self.best;
+        if self.at_best {
+            self.best = error;
+        }
+        stalled
+    }
+}
+
+/// Chain joint `joint`'s entry in a per-joint table of `max_joints` entries.
+pub(crate) fn joint_slot<T>(table: &mut [T], joint: usize) -> Result<&mut T> {
+    let max = table.len();
+    table.get_mut(joint).ok_or_else(|| {
+        Error::new(
+            ErrorKind::OutOfRange,
+            format!("chain joint {joint} is out of range (max_joints {max})"),
+        )
+    })
+}
+
 /// Buffers and per-joint constraints of a chain solver, allocated for `max_joints` at creation.
 #[derive(Clone, Debug)]
 pub(crate) struct ChainWork {
@@ -92,8 +166,9 @@ pub(crate) struct ChainWork {
     best_positions: Vec<Vec3A>,
     /// Output of the best iterate so far.
     best_output: Vec<Transform>,
-    /// Each joint's turn in the current tail-first CCD sweep.
-    deltas: Vec<Quat>,
+    /// Per-joint rotations: each joint's turn in a tail-first CCD sweep, or its rotation in a
+    /// constrained Newton step's proposal.
+    pub deltas: Vec<Quat>,
     /// Scratch for the closing step's bends and the positions it proposes.
     bends: Vec<Vec3A>,
     closed: Vec<Vec3A>,
@@ -166,14 +241,7 @@ impl ChainWork {
     }
 
     pub fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> Result<()> {
-        let max = self.max_joints();
-        let slot = self.constraints.get_mut(joint).ok_or_else(|| {
-            Error::new(
-                ErrorKind::OutOfRange,
-                format!("chain joint {joint} is out of range (max_joints {max})"),
-            )
-        })?;
-        *slot = c;
+        *joint_slot(&mut self.constraints, joint)? = c;
         Ok(())
     }
 
@@ -185,13 +253,17 @@ impl ChainWork {
         self.constraints[..n].iter().any(Option::is_some)
     }
 
-    /// Validates a chain and its target and loads the chain; returns the chain length (sum of
-    /// bones) and the validated target.
+    /// Validates a chain and its target and loads the chain; returns the solve's [`Aim`]
+    /// (`first` 0, `tol` from `precision` and `relative` as [`tolerance`] gives it).
     pub fn load(
         &mut self,
         chain: &[Transform],
         target: &ChainTarget,
-    ) -> Result<(f32, ChainTarget)> {
+        root_parent: Quat,
+        end: EndRotation,
+        precision: f32,
+        relative: bool,
+    ) -> Result<Aim> {
         let n = chain.len();
         self.check_count(n)?;
         let input = &mut self.input[..n];
@@ -219,7 +291,16 @@ impl ChainWork {
             length += l;
             joint = child;
         }
-        Ok((length, target))
+        Ok(Aim {
+            n,
+            first: 0,
+            root_parent,
+            target,
+            goal: target.position.into(),
+            end,
+            tol: tolerance(precision, relative, length),
+            length,
+        })
     }
 
     /// Checks a chain and its target without loading them: batches check every chain before
@@ -276,104 +357,8 @@ impl ChainWork {
         }
     }
 
-    /// One CCD sweep on the output chain over joints `first..n - 1`, tip side first or root
-    /// first: each joint turns so the tip points at `goal`, by the fraction and within the limit
-    /// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then
-    /// its constraint; descendants follow rigidly, positions (output and working) by forward
-    /// kinematics (lengths never drift).
-    ///
-    /// Only the tip is carried along joint by joint; the other descendants are brought up to
-    /// date once, at the end, which keeps a sweep linear in the chain length.
-    pub fn ccd_sweep(
-        &mut self,
-        n: usize,
-        first: usize,
-        from_tail: bool,
-        root_parent: Quat,
-        goal: Vec3A,
-        tuning: impl Fn(usize) -> (f32, Option<(Quat, f32)>),
-    ) {
-        let mut tip = Vec3A::from(self.output[n - 1].translation);
-        let turn = |w: &Self, i: usize, parent: Quat, current: Quat, pivot: Vec3A, tip: Vec3A| {
-            let (weight, limit) = tuning(i);
-            let mut arc = scaled_arc(tip - pivot, goal - pivot);
-            if weight < 1.0 {
-                arc = Quat::from_scaled_axis(arc.normalize().to_scaled_axis() * weight);
-            }
-            let mut local = parent.conjugate() * (arc * current).normalize();
-            if let Some((reference, max_angle)) = limit {
-                local = limit_deviation(reference, local, max_angle);
-            }
-            let before = parent.conjugate() * current;
-            constrain_turn(
-                w.constraint(i),
-                parent,
-                (parent * local).normalize(),
-                before,
-            )
-        };
-        if from_tail {
-            // Joints nearer the root are untouched until their own turn; joint j ends up turned
-            // by the turns of joints first..=j, the root side's applied last.
-            for i in (first..n - 1).rev() {
-                let parent = if i == 0 {
-                    root_parent
-                } else {
-                    self.output[i - 1].rotation
-                };
-                let current = self.output[i].rotation;
-                let pivot = Vec3A::from(self.output[i].translation);
-                let rotation = turn(self, i, parent, current, pivot, tip);
-                let delta = rotation * current.conjugate();
-                self.deltas[i] = delta;
-                self.output[i].rotation = rotation;
-                tip = pivot + delta * (tip - pivot);
-            }
-            let mut carried = Quat::IDENTITY;
-            let mut pos = Vec3A::from(self.output[first].translation);
-            for j in first..n {
-                let t = &mut self.output[j];
-                if j > first {
-                    t.rotation = (carried * t.rotation).normalize();
-                    t.translation = pos.into();
-                    self.positions[j] = pos;
-                }
-                if j < n - 1 {
-                    pos += t.rotation * self.bones[j];
-                    carried *= self.deltas[j];
-                }
-            }
-        } else {
-            // Each joint is final once turned; `carried` is what the joints after it have
-            // turned by so far, and `pivot` where forward kinematics puts the next joint.
-            let mut carried = Quat::IDENTITY;
-            let mut pivot = Vec3A::from(self.output[first].translation);
-            let mut parent = if first == 0 {
-                root_parent
-            } else {
-                self.output[first - 1].rotation
-            };
-            for i in first..n - 1 {
-                let current = (carried * self.output[i].rotation).normalize();
-                let rotation = turn(self, i, parent, current, pivot, tip);
-                let delta = rotation * current.conjugate();
-                self.output[i].rotation = rotation;
-                self.output[i].translation = pivot.into();
-                self.positions[i] = pivot;
-                tip = pivot + delta * (tip - pivot);
-                carried = delta * carried;
-                pivot += rotation * self.bones[i];
-                parent = rotation;
-            }
-            let t = &mut self.output[n - 1];
-            t.rotation = (carried * t.rotation).normalize();
-            t.translation = pivot.into();
-            self.positions[n - 1] = pivot;
-        }
-    }
-
     /// The closing step on the working positions, after an iteration of the solver left the
-    /// tip more than `tol` off `goal`, in two kinds: the exact one ([`reach::close`]: bends
+    /// tip more than `aim.tol` off `aim.goal`, in two kinds: the exact one ([`reach::close`]: bends
     /// scaled down or the chain's halves bent as a two-bone chain; a straight chain bends
     /// toward the root joint's local axis most perpendicular to its bone, fixed in the root
     /// bone's frame, as two-bone IK does), and up to [`NEWTON_STEPS`] damped least-squares
@@ -383,26 +368,20 @@ impl ChainWork {
     /// bend, is laid out as an even arc toward the goal ([`reach::lay_arc`]). `start_error` is
     /// the input tip's distance to the goal: the exact kind may turn bones as far as that
     /// distance calls for. Returns whether the positions moved.
-    pub fn close(
-        &mut self,
-        n: usize,
-        goal: Vec3A,
-        tol: f32,
-        length: f32,
-        start_error: f32,
-    ) -> bool {
-        let near = self.near_reach(goal, length);
-        if near && self.close_exactly(n, goal, tol, start_error) {
+    pub fn close(&mut self, aim: &Aim, start_error: f32) -> bool {
+        let (n, goal) = (aim.n, aim.goal);
+        let near = self.near_reach(aim);
+        if near && self.close_exactly(aim, start_error) {
             return true;
         }
-        let moved = self.newton(n, goal, tol, length);
-        if (self.positions[n - 1] - goal).length() <= tol {
+        let moved = self.newton(aim);
+        if self.tip_error(aim) <= aim.tol {
             return true;
         }
-        if !near && self.close_exactly(n, goal, tol, start_error) {
+        if !near && self.close_exactly(aim, start_error) {
             return true;
         }
-        if reach::on_goal_line(&self.positions[..n], goal, length) {
+        if reach::on_goal_line(&self.positions[..n], goal, aim.length) {
             let dir = (goal - self.positions[0]).normalize();
             let side = frame_perpendicular(self.input[0].rotation, self.bones[0], dir);
             reach::lay_arc(&mut self.positions[..n], &self.lengths[..n - 1], goal, side);
@@ -412,7 +391,8 @@ impl ChainWork {
     }
 
     /// [`reach::close`] on the working positions.
-    fn close_exactly(&mut self, n: usize, goal: Vec3A, tol: f32, start_error: f32) -> bool {
+    fn close_exactly(&mut self, aim: &Aim, start_error: f32) -> bool {
+        let n = aim.n;
         let (rotation, bone) = (self.input[0].rotation, self.bones[0]);
         reach::close(
             &mut self.positions[..n],
@@ -421,8 +401,8 @@ impl ChainWork {
                 bends: &mut self.bends[..n - 1],
                 candidate: &mut self.closed[..n],
             },
-            goal,
-            tol,
+            aim.goal,
+            aim.tol,
             start_error,
             |dir| frame_perpendicular(rotation, bone, dir),
         )
@@ -430,11 +410,10 @@ impl ChainWork {
 
     /// Up to [`NEWTON_STEPS`] damped least-squares steps ([`reach::newton_step`]) while they
     /// bring the tip closer, halving a step that does not; whether the positions moved.
-    fn newton(&mut self, n: usize, goal: Vec3A, tol: f32, length: f32) -> bool {
+    fn newton(&mut self, aim: &Aim) -> bool {
+        let (n, goal, length) = (aim.n, aim.goal, aim.length);
         self.newton_steps(
-            n,
-            goal,
-            tol,
+            aim,
             |w, _, scale| {
                 let (positions, candidate) = (&w.positions[..n], &mut w.closed[..n]);
                 reach::newton_step(positions, goal, length, scale, candidate)
@@ -445,18 +424,16 @@ impl ChainWork {
 
     /// Up to [`NEWTON_STEPS`] steps while they bring the tip closer: `step(self, k, scale)`
     /// proposes the `k`-th step, `scale` times the full one, and returns the tip's distance to
-    /// `goal` after it; `accept` takes the proposal. A step that does not help is halved (too
-    /// far for the linear model); the steps stop within `tol` or once one removes less than
-    /// [`NEWTON_PROGRESS`] of the error. Whether the chain moved.
+    /// `aim.goal` after it; `accept` takes the proposal. A step that does not help is halved
+    /// (too far for the linear model); the steps stop within `aim.tol` or once one removes less
+    /// than [`NEWTON_PROGRESS`] of the error. Whether the chain moved.
     fn newton_steps(
         &mut self,
-        n: usize,
-        goal: Vec3A,
-        tol: f32,
+        aim: &Aim,
         mut step: impl FnMut(&mut Self, usize, f32) -> f32,
         mut accept: impl FnMut(&mut Self),
     ) -> bool {
-        let mut error = (self.positions[n - 1] - goal).length();
+        let mut error = self.tip_error(aim);
         let mut moved = false;
         let mut scale = 1.0;
         for k in 0..NEWTON_STEPS {
@@ -468,7 +445,7 @@ impl ChainWork {
             accept(self);
             let slow = next > error * (1.0 - NEWTON_PROGRESS);
             (error, moved, scale) = (next, true, 1.0);
-            if error <= tol || slow {
+            if error <= aim.tol || slow {
                 break;
             }
         }
@@ -476,47 +453,28 @@ impl ChainWork {
     }
 
     /// The closing step that fits the chain: [`Self::close`] on the working positions for
-    /// chains without constraints whose root turns (`first` 0), else
+    /// chains without constraints whose root turns (`aim.first` 0), else
     /// [`Self::newton_constrained`] on the output. Whether the chain moved.
-    #[allow(clippy::too_many_arguments)]
-    pub fn closing(
-        &mut self,
-        n: usize,
-        first: usize,
-        root_parent: Quat,
-        goal: Vec3A,
-        tol: f32,
-        length: f32,
-        start_error: f32,
-    ) -> bool {
-        if first > 0 || self.has_constraints(n) {
-            self.newton_constrained(n, first, root_parent, goal, tol, length)
+    pub fn closing(&mut self, aim: &Aim, start_error: f32) -> bool {
+        if aim.first > 0 || self.has_constraints(aim.n) {
+            self.newton_constrained(aim)
         } else {
-            self.close(n, goal, tol, length, start_error)
+            self.close(aim, start_error)
         }
     }
 
     /// The closing step of constrained chains (and CCD chains with a fixed root): up to
     /// [`NEWTON_STEPS`] damped least-squares steps on the output rotations while they bring
-    /// the tip closer than `tol` allows, each joint's turn projected onto its constraint root to
-    /// tip (a hinge turns about its axis only; see [`constrain_turn`]), bone lengths held by
-    /// forward kinematics. The first step also turns hinges toward the middle of their range
-    /// ([`CENTRING`]). Joints before `first` keep their rotation; the tip's rotation is left to
-    /// the caller. Whether the chain moved.
-    pub fn newton_constrained(
-        &mut self,
-        n: usize,
-        first: usize,
-        root_parent: Quat,
-        goal: Vec3A,
-        tol: f32,
-        length: f32,
-    ) -> bool {
+    /// the tip closer than `aim.tol` allows, each joint's turn projected onto its constraint
+    /// root to tip (a hinge turns about its axis only; see [`constrain_turn`]), bone lengths
+    /// held by forward kinematics. The first step also turns hinges toward the middle of their
+    /// range ([`CENTRING`]). Joints before `aim.first` keep their rotation; the tip's rotation
+    /// is left to the caller. Whether the chain moved.
+    pub fn newton_constrained(&mut self, aim: &Aim) -> bool {
+        let (n, first) = (aim.n, aim.first);
         self.newton_steps(
-            n,
-            goal,
-            tol,
-            |w, k, scale| w.constrained_step(n, first, root_parent, goal, length, scale, k == 0),
+            aim,
+            |w, k, scale| w.constrained_step(aim, scale, k == 0),
             |w| {
                 for i in first..n {
                     if i < n - 1 {
@@ -530,21 +488,12 @@ impl ChainWork {
     }
 
     /// One step of [`Self::newton_constrained`], `scale` times the full one: rotations into
-    /// `deltas`, positions into `closed`; returns the tip's distance to `goal`. With `centre`,
+    /// `deltas`, positions into `closed`; returns the tip's distance to the goal. With `centre`,
     /// each hinge also turns toward the middle of its range by [`CENTRING`] of its offset, and
     /// the damped least-squares direction is solved for what that leaves of the tip's error (so
     /// the centring turns only move the tip where the damping lets them, near singular poses).
-    #[allow(clippy::too_many_arguments)]
-    fn constrained_step(
-        &mut self,
-        n: usize,
-        first: usize,
-        root_parent: Quat,
-        goal: Vec3A,
-        length: f32,
-        scale: f32,
-        centre: bool,
-    ) -> f32 {
+    fn constrained_step(&mut self, aim: &Aim, scale: f32, centre: bool) -> f32 {
+        let (n, first, root_parent, goal) = (aim.n, aim.first, aim.root_parent, aim.goal);
         let tip = self.positions[n - 1];
         let (constraints, output) = (&self.constraints, &self.output);
         let hinge = |i: usize| hinge_axis(constraints[i].as_ref(), output[i].rotation);
@@ -571,7 +520,7 @@ impl ChainWork {
             self.centring[i] = turn * scale;
         }
         let pivots = (first..n - 1).map(|i| (self.positions[i], hinge(i)));
-        let y = reach::newton_direction(pivots, tip, goal - shift, length) * scale;
+        let y = reach::newton_direction(pivots, tip, goal - shift, aim.length) * scale;
         let mut carried = Quat::IDENTITY;
         let mut parent = parent_of(first);
         self.closed[first] = self.positions[first];
@@ -591,30 +540,39 @@ impl ChainWork {
         (self.closed[n - 1] - goal).length()
     }
 
-    /// Whether `goal` lies beyond [`NEAR_REACH`] of the chain length from the root.
-    fn near_reach(&self, goal: Vec3A, length: f32) -> bool {
-        (goal - self.positions[0]).length() >= NEAR_REACH * length
+    /// The tip's distance to the goal.
+    pub fn tip_error(&self, aim: &Aim) -> f32 {
+        (self.positions[aim.n - 1] - aim.goal).length()
     }
 
-    /// Whether the closing step goes first: with the tip within [`TRACKING`] of `goal`, and
+    /// Whether the goal lies as far from the root as the chain is long, or farther.
+    pub fn beyond_reach(&self, aim: &Aim) -> bool {
+        (aim.goal - self.positions[0]).length() >= aim.length
+    }
+
+    /// Whether the goal lies beyond [`NEAR_REACH`] of the chain length from the root.
+    fn near_reach(&self, aim: &Aim) -> bool {
+        (aim.goal - self.positions[0]).length() >= NEAR_REACH * aim.length
+    }
+
+    /// Whether the closing step goes first: with the tip within [`TRACKING`] of the goal, and
     /// for chains without constraints also near full reach (where the exact kind is cheap and
     /// the iterations slow; constrained Newton steps would only add cost there).
-    pub fn close_first(&self, n: usize, goal: Vec3A, length: f32) -> bool {
-        self.near_goal(n, goal, length)
-            || (!self.has_constraints(n) && self.near_reach(goal, length))
+    pub fn close_first(&self, aim: &Aim) -> bool {
+        self.near_goal(aim) || (!self.has_constraints(aim.n) && self.near_reach(aim))
     }
 
-    /// Whether the tip lies within [`TRACKING`] of `goal`: close enough for Newton steps, a
+    /// Whether the tip lies within [`TRACKING`] of the goal: close enough for Newton steps, a
     /// local method, to be worth their cost on constrained chains.
-    pub fn near_goal(&self, n: usize, goal: Vec3A, length: f32) -> bool {
-        (goal - self.positions[n - 1]).length() <= TRACKING * length
+    pub fn near_goal(&self, aim: &Aim) -> bool {
+        (aim.goal - self.positions[aim.n - 1]).length() <= TRACKING * aim.length
     }
 
-    /// Lays the chain straight from the root toward `target` (desired positions).
-    pub fn lay_straight(&mut self, n: usize, target: Vec3A) {
+    /// Lays the chain straight from the root toward the goal (desired positions).
+    pub fn lay_straight(&mut self, aim: &Aim) {
         let root = self.positions[0];
-        let dir = (target - root).normalize_or(self.spans[0].normalize_or_zero());
-        for i in 0..n - 1 {
+        let dir = (aim.goal - root).normalize_or(self.spans[0].normalize_or_zero());
+        for i in 0..aim.n - 1 {
             self.positions[i + 1] = self.positions[i] + dir * self.lengths[i];
         }
     }
@@ -627,7 +585,8 @@ impl ChainWork {
     /// desired position, so then each bone aims from where its parent put it and positions
     /// follow by forward kinematics, bone lengths holding exactly. Positions are updated to the
     /// result.
-    pub fn orient(&mut self, n: usize, root_parent: Quat, end: EndRotation, target: &ChainTarget) {
+    pub fn orient(&mut self, aim: &Aim) {
+        let (n, root_parent) = (aim.n, aim.root_parent);
         let (input, output) = (&self.input[..n], &mut self.output[..n]);
         let (positions, spans, bones) =
             (&mut self.positions[..n], &self.spans[..n], &self.bones[..n]);
@@ -660,7 +619,7 @@ impl ChainWork {
             parent = rotation;
         }
         let tip = n - 1;
-        let rotation = end_rotation(end, target, &input[tip - 1..=tip], parent);
+        let rotation = end_rotation(aim, &input[tip - 1..=tip], parent);
         output[tip] = Transform {
             translation: pos.into(),
             rotation: constrain(constraints[tip].as_ref(), parent, rotation),
@@ -670,9 +629,10 @@ impl ChainWork {
     }
 
     /// Sets the tip's rotation on the output from the end-rotation mode (then its constraint).
-    pub fn finish_tip(&mut self, n: usize, end: EndRotation, target: &ChainTarget) {
+    pub fn finish_tip(&mut self, aim: &Aim) {
+        let n = aim.n;
         let parent = self.output[n - 2].rotation;
-        let rotation = end_rotation(end, target, &self.input[n - 2..n], parent);
+        let rotation = end_rotation(aim, &self.input[n - 2..n], parent);
         self.output[n - 1].rotation = self.constrained(n - 1, parent, rotation);
     }
 
@@ -681,9 +641,17 @@ impl ChainWork {
         constrain(self.constraints[i].as_ref(), parent, model)
     }
 
-    /// Copies the output to the caller's chain after checking it is finite.
-    pub fn store(&self, chain: &mut [Transform], result: IkResult) -> Result<IkResult> {
+    /// Copies the output to the caller's chain after checking it is finite; returns the result
+    /// of `iterations` iterations, its error the tip's exact distance to the goal (no underflow
+    /// for chains of subnormal size).
+    pub fn store(&self, chain: &mut [Transform], aim: &Aim, iterations: u32) -> Result<IkResult> {
         let n = chain.len();
+        let error = exact_length(self.positions[n - 1] - aim.goal);
+        let result = IkResult {
+            reached: error <= aim.tol,
+            error,
+            iterations,
+        };
         if !(self.output[..n].iter().all(Transform::is_finite) && result.error.is_finite()) {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
@@ -708,6 +676,92 @@ pub(crate) trait ChainSolver {
         target: &ChainTarget,
     ) -> Result<IkResult>;
 }
+
+/// Declares what FABRIK and CCD offer alike on `$solver` (fields `settings: $settings` and
+/// `work: ChainWork`, a method `solve_loaded` that solves a loaded chain): settings, size,
+/// constraints, chain and pose-level solves, and [`ChainSolver`].
+macro_rules! chain_solver {
+    ($solver:ty, $settings:ty) => {
+        impl $solver {
+            /// Solves a model-space chain (root first; the root's position is pinned) in place.
+            /// `root_parent` is the model rotation the root's constraint (and CCD's rotation
+            /// limit) is relative to. On error the chain is untouched.
+            pub fn solve(
+                &mut self,
+                chain: &mut [$crate::Transform],
+                root_parent: $crate::Quat,
+                target: &$crate::ChainTarget,
+            ) -> $crate::Result<$crate::IkResult> {
+                let s = &self.settings;
+                let (end, precision, relative) =
+                    (s.end_rotation, s.precision, s.relative_precision);
+                let aim = self
+                    .work
+                    .load(chain, target, root_parent, end, precision, relative)?;
+                self.solve_loaded(chain, aim)
+            }
+
+            /// Current settings.
+            pub fn settings(&self) -> &$settings {
+                &self.settings
+            }
+
+            /// Replaces the settings (unchanged on error).
+            pub fn set_settings(&mut self, settings: $settings) -> $crate::Result<()> {
+                settings.validate()?;
+                self.settings = settings;
+                Ok(())
+            }
+
+            /// Largest chain this solver accepts.
+            pub fn max_joints(&self) -> usize {
+                self.work.max_joints()
+            }
+
+            /// Sets (or with `None` clears) the constraint of chain joint `joint` (0 is the
+            /// root).
+            pub fn set_constraint(
+                &mut self,
+                joint: usize,
+                c: Option<$crate::JointConstraint>,
+            ) -> $crate::Result<()> {
+                self.work.set_constraint(joint, c)
+            }
+
+            /// The constraint of chain joint `joint`, if any.
+            pub fn constraint(&self, joint: usize) -> Option<&$crate::JointConstraint> {
+                self.work.constraint(joint)
+            }
+
+            /// Solves joints `joints` of `pose` (root to tip, each the parent of the next)
+            /// toward a model-space target and writes their local rotations back.
+            pub fn solve_pose(
+                &mut self,
+                pose: &mut $crate::Pose,
+                joints: &[u32],
+                target: &$crate::ChainTarget,
+            ) -> $crate::Result<$crate::IkResult> {
+                $crate::ik::chain::solve_pose(self, pose, joints, target)
+            }
+        }
+
+        impl $crate::ik::chain::ChainSolver for $solver {
+            fn work_mut(&mut self) -> &mut $crate::ik::chain::ChainWork {
+                &mut self.work
+            }
+
+            fn solve_chain(
+                &mut self,
+                chain: &mut [$crate::Transform],
+                root_parent: $crate::Quat,
+                target: &$crate::ChainTarget,
+            ) -> $crate::Result<$crate::IkResult> {
+                self.solve(chain, root_parent, target)
+            }
+        }
+    };
+}
+pub(crate) use chain_solver;
 
 /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
 /// model-space target, then writes their local rotations back. Allocates nothing.
@@ -744,18 +798,13 @@ pub(crate) fn solve_pose<S: ChainSolver>(
     outcome
 }
 
-/// The tip's model rotation for an end-rotation mode, given the input (parent, tip) transforms
-/// and the parent's solved rotation.
-pub(crate) fn end_rotation(
-    end: EndRotation,
-    target: &ChainTarget,
-    input: &[Transform],
-    parent: Quat,
-) -> Quat {
+/// The tip's model rotation for the aim's end-rotation mode, given the input (parent, tip)
+/// transforms and the parent's solved rotation.
+fn end_rotation(aim: &Aim, input: &[Transform], parent: Quat) -> Quat {
     let (input_parent, input_tip) = (input[0].rotation, input[1].rotation);
-    match end {
+    match aim.end {
         EndRotation::KeepModel => input_tip,
-        EndRotation::CopyEffector => target.rotation.unwrap_or(input_tip),
+        EndRotation::CopyEffector => aim.target.rotation.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
     }
 }
@@ -777,7 +826,13 @@ const TURN_FROM_SLACK: f32 = 1e-4;
 /// asked for (then the twist range applies). Projection alone keeps the twist coordinate of the
 /// overshooting rotation, and a turn pushing past the cone and pulled back along it would
 /// leave a spin about the axis behind, every iteration of a chain held at its limit.
-fn constrain_turn(c: Option<&JointConstraint>, parent: Quat, model: Quat, before: Quat) -> Quat {
+#[inline]
+pub(super) fn constrain_turn(
+    c: Option<&JointConstraint>,
+    parent: Quat,
+    model: Quat,
+    before: Quat,
+) -> Quat {
     let Some(c) = c else {
         return model;
     };
@@ -813,7 +868,8 @@ fn constrain(c: Option<&JointConstraint>, parent: Quat, model: Quat) -> Quat {
 /// The shortest arc from `from` to `to` times some positive factor (callers normalize what
 /// they build from it). One square root instead of two normalizations and a renormalization;
 /// near-opposite, tiny or huge vectors take the robust [`shortest_arc`].
-fn scaled_arc(from: Vec3A, to: Vec3A) -> Quat {
+#[inline]
+pub(super) fn scaled_arc(from: Vec3A, to: Vec3A) -> Quat {
     // |from| |to|, and the arc's scalar part before normalization.
     let norms = (from.length_squared() * to.length_squared()).sqrt();
     let w = norms + from.dot(to);
@@ -824,30 +880,5 @@ fn scaled_arc(from: Vec3A, to: Vec3A) -> Quat {
         Quat::from_xyzw(c.x, c.y, c.z, w)
     } else {
         shortest_arc(from.into(), to.into())
-    }
-}
-
-/// Pulls `local` back toward `reference` so the two differ by at most `max_angle` radians.
-fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
-    let mut delta = reference.conjugate() * local;
-    if delta.w < 0.0 {
-        delta = -delta;
-    }
-    let v = delta.to_scaled_axis();
-    let angle = v.length();
-    if angle <= max_angle {
-        return local;
-    }
-    (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
-}
-
-/// Builds a result from the tip's offset to the goal: its exact length (no underflow for
-/// chains of subnormal size) against the tolerance.
-pub(crate) fn chain_result(offset: Vec3A, tolerance: f32, iterations: u32) -> IkResult {
-    let error = exact_length(offset);
-    IkResult {
-        reached: error <= tolerance,
-        error,
-        iterations,
     }
 }

@@ -10,16 +10,12 @@
 //! constraints, positions become constrained rotations after every iteration, and once the
 //! passes stall the remaining iterations are constraint-aware CCD sweeps.
 
-use glam::{Quat, Vec3A};
+use glam::Vec3A;
 
-use crate::constraint::JointConstraint;
 use crate::error::Result;
-use crate::ik::chain::{
-    chain_result, solve_pose, tolerance, validate_iteration_settings, ChainSolver, ChainTarget,
-    ChainWork,
-};
+use crate::ik::ccd::sweep;
+use crate::ik::chain::{chain_solver, validate_iteration_settings, Aim, ChainWork, Progress};
 use crate::ik::{EndRotation, IkResult};
-use crate::pose::Pose;
 use crate::transform::Transform;
 
 /// FABRIK settings. Defaults follow Unreal's node, except that precision is relative.
@@ -57,9 +53,6 @@ impl FabrikSettings {
     }
 }
 
-/// Relative improvement per iteration below which a solve counts as stalled.
-const STALL_RATIO: f32 = 1e-3;
-
 /// Fraction of the tolerance kept as margin for the rounding of the final rotation pass.
 const INNER_TOLERANCE_MARGIN: f32 = 1e-3;
 
@@ -80,105 +73,57 @@ impl Fabrik {
         })
     }
 
-    /// Current settings.
-    pub fn settings(&self) -> &FabrikSettings {
-        &self.settings
-    }
-
-    /// Replaces the settings (unchanged on error).
-    pub fn set_settings(&mut self, settings: FabrikSettings) -> Result<()> {
-        settings.validate()?;
-        self.settings = settings;
-        Ok(())
-    }
-
-    /// Largest chain this solver accepts.
-    pub fn max_joints(&self) -> usize {
-        self.work.max_joints()
-    }
-
-    /// Sets (or with `None` clears) the constraint of chain joint `joint` (0 is the root).
-    pub fn set_constraint(&mut self, joint: usize, c: Option<JointConstraint>) -> Result<()> {
-        self.work.set_constraint(joint, c)
-    }
-
-    /// The constraint of chain joint `joint`, if any.
-    pub fn constraint(&self, joint: usize) -> Option<&JointConstraint> {
-        self.work.constraint(joint)
-    }
-
-    /// Solves a model-space chain (root first; the root's position is pinned) in place.
-    /// `root_parent` is the model rotation the root's constraint is relative to.
-    /// On error the chain is untouched.
-    pub fn solve(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        let (length, target) = self.work.load(chain, target)?;
-        let target = &target;
-        let n = chain.len();
+    /// [`Self::solve`] on the chain `aim` describes, loaded in the work buffers.
+    fn solve_loaded(&mut self, chain: &mut [Transform], aim: Aim) -> Result<IkResult> {
         let s = self.settings;
-        let tol = tolerance(s.precision, s.relative_precision, length);
-        let goal = Vec3A::from(target.position);
+        let n = aim.n;
         let constrained = self.work.has_constraints(n);
         let w = &mut self.work;
         // Constraints act on rotations: the input is first projected onto them, and after every
         // iteration positions become constrained rotations and back, so each iteration starts
         // from an allowed pose.
         if constrained {
-            w.orient(n, root_parent, s.end_rotation, target);
+            w.orient(&aim);
         }
-        let mut error = (w.positions[n - 1] - goal).length();
+        let start_error = w.tip_error(&aim);
         let mut iterations = 0;
-        if error > tol && !constrained && (goal - w.positions[0]).length() >= length {
-            w.lay_straight(n, goal);
+        if start_error > aim.tol && !constrained && w.beyond_reach(&aim) {
+            w.lay_straight(&aim);
             iterations = 1;
         } else {
             // Aim slightly inside the tolerance: the final rotation pass rebuilds positions with
             // rounding that must not push a reached chain back outside it.
-            let inner = tol * (1.0 - INNER_TOLERANCE_MARGIN);
-            let mut best = error;
-            // Whether the current iterate is the best so far: it is set aside only when about
-            // to be overwritten, and restored at the end only when something worse followed.
-            let mut at_best = true;
+            let inner = Aim {
+                tol: aim.tol * (1.0 - INNER_TOLERANCE_MARGIN),
+                ..aim
+            };
+            let mut progress = Progress::new(start_error);
             let mut sweeping = false;
-            let start_error = error;
-            if error > inner && w.close_first(n, goal, length) {
+            if start_error > inner.tol && w.close_first(&inner) {
                 // The closing step on the input counts as the first iteration.
-                w.closing(n, 0, root_parent, goal, inner, length, start_error);
-                error = (w.positions[n - 1] - goal).length();
-                best = best.min(error);
+                w.closing(&inner, start_error);
+                progress.closed(w.tip_error(&inner));
                 iterations = 1;
             }
-            while error > inner && iterations < s.max_iterations {
+            while progress.error > inner.tol && iterations < s.max_iterations {
                 iterations += 1;
-                if at_best {
+                if progress.at_best {
                     save_best(w, n, constrained);
                 }
                 if sweeping {
-                    w.ccd_sweep(n, 0, true, root_parent, goal, |_| (1.0, None));
+                    sweep(w, &inner, true, |_| (1.0, None));
                 } else {
-                    forward_backward(w, n, goal);
+                    forward_backward(w, n, inner.goal);
                     if constrained {
-                        w.orient(n, root_parent, s.end_rotation, target);
+                        w.orient(&inner);
                     }
                 }
                 // Constrained closing steps cost a projection per joint and step: only near
                 // the goal (farther off, Newton steps would not get there).
-                if (w.positions[n - 1] - goal).length() > inner
-                    && (!constrained || w.near_goal(n, goal, length))
-                {
-                    w.closing(n, 0, root_parent, goal, inner, length, start_error);
+                if w.tip_error(&inner) > inner.tol && (!constrained || w.near_goal(&inner)) {
+                    w.closing(&inner, start_error);
                 }
-                let new_error = (w.positions[n - 1] - goal).length();
-                let stalled = new_error > error * (1.0 - STALL_RATIO);
-                error = new_error;
-                at_best = error < best;
-                if at_best {
-                    best = error;
-                }
+                let stalled = progress.next(w.tip_error(&inner));
                 if stalled && constrained && !sweeping {
                     // Pass-then-project reaches a fixed point short of targets the limits allow;
                     // CCD sweeps respect each constraint as they go and get past it.
@@ -187,7 +132,7 @@ impl Fabrik {
                     break;
                 }
             }
-            if !at_best {
+            if !progress.at_best {
                 if constrained {
                     w.restore_best_output(n);
                 } else {
@@ -197,40 +142,15 @@ impl Fabrik {
         }
         if constrained {
             // CCD sweeps carry the tip along; give it its end rotation again.
-            w.finish_tip(n, s.end_rotation, target);
+            w.finish_tip(&aim);
         } else {
-            w.orient(n, root_parent, s.end_rotation, target);
+            w.orient(&aim);
         }
-        let offset = w.positions[n - 1] - goal;
-        w.store(chain, chain_result(offset, tol, iterations))
-    }
-
-    /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) toward a
-    /// model-space target and writes their local rotations back.
-    pub fn solve_pose(
-        &mut self,
-        pose: &mut Pose,
-        joints: &[u32],
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        solve_pose(self, pose, joints, target)
+        w.store(chain, &aim, iterations)
     }
 }
 
-impl ChainSolver for Fabrik {
-    fn work_mut(&mut self) -> &mut ChainWork {
-        &mut self.work
-    }
-
-    fn solve_chain(
-        &mut self,
-        chain: &mut [Transform],
-        root_parent: Quat,
-        target: &ChainTarget,
-    ) -> Result<IkResult> {
-        self.solve(chain, root_parent, target)
-    }
-}
+chain_solver!(Fabrik, FabrikSettings);
 
 /// Remembers the best iterate: unconstrained, the passes work on positions alone (rotations
 /// come once, at the end); constrained, every iterate is oriented and lives in the output.

@@ -5,8 +5,9 @@ use glam::Vec3;
 
 use super::TransformAccess;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
-use crate::pose::{finite, Pose};
+use crate::pose::Pose;
 use crate::skeleton::Skeleton;
+use crate::transform::finite;
 
 /// HandIKRetargeting settings (Unreal's defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,6 +102,14 @@ impl HandIkRetargeting {
         (fk - ik) * self.settings.per_axis_alpha
     }
 
+    /// The offset from the hands' model positions, `at(joint)`; fails when it overflows.
+    fn offset_at(&self, hands: &HandPair, at: impl Fn(u32) -> Vec3) -> Result<Vec3> {
+        let (right, left) = (at(hands.right_fk), at(hands.left_fk));
+        let offset = self.offset(right, left, at(hands.right_ik), at(hands.left_ik));
+        ensure_result_finite(offset)?;
+        Ok(offset)
+    }
+
     /// Adds the offset to each listed bone of a model-space array (duplicates move once).
     /// Returns the offset. On error nothing is written.
     pub fn apply_model<T: TransformAccess>(
@@ -118,13 +127,7 @@ impl HandIkRetargeting {
             ));
         }
         let at = |j: u32| model[j as usize].transform().translation;
-        let offset = self.offset(
-            at(hands.right_fk),
-            at(hands.left_fk),
-            at(hands.right_ik),
-            at(hands.left_ik),
-        );
-        ensure_result_finite(offset)?;
+        let offset = self.offset_at(hands, at)?;
         for &b in bones {
             ensure_result_finite(at(b) + offset)?;
         }
@@ -142,14 +145,9 @@ impl HandIkRetargeting {
     pub fn apply_pose(&self, pose: &mut Pose, hands: &HandPair, bones: &[u32]) -> Result<Vec3> {
         let skeleton = pose.skeleton().clone();
         check_indices(hands.indices().iter().chain(bones), skeleton.joint_count())?;
-        let at = |j: u32| skeleton.model_of(pose.local(), j as usize).translation;
-        let offset = self.offset(
-            at(hands.right_fk),
-            at(hands.left_fk),
-            at(hands.right_ik),
-            at(hands.left_ik),
-        );
-        ensure_result_finite(offset)?;
+        let offset = self.offset_at(hands, |j| {
+            skeleton.model_of(pose.local(), j as usize).translation
+        })?;
         // Two passes: compute and check every new local transform, then write them all, so an
         // error leaves the pose untouched.
         for pass in [Pass::Check, Pass::Write] {

@@ -160,6 +160,25 @@ static void model_rule(void)
     sinew_skeleton_destroy(skel);
 }
 
+/* After a model-space write `what` to a pose of three joints returned `st`: OK or
+ * NUMERIC_OVERFLOW; on OK joint 1's stored local transform is finite; on overflow the pose
+ * still holds `snap` (when given). */
+static void check_stored_local(const SinewPose *pose, SinewStatus st, const char *what,
+                               const SinewTransform *snap)
+{
+    SinewTransform local[3];
+    CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW, "%s returned %s", what,
+          status_name(st));
+    EXPECT(sinew_pose_get_local(pose, local, 3), SINEW_STATUS_OK);
+    if (st == SINEW_STATUS_OK) {
+        CHECK(xf_finite(&local[1]), "%s returned OK and stored local (%g, %g, %g)", what,
+              (double)local[1].translation.x, (double)local[1].translation.y,
+              (double)local[1].translation.z);
+    } else if (snap != NULL) {
+        CHECK(memcmp(local, snap, sizeof local) == 0, "%s: pose changed on error", what);
+    }
+}
+
 /* Overflowing model space from finite local transforms: the model-space functions should
  * report NUMERIC_OVERFLOW (or succeed with finite values), never hand out NaN or infinity. */
 static void model_overflow(void)
@@ -225,32 +244,15 @@ static void model_overflow(void)
         model[i] = xf(v3(i == 0 ? -3e38f : 3e38f, 0, 0), QID(), ONE3());
     }
     EXPECT(sinew_pose_get_local(pose, snap, 3), SINEW_STATUS_OK);
-    st = sinew_pose_set_model(pose, model, 3);
-    CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW,
-          "set_model returned %s", status_name(st));
-    EXPECT(sinew_pose_get_local(pose, local, 3), SINEW_STATUS_OK);
-    if (st == SINEW_STATUS_OK) {
-        CHECK(xf_finite(&local[1]), "set_model returned OK and stored local (%g, %g, %g)",
-              (double)local[1].translation.x, (double)local[1].translation.y,
-              (double)local[1].translation.z);
-    } else {
-        CHECK(memcmp(local, snap, sizeof local) == 0, "pose changed on error");
-    }
+    check_stored_local(pose, sinew_pose_set_model(pose, model, 3), "set_model", snap);
     EXPECT(sinew_pose_reset(pose), SINEW_STATUS_OK);
     one = xf(v3(3e38f, 0, 0), QID(), ONE3());
     local[0] = xf(v3(-3e38f, 0, 0), QID(), ONE3());
     local[1] = xf(v3(0, 0, 0), QID(), ONE3());
     local[2] = xf(v3(0, 0, 0), QID(), ONE3());
     EXPECT(sinew_pose_set_local(pose, local, 3), SINEW_STATUS_OK);
-    st = sinew_pose_set_model_transform(pose, 1, &one);
-    CHECK(st == SINEW_STATUS_OK || st == SINEW_STATUS_NUMERIC_OVERFLOW,
-          "set_model_transform returned %s", status_name(st));
-    EXPECT(sinew_pose_get_local(pose, snap, 3), SINEW_STATUS_OK);
-    if (st == SINEW_STATUS_OK) {
-        CHECK(xf_finite(&snap[1]), "set_model_transform returned OK and stored local (%g, %g, %g)",
-              (double)snap[1].translation.x, (double)snap[1].translation.y,
-              (double)snap[1].translation.z);
-    }
+    check_stored_local(pose, sinew_pose_set_model_transform(pose, 1, &one), "set_model_transform",
+                       NULL);
 
     sinew_two_bone_ik_destroy(solver);
     sinew_pose_destroy(pose);

@@ -167,6 +167,10 @@ void print_clip(float dur, SinewStatus cst, const TrackSpec *tracks,
 void check_huge_result(const char *what, int c, SinewStatus st, const SinewPose *out,
                        const SinewTransform *before, uint32_t n);
 void base_track(TrackSpec *k, int32_t prop, int32_t interp);
+void run_skel_cases(const char *section, int shape0, int shape1, int count,
+                    void (*one)(const Skel sk[2], int c));
+void print_line_start(const char *keyword, int id, const Skel *s);
+void print_line_end(SinewStatus st, const SinewTransform *out, uint32_t n);
 
 /* ---------------------------------------------------------------- two_bone.c */
 

@@ -38,6 +38,16 @@ static SinewStatus solver_create(int kind, const SinewFabrikSettings *fs,
                                  : sinew_ccd_create(cs, max_joints, &out->ccd);
 }
 
+/* A solver of `kind` with the default settings. */
+static SinewStatus solver_create_default(int kind, uint32_t max_joints, Solver *out)
+{
+    SinewFabrikSettings fs;
+    SinewCcdSettings cs;
+    sinew_fabrik_settings_default(&fs);
+    sinew_ccd_settings_default(&cs);
+    return solver_create(kind, &fs, &cs, max_joints, out);
+}
+
 static void solver_destroy(Solver *s)
 {
     if (s->kind == SOLVER_FABRIK) {
@@ -211,18 +221,14 @@ static void chain_settings_variant(ChainCase *cc, int v, int *rot_mode)
         stall = 0;
         break;
     }
-    cc->fs.precision = precision;
-    cc->fs.relative_precision = rel;
-    cc->fs.max_iterations = iters;
-    cc->fs.stop_when_stalled = stall;
-    cc->fs.end_rotation = end;
-    cc->cs.precision = precision;
-    cc->cs.relative_precision = rel;
-    cc->cs.max_iterations = iters;
+    /* The settings both solvers have get the same values. */
+    cc->fs.precision = cc->cs.precision = precision;
+    cc->fs.relative_precision = cc->cs.relative_precision = rel;
+    cc->fs.max_iterations = cc->cs.max_iterations = iters;
+    cc->fs.stop_when_stalled = cc->cs.stop_when_stalled = stall;
+    cc->fs.end_rotation = cc->cs.end_rotation = end;
     cc->cs.start_from_tail = tail;
     cc->cs.fix_root = fix;
-    cc->cs.stop_when_stalled = stall;
-    cc->cs.end_rotation = end;
 }
 
 /* A random valid constraint, of `type` when positive. `local` (a candidate centre) and `bone`
@@ -562,15 +568,11 @@ static SinewVec3 rng_chain_target(SinewVec3 root, float total)
 void chain_random(void)
 {
     Solver shared;
-    SinewFabrikSettings fs;
-    SinewCcdSettings cs;
     int kind, c;
 
     g_section = "A parity: chain IK, random chains";
-    sinew_fabrik_settings_default(&fs);
-    sinew_ccd_settings_default(&cs);
     for (kind = 0; kind < 2; kind++) {
-        if (!EXPECT(solver_create(kind, &fs, &cs, MAXC, &shared), SINEW_STATUS_OK)) {
+        if (!EXPECT(solver_create_default(kind, MAXC, &shared), SINEW_STATUS_OK)) {
             continue;
         }
         for (c = 0; c < N_CHAIN_RANDOM; c++) {
@@ -673,17 +675,13 @@ void chain_degenerate(void)
 {
     static const int variants[] = {0, 3, 4, 5, 8, 10};
     Solver shared;
-    SinewFabrikSettings fs;
-    SinewCcdSettings cs;
     size_t vi;
     int kind, g, with_constraints;
     uint32_t j;
 
     g_section = "A parity: chain IK, degenerate but valid";
-    sinew_fabrik_settings_default(&fs);
-    sinew_ccd_settings_default(&cs);
     for (kind = 0; kind < 2; kind++) {
-        if (!EXPECT(solver_create(kind, &fs, &cs, MAXC, &shared), SINEW_STATUS_OK)) {
+        if (!EXPECT(solver_create_default(kind, MAXC, &shared), SINEW_STATUS_OK)) {
             continue;
         }
         for (vi = 0; vi < sizeof variants / sizeof variants[0]; vi++) {
@@ -759,20 +757,36 @@ static void expect_equivalent(const ChainCase *huge, const ChainCase *unit, cons
     }
 }
 
+/* Sets the rotation `huge_slot` (a field of `huge`) to the first `count` finite rotations of
+ * huge magnitude below, `unit_slot` (the same field of `unit`) to their unit-length twins, and
+ * expects each pair to solve alike. */
+static void expect_huge_rotations(ChainCase *huge, ChainCase *unit, SinewQuat *huge_slot,
+                                  SinewQuat *unit_slot, int count, const Solver *s,
+                                  const char *what)
+{
+    static const SinewQuat huge_rotations[2] = {{0, 0, 1e30f, 1e30f}, {0, 0, 0, 1e20f}};
+    static const SinewQuat unit_rotations[2] = {{0, 0, 0.70710678f, 0.70710678f}, {0, 0, 0, 1}};
+    static const char *const names[2] = {"{0, 0, 1e30, 1e30}", "{0, 0, 0, 1e20}"};
+    char label[96];
+    int i;
+    for (i = 0; i < count; i++) {
+        *huge_slot = huge_rotations[i];
+        *unit_slot = unit_rotations[i];
+        snprintf(label, sizeof label, "%s %s", what, names[i]);
+        expect_equivalent(huge, unit, s, label);
+    }
+}
+
 void chain_huge(void)
 {
-    SinewFabrikSettings fs;
-    SinewCcdSettings cs;
     Solver s;
     ChainCase cc, twin;
     int kind;
     uint32_t i;
 
     g_section = "B huge finite inputs: chain IK";
-    sinew_fabrik_settings_default(&fs);
-    sinew_ccd_settings_default(&cs);
     for (kind = 0; kind < 2; kind++) {
-        if (!EXPECT(solver_create(kind, &fs, &cs, MAXC, &s), SINEW_STATUS_OK)) {
+        if (!EXPECT(solver_create_default(kind, MAXC, &s), SINEW_STATUS_OK)) {
             continue;
         }
         huge_base(&cc, kind);
@@ -823,19 +837,13 @@ void chain_huge(void)
         /* Huge-magnitude rotations: in the chain, as the copied effector rotation. */
         huge_base(&cc, kind);
         twin = cc;
-        cc.in[1].rotation = qt(0, 0, 1e30f, 1e30f);
-        twin.in[1].rotation = qt(0, 0, 0.70710678f, 0.70710678f);
-        expect_equivalent(&cc, &twin, &s, "chain rotation {0, 0, 1e30, 1e30}");
+        expect_huge_rotations(&cc, &twin, &cc.in[1].rotation, &twin.in[1].rotation, 1, &s,
+                              "chain rotation");
         huge_base(&cc, kind);
         cc.fs.end_rotation = cc.cs.end_rotation = SINEW_END_ROTATION_COPY_EFFECTOR;
         twin = cc;
         cc.has_rot = twin.has_rot = 1;
-        cc.rot = qt(0, 0, 1e30f, 1e30f);
-        twin.rot = qt(0, 0, 0.70710678f, 0.70710678f);
-        expect_equivalent(&cc, &twin, &s, "effector rotation {0, 0, 1e30, 1e30}");
-        cc.rot = qt(0, 0, 0, 1e20f);
-        twin.rot = QID();
-        expect_equivalent(&cc, &twin, &s, "effector rotation {0, 0, 0, 1e20}");
+        expect_huge_rotations(&cc, &twin, &cc.rot, &twin.rot, 2, &s, "effector rotation");
 
         /* ... as the root parent rotation (a root constraint makes it matter to FABRIK). */
         huge_base(&cc, kind);
@@ -845,12 +853,8 @@ void chain_huge(void)
         cc.c[0].swing_half_angle_2 = 0.2f;
         twin = cc;
         cc.has_parent = twin.has_parent = 1;
-        cc.parent = qt(0, 0, 1e30f, 1e30f);
-        twin.parent = qt(0, 0, 0.70710678f, 0.70710678f);
-        expect_equivalent(&cc, &twin, &s, "root_parent_rotation {0, 0, 1e30, 1e30}");
-        cc.parent = qt(0, 0, 0, 1e20f);
-        twin.parent = QID();
-        expect_equivalent(&cc, &twin, &s, "root_parent_rotation {0, 0, 0, 1e20}");
+        expect_huge_rotations(&cc, &twin, &cc.parent, &twin.parent, 2, &s,
+                              "root_parent_rotation");
 
         /* ... as a constraint reference; and a huge constraint axis. */
         huge_base(&cc, kind);
@@ -861,9 +865,8 @@ void chain_huge(void)
         cc.c[1].min_angle = -0.2f;
         cc.c[1].max_angle = 0.3f;
         twin = cc;
-        cc.c[1].reference = qt(0, 0, 1e30f, 1e30f);
-        twin.c[1].reference = qt(0, 0, 0.70710678f, 0.70710678f);
-        expect_equivalent(&cc, &twin, &s, "constraint reference {0, 0, 1e30, 1e30}");
+        expect_huge_rotations(&cc, &twin, &cc.c[1].reference, &twin.c[1].reference, 1, &s,
+                              "constraint reference");
         cc.c[1].reference = twin.c[1].reference;
         cc.c[1].axis = v3(0, 0, 1e20f);
         expect_equivalent(&cc, &twin, &s, "constraint axis {0, 0, 1e20}");

@@ -20,86 +20,82 @@ typedef struct {
     SinewTransform out[NB];
 } Sample;
 
-void clip_tracks(void)
+/* One CLIP case: random tracks, then samples forward, backward, at random and at key times. */
+static void clip_case(const Skel sk[2], int c)
 {
     static Sample samples[MAXS];
-    Skel sk[2];
-    int c;
+    const Skel *s = &sk[c % 4 == 3];
+    uint32_t n = s->n, nt, k, ns = 0, seg;
+    int id = g_clip_id++;
+    float dur = c % 8 == 7 ? 0.0f : rng_float(0.5f, 3.0f), span = dur > 0.0f ? dur : 1.0f;
+    TrackSpec tracks[MAXK];
+    SinewStatus tst[MAXK], cst;
+    SinewClip *clip = clip_make(s, dur, c, c % 6 == 5, tracks, tst, &nt, &cst);
+    SinewClipCursor *cursor = NULL;
+    SinewPose *out = pose_make(s, NULL), *check = pose_make(s, NULL);
+    SinewTransform plain[NB];
 
-    g_section = "A parity: clips";
-    if (!skel_make(&sk[0], 0) || !skel_make(&sk[1], 1)) {
-        return;
-    }
-    for (c = 0; c < N_CLIP; c++) {
-        const Skel *s = &sk[c % 4 == 3];
-        uint32_t n = s->n, nt, k, ns = 0, seg;
-        int id = g_clip_id++;
-        float dur = c % 8 == 7 ? 0.0f : rng_float(0.5f, 3.0f), span = dur > 0.0f ? dur : 1.0f;
-        TrackSpec tracks[MAXK];
-        SinewStatus tst[MAXK], cst;
-        SinewClip *clip = clip_make(s, dur, c, c % 6 == 5, tracks, tst, &nt, &cst);
-        SinewClipCursor *cursor = NULL;
-        SinewPose *out = pose_make(s, NULL), *check = pose_make(s, NULL);
-        SinewTransform plain[NB];
-
-        if (clip == NULL) {
-            continue;
-        }
-        EXPECT(sinew_clip_cursor_create(clip, &cursor), SINEW_STATUS_OK);
-        /* Forward, backward, random, then exact key times and the ends. */
-        for (seg = 0; seg < 4; seg++) {
-            uint32_t count = seg == 0 ? 14 : seg == 1 ? 8 : seg == 2 ? 10 : 6, j;
-            float t = seg == 0 ? -0.25f * span : 2.2f * span;
-            for (j = 0; j < count && ns < MAXS; j++) {
-                Sample *sm = &samples[ns++];
-                switch (seg) {
-                case 0: t += span * rng_float(0.02f, 0.3f); break;
-                case 1: t -= span * rng_float(0.05f, 0.4f); break;
-                case 2: t = rng_float(-span, 3.0f * span); break;
-                default:
-                    t = j == 0 ? 0.0f : j == 1 ? dur : j == 2 ? -0.0f
-                        : tracks[0].times[(j - 3) % tracks[0].n];
-                    break;
-                }
-                sm->t = t;
-                sm->looping = (uint32_t)((c + (int)seg + (seg == 3 ? (int)j : 0)) % 2);
-                sm->cursor = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : (int)(j % 2);
-                sm->st = sinew_clip_sample(clip, sm->cursor ? cursor : NULL, t, sm->looping, out);
-                pose_read(out, sm->out, n);
-                CHECK(sm->st == SINEW_STATUS_OK, "clip case %d: sample at %g returned %s", id,
-                      (double)t, status_name(sm->st));
-                CHECK(all_finite_unit(sm->out, n), "clip case %d: sample at %g not finite/unit",
-                      id, (double)t);
-                if (sm->cursor) {
-                    /* A cursor changes the speed, not the result. */
-                    EXPECT(sinew_clip_sample(clip, NULL, t, sm->looping, check), SINEW_STATUS_OK);
-                    pose_read(check, plain, n);
-                    CHECK(memcmp(plain, sm->out, n * sizeof plain[0]) == 0,
-                          "clip case %d: sample at %g with a cursor differs from without", id,
-                          (double)t);
-                }
-            }
-        }
-
-        printf("CLIP %d", id);
-        print_skel(s);
-        print_clip(dur, cst, tracks, tst, nt);
-        printf(" SAMPLES %" PRIu32, ns);
-        for (k = 0; k < ns; k++) {
-            printf(" T");
-            pf(samples[k].t);
-            printf(" L %" PRIu32 " C %d ST %d", samples[k].looping, samples[k].cursor,
-                   (int)samples[k].st);
-            print_pose_tag("OUT", samples[k].out, n);
-        }
-        printf("\n");
-        sinew_clip_cursor_destroy(cursor);
-        sinew_clip_destroy(clip);
+    if (clip == NULL) {
         sinew_pose_destroy(out);
         sinew_pose_destroy(check);
+        return;
     }
-    sinew_skeleton_destroy(sk[0].skel);
-    sinew_skeleton_destroy(sk[1].skel);
+    EXPECT(sinew_clip_cursor_create(clip, &cursor), SINEW_STATUS_OK);
+    /* Forward, backward, random, then exact key times and the ends. */
+    for (seg = 0; seg < 4; seg++) {
+        uint32_t count = seg == 0 ? 14 : seg == 1 ? 8 : seg == 2 ? 10 : 6, j;
+        float t = seg == 0 ? -0.25f * span : 2.2f * span;
+        for (j = 0; j < count && ns < MAXS; j++) {
+            Sample *sm = &samples[ns++];
+            switch (seg) {
+            case 0: t += span * rng_float(0.02f, 0.3f); break;
+            case 1: t -= span * rng_float(0.05f, 0.4f); break;
+            case 2: t = rng_float(-span, 3.0f * span); break;
+            default:
+                t = j == 0 ? 0.0f : j == 1 ? dur : j == 2 ? -0.0f
+                    : tracks[0].times[(j - 3) % tracks[0].n];
+                break;
+            }
+            sm->t = t;
+            sm->looping = (uint32_t)((c + (int)seg + (seg == 3 ? (int)j : 0)) % 2);
+            sm->cursor = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : (int)(j % 2);
+            sm->st = sinew_clip_sample(clip, sm->cursor ? cursor : NULL, t, sm->looping, out);
+            pose_read(out, sm->out, n);
+            CHECK(sm->st == SINEW_STATUS_OK, "clip case %d: sample at %g returned %s", id,
+                  (double)t, status_name(sm->st));
+            CHECK(all_finite_unit(sm->out, n), "clip case %d: sample at %g not finite/unit",
+                  id, (double)t);
+            if (sm->cursor) {
+                /* A cursor changes the speed, not the result. */
+                EXPECT(sinew_clip_sample(clip, NULL, t, sm->looping, check), SINEW_STATUS_OK);
+                pose_read(check, plain, n);
+                CHECK(memcmp(plain, sm->out, n * sizeof plain[0]) == 0,
+                      "clip case %d: sample at %g with a cursor differs from without", id,
+                      (double)t);
+            }
+        }
+    }
+
+    print_line_start("CLIP", id, s);
+    print_clip(dur, cst, tracks, tst, nt);
+    printf(" SAMPLES %" PRIu32, ns);
+    for (k = 0; k < ns; k++) {
+        printf(" T");
+        pf(samples[k].t);
+        printf(" L %" PRIu32 " C %d ST %d", samples[k].looping, samples[k].cursor,
+               (int)samples[k].st);
+        print_pose_tag("OUT", samples[k].out, n);
+    }
+    printf("\n");
+    sinew_clip_cursor_destroy(cursor);
+    sinew_clip_destroy(clip);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(check);
+}
+
+void clip_tracks(void)
+{
+    run_skel_cases("A parity: clips", 0, 1, N_CLIP, clip_case);
 }
 
 void clip_huge(void)

@@ -373,25 +373,26 @@ void print_quat(const SinewQuat *q)
     pf(q->w);
 }
 
+/* Prints " TAG", and " -" when `value` is NULL; returns whether the value is to follow. */
+static int print_opt_tag(const char *tag, const void *value)
+{
+    printf(value != NULL ? " %s" : " %s -", tag);
+    return value != NULL;
+}
+
 /* " TAG x y z w", or " TAG -" for NULL. */
 void print_opt_quat(const char *tag, const SinewQuat *q)
 {
-    printf(" %s", tag);
-    if (q != NULL) {
+    if (print_opt_tag(tag, q)) {
         print_quat(q);
-    } else {
-        printf(" -");
     }
 }
 
 /* " TAG x y z", or " TAG -" for NULL. */
 void print_opt_vec(const char *tag, const SinewVec3 *v)
 {
-    printf(" %s", tag);
-    if (v != NULL) {
+    if (print_opt_tag(tag, v)) {
         print_vec(v);
-    } else {
-        printf(" -");
     }
 }
 
@@ -657,6 +658,39 @@ int skel_make(Skel *s, int shape)
 }
 
 void print_skel(const Skel *s) { print_skeleton(s->n, s->names, s->parents, s->rest); }
+
+/* Makes the skeletons of shapes `shape0` and `shape1` (see skel_make), runs `one` on them for
+ * the cases 0 .. count - 1 of section `section`, then destroys them. */
+void run_skel_cases(const char *section, int shape0, int shape1, int count,
+                    void (*one)(const Skel sk[2], int c))
+{
+    Skel sk[2];
+    int c;
+    g_section = section;
+    if (!skel_make(&sk[0], shape0) || !skel_make(&sk[1], shape1)) {
+        return;
+    }
+    for (c = 0; c < count; c++) {
+        one(sk, c);
+    }
+    sinew_skeleton_destroy(sk[0].skel);
+    sinew_skeleton_destroy(sk[1].skel);
+}
+
+/* A blending parity line's start: "KEYWORD id" and the skeleton. */
+void print_line_start(const char *keyword, int id, const Skel *s)
+{
+    printf("%s %d", keyword, id);
+    print_skel(s);
+}
+
+/* A blending parity line's end: " ST st OUT <pose>" and the newline. */
+void print_line_end(SinewStatus st, const SinewTransform *out, uint32_t n)
+{
+    printf(" ST %d", (int)st);
+    print_pose_tag("OUT", out, n);
+    printf("\n");
+}
 
 int rng_index(uint32_t n) { return rng_below((int)n); }
 

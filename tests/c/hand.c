@@ -37,6 +37,26 @@ static int vec_near(SinewVec3 a, SinewVec3 b, float tol)
     return fabsf(a.x - b.x) <= tol && fabsf(a.y - b.y) <= tol && fabsf(a.z - b.z) <= tol;
 }
 
+/* Checks hand `what` case `id` returned OK and, when `off` is given, wrote the documented offset
+ * of the hand joints `h` in `model` (model space before the call) within `tol`; returns the
+ * documented offset. */
+static SinewVec3 check_offset(const char *what, int id, SinewStatus st,
+                              const SinewHandIkRetargetingSettings *s, const SinewHandJoints *h,
+                              const SinewTransform *model, const SinewVec3 *off, float tol)
+{
+    SinewVec3 want;
+    CHECK(st == SINEW_STATUS_OK, "hand %s case %d returned %s", what, id, status_name(st));
+    want = hand_offset(s, model[h->right_fk].translation, model[h->left_fk].translation,
+                       model[h->right_ik].translation, model[h->left_ik].translation);
+    if (off != NULL) {
+        CHECK(vec_near(*off, want, tol),
+              "hand %s case %d: offset (%g %g %g), documented (%g %g %g)", what, id,
+              (double)off->x, (double)off->y, (double)off->z, (double)want.x, (double)want.y,
+              (double)want.z);
+    }
+    return want;
+}
+
 int g_hand_model_id;
 int g_hand_pose_id;
 
@@ -98,14 +118,9 @@ void hand_model(void)
         print_opt_vec("OFF", with_offset ? &off : NULL);
         printf("\n");
 
-        CHECK(st == SINEW_STATUS_OK, "hand model case %d returned %s", id, status_name(st));
-        want = hand_offset(&s, model[h.right_fk].translation, model[h.left_fk].translation,
-                           model[h.right_ik].translation, model[h.left_ik].translation);
+        want = check_offset("model", id, st, &s, &h, model, with_offset ? &off : NULL,
+                            1e-5f * 20.0f);
         if (with_offset) {
-            CHECK(vec_near(off, want, 1e-5f * 20.0f),
-                  "hand model case %d: offset (%g %g %g), documented (%g %g %g)", id,
-                  (double)off.x, (double)off.y, (double)off.z, (double)want.x, (double)want.y,
-                  (double)want.z);
             want = off;
         }
         for (i = 0; i < count; i++) {
@@ -185,15 +200,7 @@ void hand_pose(void)
         print_opt_vec("OFF", with_offset ? &off : NULL);
         printf("\n");
 
-        CHECK(st == SINEW_STATUS_OK, "hand pose case %d returned %s", id, status_name(st));
-        want = hand_offset(&s, model0[h.right_fk].translation, model0[h.left_fk].translation,
-                           model0[h.right_ik].translation, model0[h.left_ik].translation);
-        if (with_offset) {
-            CHECK(vec_near(off, want, 1e-4f), "hand pose case %d: offset (%g %g %g), documented "
-                                              "(%g %g %g)",
-                  id, (double)off.x, (double)off.y, (double)off.z, (double)want.x,
-                  (double)want.y, (double)want.z);
-        }
+        want = check_offset("pose", id, st, &s, &h, model0, with_offset ? &off : NULL, 1e-4f);
         /* Bones listed and not below another listed bone move; their descendants follow. */
         for (i = 0; i < NB; i++) {
             int listed = 0, covered = 0;

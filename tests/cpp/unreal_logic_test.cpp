@@ -11,6 +11,7 @@
  * Units are centimetres and Z is up, as in Unreal; Sinew is given the values as they are.
  */
 #include "sinew_unreal.hpp"
+#include "test_counts.hpp"
 
 #include <cmath>
 #include <cstdarg>
@@ -22,18 +23,12 @@ using namespace sinew_unreal;
 
 // ============================================================================== bookkeeping
 
-static int g_passed = 0;
-static int g_failed = 0;
-static const char* g_section = "";
-
 static bool check_impl(bool ok, int line, const char* expr, const char* fmt, ...)
 {
-    if (ok) {
-        ++g_passed;
+    if (counted(ok, line, expr)) {
         return true;
     }
-    ++g_failed;
-    std::fprintf(stderr, "FAIL [%s] line %d: %s: ", g_section, line, expr);
+    std::fputs(": ", stderr);
     va_list ap;
     va_start(ap, fmt);
     std::vfprintf(stderr, fmt, ap);
@@ -462,13 +457,31 @@ static std::vector<DTransform> tentacle(const DVec3& base, int joints, double bo
     return chain_through(points);
 }
 
+/** Solves `in` towards `target` with a chain solver of `Instance` type (named `name`) and
+ *  `settings` mapped from a Precision of `precision` cm: the tip must end within it. */
+template <class Instance, class Settings>
+static SinewIkResult solve_to_precision(const char* name, const Settings& settings, float precision,
+                                        const std::vector<DTransform>& in, const DVec3& target,
+                                        std::vector<DTransform>& out)
+{
+    std::vector<SinewTransform> scratch(in.size());
+    Instance solver;
+    CHECK_OK(solver.prepare(settings, static_cast<uint32_t>(in.size())));
+    SinewIkResult res{};
+    CHECK_OK(solve_chain(solver.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
+                         scratch.data(), out.data(), &res));
+    const double err = distance(out.back().translation, target);
+    std::printf("%s Precision %.2f cm: error %.4g cm in %u iterations\n", name, precision, err, res.iterations);
+    CHECK(res.reached == 1 && err <= precision * 1.0001, "%s Precision %g cm: error %g cm", name, precision, err);
+    return res;
+}
+
 static void test_centimetre_tolerances()
 {
     section("centimetre tolerances");
     const DVec3 base = v(50000.0, -30000.0, 100.0);  // far from the origin too
     const std::vector<DTransform> in = tentacle(base, 6, 20.0);
     const DVec3 target = base + v(40.0, 35.0, 50.0);
-    std::vector<SinewTransform> scratch(in.size());
     std::vector<DTransform> out(in.size());
 
     uint32_t fabrik_iters[2] = {0, 0};
@@ -477,14 +490,9 @@ static void test_centimetre_tolerances()
         FabrikNodeParams p;
         p.precision = precisions[k];
         p.max_iterations = 100;
-        FabrikInstance fabrik;
-        CHECK_OK(fabrik.prepare(fabrik_settings(p), static_cast<uint32_t>(in.size())));
-        SinewIkResult res{};
-        CHECK_OK(solve_chain(fabrik.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
-                              scratch.data(), out.data(), &res));
+        const SinewIkResult res =
+            solve_to_precision<FabrikInstance>("FABRIK", fabrik_settings(p), precisions[k], in, target, out);
         const double err = distance(out.back().translation, target);
-        std::printf("FABRIK Precision %.2f cm: error %.4g cm in %u iterations\n", precisions[k], err, res.iterations);
-        CHECK(res.reached == 1 && err <= precisions[k] * 1.0001, "FABRIK Precision %g cm: error %g cm", precisions[k], err);
         CHECK(std::fabs(err - res.error) < 1e-3, "reported error %g matches %g", res.error, err);
         fabrik_iters[k] = res.iterations;
         for (size_t i = 0; i + 1 < in.size(); ++i) {
@@ -500,14 +508,7 @@ static void test_centimetre_tolerances()
         CcdNodeParams p;
         p.precision = precisions[k];
         p.max_iterations = 200;
-        CcdInstance ccd;
-        CHECK_OK(ccd.prepare(ccd_settings(p), static_cast<uint32_t>(in.size())));
-        SinewIkResult res{};
-        CHECK_OK(solve_chain(ccd.get(), in.data(), static_cast<uint32_t>(in.size()), nullptr, target, nullptr,
-                           scratch.data(), out.data(), &res));
-        const double err = distance(out.back().translation, target);
-        std::printf("CCD Precision %.2f cm: error %.4g cm in %u iterations\n", precisions[k], err, res.iterations);
-        CHECK(res.reached == 1 && err <= precisions[k] * 1.0001, "CCD Precision %g cm: error %g cm", precisions[k], err);
+        solve_to_precision<CcdInstance>("CCD", ccd_settings(p), precisions[k], in, target, out);
         CHECK(std::memcmp(&out[0], &in[0], sizeof(DTransform)) == 0, "CCD root fixed, passed through exactly");
     }
 
@@ -869,6 +870,5 @@ int main()
     test_handles();
     test_live_handles();
     test_errors();
-    std::printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed == 0 ? 0 : 1;
+    summary_and_exit();
 }

@@ -19,17 +19,16 @@ static std::vector<float> weights_of(const sinew::JointMask& mask) {
 
 void test_masks() {
   g_section = "joint masks";
-  SinewSkeleton* cs = c_skeleton(false);
-  sinew::Skeleton skeleton = cpp_skeleton();
+  TwinSkeleton rig;
 
-  sinew::JointMask uniform = MUST(sinew::JointMask::create(skeleton, 0.5f));
+  sinew::JointMask uniform = MUST(sinew::JointMask::create(rig.skeleton, 0.5f));
   SinewJointMask* cu = nullptr;
-  CHECK(sinew_joint_mask_create(cs, 0.5f, &cu) == SINEW_STATUS_OK);
+  CHECK(sinew_joint_mask_create(rig.cs, 0.5f, &cu) == SINEW_STATUS_OK);
   CHECK(same_bits(weights_of(uniform), c_weights(cu)));
 
-  sinew::JointMask subtree = MUST(sinew::JointMask::create_subtree(skeleton, SPINE, 2));
+  sinew::JointMask subtree = MUST(sinew::JointMask::create_subtree(rig.skeleton, SPINE, 2));
   SinewJointMask* ct = nullptr;
-  CHECK(sinew_joint_mask_create_subtree(cs, SPINE, 2, &ct) == SINEW_STATUS_OK);
+  CHECK(sinew_joint_mask_create_subtree(rig.cs, SPINE, 2, &ct) == SINEW_STATUS_OK);
   CHECK(same_bits(weights_of(subtree), c_weights(ct)));
   CHECK(weights_of(subtree)[ROOT] == 0.0f && weights_of(subtree)[HAND_R] == 1.0f);
 
@@ -48,10 +47,11 @@ void test_masks() {
 
   // Errors.
   SinewJointMask* none = nullptr;
-  EXPECT_NATIVE_ERROR(sinew::JointMask::create(skeleton, 1.5f),
-                      sinew_joint_mask_create(cs, 1.5f, &none), sinew::Status::invalid_argument);
-  EXPECT_NATIVE_ERROR(sinew::JointMask::create_subtree(skeleton, JOINTS, 0),
-                      sinew_joint_mask_create_subtree(cs, JOINTS, 0, &none),
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create(rig.skeleton, 1.5f),
+                      sinew_joint_mask_create(rig.cs, 1.5f, &none),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::JointMask::create_subtree(rig.skeleton, JOINTS, 0),
+                      sinew_joint_mask_create_subtree(rig.cs, JOINTS, 0, &none),
                       sinew::Status::out_of_range);
   EXPECT_NATIVE_ERROR(uniform.set_weight(JOINTS, 0.5f),
                       sinew_joint_mask_set_weight(cu, JOINTS, 0.5f),
@@ -70,15 +70,13 @@ void test_masks() {
 
   sinew_joint_mask_destroy(cu);
   sinew_joint_mask_destroy(ct);
-  sinew_skeleton_destroy(cs);
 }
 
 // ================================================================ blending
 
 void test_blending() {
   g_section = "blending";
-  SinewSkeleton* cs = c_skeleton(false);
-  sinew::Skeleton skeleton = cpp_skeleton();
+  TwinSkeleton rig;
   const std::vector<sinew::Transform> animated = animated_pose();
   std::vector<sinew::Transform> other = animated;
   for (sinew::Transform& t : other) {
@@ -87,19 +85,19 @@ void test_blending() {
     t.scale = sinew::Vec3{1.1f, 0.9f, 1.0f};
   }
 
-  sinew::Pose a = MUST(sinew::Pose::create(skeleton));
-  sinew::Pose b = MUST(sinew::Pose::create(skeleton));
-  sinew::Pose out = MUST(sinew::Pose::create(skeleton));
-  SinewPose* ca = c_pose(cs);
-  SinewPose* cb = c_pose(cs);
-  SinewPose* cout = c_pose(cs);
+  sinew::Pose a = MUST(sinew::Pose::create(rig.skeleton));
+  sinew::Pose b = MUST(sinew::Pose::create(rig.skeleton));
+  sinew::Pose out = MUST(sinew::Pose::create(rig.skeleton));
+  SinewPose* ca = c_pose(rig.cs);
+  SinewPose* cb = c_pose(rig.cs);
+  SinewPose* cout = c_pose(rig.cs);
   CHECK_OK(a.set_local(animated));
   CHECK_OK(b.set_local(other));
   CHECK(sinew_pose_set_local(ca, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
   CHECK(sinew_pose_set_local(cb, c_ptr(other), JOINTS) == SINEW_STATUS_OK);
-  sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(skeleton, UPPER_R, 1));
+  sinew::JointMask mask = MUST(sinew::JointMask::create_subtree(rig.skeleton, UPPER_R, 1));
   SinewJointMask* cm = nullptr;
-  CHECK(sinew_joint_mask_create_subtree(cs, UPPER_R, 1, &cm) == SINEW_STATUS_OK);
+  CHECK(sinew_joint_mask_create_subtree(rig.cs, UPPER_R, 1, &cm) == SINEW_STATUS_OK);
 
   // Two-pose blends: plain, masked, model-space rotations.
   CHECK_OK(sinew::blend(a, b, 0.3f, out));
@@ -116,8 +114,8 @@ void test_blending() {
 
   // In place: out is a.
   {
-    sinew::Pose in_place = MUST(sinew::Pose::create(skeleton));
-    SinewPose* c_in_place = c_pose(cs);
+    sinew::Pose in_place = MUST(sinew::Pose::create(rig.skeleton));
+    SinewPose* c_in_place = c_pose(rig.cs);
     CHECK_OK(in_place.set_local(animated));
     CHECK(sinew_pose_set_local(c_in_place, c_ptr(animated), JOINTS) == SINEW_STATUS_OK);
     CHECK_OK(sinew::blend(in_place, b, 0.45f, in_place));
@@ -128,11 +126,11 @@ void test_blending() {
   }
 
   // Layers.
-  sinew::Pose c_layer_pose = MUST(sinew::Pose::create(skeleton));
+  sinew::Pose c_layer_pose = MUST(sinew::Pose::create(rig.skeleton));
   std::vector<sinew::Transform> third = animated;
   third[SPINE].rotation = axis_angle(0, 0, 1, 0.9f);
   CHECK_OK(c_layer_pose.set_local(third));
-  SinewPose* cc = c_pose(cs);
+  SinewPose* cc = c_pose(rig.cs);
   CHECK(sinew_pose_set_local(cc, c_ptr(third), JOINTS) == SINEW_STATUS_OK);
   const std::array<sinew::BlendLayer, 3> layers = {
       {sinew::BlendLayer(a, 0.5f), sinew::BlendLayer(b, 0.3f, &mask),
@@ -147,8 +145,8 @@ void test_blending() {
   CHECK(same_bits(local_of(out), c_local(cout)));
 
   // Additive.
-  sinew::Pose delta = MUST(sinew::Pose::create(skeleton));
-  SinewPose* cdelta = c_pose(cs);
+  sinew::Pose delta = MUST(sinew::Pose::create(rig.skeleton));
+  SinewPose* cdelta = c_pose(rig.cs);
   CHECK_OK(sinew::make_additive(b, a, delta));
   CHECK(sinew_pose_make_additive(cb, ca, cdelta) == SINEW_STATUS_OK);
   CHECK(same_bits(local_of(delta), c_local(cdelta)));
@@ -183,19 +181,11 @@ void test_blending() {
                       sinew::Status::non_finite);
   // A pose of another skeleton.
   {
-    const int32_t parents[2] = {-1, 0};
-    const std::vector<sinew::Transform> rest(2);
-    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
-    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
-    SinewSkeleton* c_small = nullptr;
-    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
-    SinewPose* c_small_pose = c_pose(c_small);
-    EXPECT_NATIVE_ERROR(sinew::blend(a, small_pose, 0.5f, out),
-                        sinew_pose_blend(ca, c_small_pose, 0.5f, nullptr, SINEW_BLEND_SPACE_LOCAL,
+    const TwinRig small(std::vector<int32_t>{-1, 0});
+    EXPECT_NATIVE_ERROR(sinew::blend(a, small.pose, 0.5f, out),
+                        sinew_pose_blend(ca, small.cp, 0.5f, nullptr, SINEW_BLEND_SPACE_LOCAL,
                                          cout),
                         sinew::Status::size_mismatch);
-    sinew_pose_destroy(c_small_pose);
-    sinew_skeleton_destroy(c_small);
   }
   CHECK(same_bits(local_of(out), c_local(cout)));
 
@@ -205,7 +195,6 @@ void test_blending() {
   sinew_pose_destroy(cout);
   sinew_pose_destroy(cb);
   sinew_pose_destroy(ca);
-  sinew_skeleton_destroy(cs);
 }
 
 // ================================================================ clips
@@ -215,49 +204,33 @@ static void set_test_tracks(sinew::Clip& clip, SinewClip* c_clip) {
   using sinew::Interpolation;
   using sinew::Quat;
   using sinew::Vec3;
+  const sinew::Status ok = sinew::Status::ok;
   // Translation, linear.
   const std::vector<float> t3 = {0.0f, 0.7f, 2.0f};
   const std::vector<Vec3> spine = {{0.0f, 1.0f, 0.0f}, {0.05f, 1.1f, 0.0f}, {0.0f, 1.0f, 0.1f}};
-  CHECK_OK(clip.set_translation_track(SPINE, Interpolation::linear, t3, spine));
-  CHECK(sinew_clip_set_translation_track(c_clip, SPINE, SINEW_INTERPOLATION_LINEAR, t3.data(),
-                                         reinterpret_cast<const SinewVec3*>(spine.data()), nullptr,
-                                         nullptr, 3) == SINEW_STATUS_OK);
+  track_both(clip, c_clip, ok, kTranslationTrack, SPINE, Interpolation::linear, t3, spine);
   // Rotation, slerp (one key not normalized).
   const std::array<float, 4> t4 = {{0.0f, 0.5f, 1.2f, 1.9f}};
   const std::array<Quat, 4> upper = {{axis_angle(0, 0, 1, -0.3f),
                                       scaled(axis_angle(0, 0, 1, 0.4f), 3.0f),
                                       axis_angle(0, 1, 1, 0.8f), axis_angle(1, 0, 0, -0.2f)}};
-  CHECK_OK(clip.set_rotation_track(UPPER_R, Interpolation::slerp, t4, upper));
-  CHECK(sinew_clip_set_rotation_track(c_clip, UPPER_R, SINEW_INTERPOLATION_SLERP, t4.data(),
-                                      reinterpret_cast<const SinewQuat*>(upper.data()), nullptr,
-                                      nullptr, 4) == SINEW_STATUS_OK);
+  track_both(clip, c_clip, ok, kRotationTrack, UPPER_R, Interpolation::slerp, t4, upper);
   // Rotation, cubic with tangents.
   const float t2[2] = {0.2f, 1.8f};
   const Quat lower[2] = {axis_angle(0, 1, 0, 0.1f), axis_angle(0, 1, 0, 1.2f)};
   const Quat lower_in[2] = {Quat{0.0f, 0.1f, 0.0f, 0.0f}, Quat{0.0f, 0.3f, 0.0f, -0.05f}};
   const Quat lower_out[2] = {Quat{0.0f, 0.2f, 0.0f, 0.0f}, Quat{0.0f, 0.1f, 0.0f, 0.0f}};
-  CHECK_OK(clip.set_rotation_track(LOWER_R, Interpolation::cubic, t2, lower, lower_in, lower_out));
-  CHECK(sinew_clip_set_rotation_track(c_clip, LOWER_R, SINEW_INTERPOLATION_CUBIC, t2,
-                                      reinterpret_cast<const SinewQuat*>(lower),
-                                      reinterpret_cast<const SinewQuat*>(lower_in),
-                                      reinterpret_cast<const SinewQuat*>(lower_out),
-                                      2) == SINEW_STATUS_OK);
+  track_both(clip, c_clip, ok, kRotationTrack, LOWER_R, Interpolation::cubic, t2, lower, lower_in,
+             lower_out);
   // Translation, cubic.
   const Vec3 root[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.5f}};
   const Vec3 root_in[2] = {{0.0f, 0.0f, 0.5f}, {0.0f, 0.0f, 1.0f}};
   const Vec3 root_out[2] = {{0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.5f}};
-  CHECK_OK(clip.set_translation_track(ROOT, Interpolation::cubic, t2, root, root_in, root_out));
-  CHECK(sinew_clip_set_translation_track(c_clip, ROOT, SINEW_INTERPOLATION_CUBIC, t2,
-                                         reinterpret_cast<const SinewVec3*>(root),
-                                         reinterpret_cast<const SinewVec3*>(root_in),
-                                         reinterpret_cast<const SinewVec3*>(root_out),
-                                         2) == SINEW_STATUS_OK);
+  track_both(clip, c_clip, ok, kTranslationTrack, ROOT, Interpolation::cubic, t2, root, root_in,
+             root_out);
   // Scale, step.
   const Vec3 hand[2] = {{1.0f, 1.0f, 1.0f}, {1.3f, 1.3f, 1.3f}};
-  CHECK_OK(clip.set_scale_track(HAND_R, Interpolation::step, t2, hand));
-  CHECK(sinew_clip_set_scale_track(c_clip, HAND_R, SINEW_INTERPOLATION_STEP, t2,
-                                   reinterpret_cast<const SinewVec3*>(hand), nullptr, nullptr,
-                                   2) == SINEW_STATUS_OK);
+  track_both(clip, c_clip, ok, kScaleTrack, HAND_R, Interpolation::step, t2, hand);
   // A track set and cleared.
   CHECK_OK(clip.set_scale_track(HAND_L, Interpolation::linear, t2, hand));
   CHECK_OK(clip.clear_track(HAND_L, sinew::TrackProperty::scale));
@@ -265,29 +238,25 @@ static void set_test_tracks(sinew::Clip& clip, SinewClip* c_clip) {
 
 void test_clips() {
   g_section = "clips";
-  SinewSkeleton* cs = c_skeleton(false);
-  sinew::Skeleton skeleton = cpp_skeleton();
-  sinew::Clip clip = MUST(sinew::Clip::create(skeleton, 2.0f));
+  TwinRig rig(nullptr);
+  sinew::Clip clip = MUST(sinew::Clip::create(rig.skeleton, 2.0f));
   SinewClip* cclip = nullptr;
-  CHECK(sinew_clip_create(cs, 2.0f, &cclip) == SINEW_STATUS_OK);
+  CHECK(sinew_clip_create(rig.cs, 2.0f, &cclip) == SINEW_STATUS_OK);
   float c_duration = 0.0f;
   CHECK(sinew_clip_duration(cclip, &c_duration) == SINEW_STATUS_OK);
   CHECK(same_bits(MUST(clip.duration()), c_duration) && c_duration == 2.0f);
   set_test_tracks(clip, cclip);
 
-  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
-  SinewPose* cp = c_pose(cs);
-
   // Without a cursor, looping and clamped.
   const float times[] = {0.0f, 0.37f, 1.0f, 1.5f, 2.0f, 2.5f, -0.3f, 7.1f};
   for (float t : times) {
     for (uint32_t looping = 0; looping < 2; ++looping) {
-      CHECK_OK(clip.sample(t, looping != 0, pose));
-      CHECK(sinew_clip_sample(cclip, nullptr, t, looping, cp) == SINEW_STATUS_OK);
-      CHECK(same_bits(local_of(pose), c_local(cp)));
+      CHECK_OK(clip.sample(t, looping != 0, rig.pose));
+      CHECK(sinew_clip_sample(cclip, nullptr, t, looping, rig.cp) == SINEW_STATUS_OK);
+      CHECK(rig.same_local());
     }
   }
-  CHECK(!same_bits(local_of(pose), MUST(skeleton.rest_pose())));
+  CHECK(!same_bits(local_of(rig.pose), MUST(rig.skeleton.rest_pose())));
 
   // With cursors: forward playback, then a jump back.
   sinew::ClipCursor cursor = MUST(sinew::ClipCursor::create(clip));
@@ -296,115 +265,82 @@ void test_clips() {
   float t = 0.0f;
   for (int frame = 0; frame < 90; ++frame, t += 1.0f / 30.0f) {
     const float when = frame == 60 ? 0.25f : t;
-    CHECK_OK(clip.sample(cursor, when, true, pose));
-    CHECK(sinew_clip_sample(cclip, ccursor, when, 1, cp) == SINEW_STATUS_OK);
-    CHECK(same_bits(local_of(pose), c_local(cp)));
+    CHECK_OK(clip.sample(cursor, when, true, rig.pose));
+    CHECK(sinew_clip_sample(cclip, ccursor, when, 1, rig.cp) == SINEW_STATUS_OK);
+    CHECK(rig.same_local());
   }
-  CHECK_OK(clip.sample(&cursor, 0.9f, false, pose));
-  CHECK(sinew_clip_sample(cclip, ccursor, 0.9f, 0, cp) == SINEW_STATUS_OK);
-  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK_OK(clip.sample(&cursor, 0.9f, false, rig.pose));
+  CHECK(sinew_clip_sample(cclip, ccursor, 0.9f, 0, rig.cp) == SINEW_STATUS_OK);
+  CHECK(rig.same_local());
 
   // Errors.
+  using sinew::Interpolation;
   const std::vector<float> unsorted = {0.0f, 1.0f, 0.5f};
   const std::vector<sinew::Vec3> three(3);
-  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
-                                                 three),
-                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
-                                                       unsorted.data(),
-                                                       c_vec3(three),
-                                                       nullptr, nullptr, 3),
-                      sinew::Status::invalid_argument);
+  track_both(clip, cclip, sinew::Status::invalid_argument, kTranslationTrack, SPINE,
+             Interpolation::linear, unsorted, three);
   const std::vector<float> too_late = {0.0f, 2.5f};
-  EXPECT_NATIVE_ERROR(clip.set_scale_track(SPINE, sinew::Interpolation::linear, too_late,
-                                           sinew::Span<const sinew::Vec3>(three.data(), 2)),
-                      sinew_clip_set_scale_track(cclip, SPINE, SINEW_INTERPOLATION_LINEAR,
-                                                 too_late.data(),
-                                                 c_vec3(three),
-                                                 nullptr, nullptr, 2),
-                      sinew::Status::out_of_range);
+  track_both(clip, cclip, sinew::Status::out_of_range, kScaleTrack, SPINE, Interpolation::linear,
+             too_late, sinew::Span<const sinew::Vec3>(three.data(), 2));
   const std::vector<float> ok_times = {0.0f, 1.0f};
   const std::vector<sinew::Quat> zero_key = {sinew::Quat{}, sinew::Quat{0.0f, 0.0f, 0.0f, 0.0f}};
-  EXPECT_NATIVE_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::slerp, ok_times,
-                                              zero_key),
-                      sinew_clip_set_rotation_track(cclip, SPINE, SINEW_INTERPOLATION_SLERP,
-                                                    ok_times.data(),
-                                                    c_quat(zero_key),
-                                                    nullptr, nullptr, 2),
-                      sinew::Status::invalid_argument);
+  track_both(clip, cclip, sinew::Status::invalid_argument, kRotationTrack, SPINE,
+             Interpolation::slerp, ok_times, zero_key);
   const std::vector<sinew::Vec3> two(2);
-  EXPECT_NATIVE_ERROR(clip.set_translation_track(JOINTS, sinew::Interpolation::step, ok_times, two),
-                      sinew_clip_set_translation_track(cclip, JOINTS, SINEW_INTERPOLATION_STEP,
-                                                       ok_times.data(),
-                                                       c_vec3(two),
-                                                       nullptr, nullptr, 2),
-                      sinew::Status::out_of_range);
-  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two),
-                      sinew_clip_set_translation_track(cclip, SPINE, SINEW_INTERPOLATION_CUBIC,
-                                                       ok_times.data(),
-                                                       c_vec3(two),
-                                                       nullptr, nullptr, 2),
-                      sinew::Status::invalid_argument);
-  EXPECT_NATIVE_ERROR(clip.set_translation_track(SPINE, static_cast<sinew::Interpolation>(8),
-                                                 ok_times, two),
-                      sinew_clip_set_translation_track(cclip, SPINE, 8, ok_times.data(),
-                                                       c_vec3(two),
-                                                       nullptr, nullptr, 2),
-                      sinew::Status::invalid_argument);
+  track_both(clip, cclip, sinew::Status::out_of_range, kTranslationTrack, JOINTS,
+             Interpolation::step, ok_times, two);
+  track_both(clip, cclip, sinew::Status::invalid_argument, kTranslationTrack, SPINE,
+             Interpolation::cubic, ok_times, two);
+  track_both(clip, cclip, sinew::Status::invalid_argument, kTranslationTrack, SPINE,
+             static_cast<Interpolation>(8), ok_times, two);
   EXPECT_NATIVE_ERROR(clip.clear_track(SPINE, static_cast<sinew::TrackProperty>(3)),
                       sinew_clip_clear_track(cclip, SPINE, 3), sinew::Status::invalid_argument);
-  EXPECT_NATIVE_ERROR(clip.sample(std::numeric_limits<float>::quiet_NaN(), true, pose),
+  EXPECT_NATIVE_ERROR(clip.sample(std::numeric_limits<float>::quiet_NaN(), true, rig.pose),
                       sinew_clip_sample(cclip, nullptr, std::numeric_limits<float>::quiet_NaN(), 1,
-                                        cp),
+                                        rig.cp),
                       sinew::Status::non_finite);
   SinewClip* none = nullptr;
-  EXPECT_NATIVE_ERROR(sinew::Clip::create(skeleton, -1.0f), sinew_clip_create(cs, -1.0f, &none),
-                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::Clip::create(rig.skeleton, -1.0f),
+                      sinew_clip_create(rig.cs, -1.0f, &none), sinew::Status::invalid_argument);
   SinewClipCursor* no_cursor = nullptr;
   EXPECT_NATIVE_ERROR(sinew::ClipCursor::create(sinew::Clip{}),
                       sinew_clip_cursor_create(nullptr, &no_cursor), sinew::Status::null_pointer);
   // Sizes the wrapper checks.
-  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::linear, unsorted,
-                                                  two),
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, Interpolation::linear, unsorted, two),
                        sinew::Status::size_mismatch);
-  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, sinew::Interpolation::cubic, ok_times, two,
-                                                  two, sinew::Span<const sinew::Vec3>()),
+  EXPECT_WRAPPER_ERROR(clip.set_translation_track(SPINE, Interpolation::cubic, ok_times, two, two,
+                                                  sinew::Span<const sinew::Vec3>()),
                        sinew::Status::size_mismatch);
-  EXPECT_WRAPPER_ERROR(clip.set_rotation_track(SPINE, sinew::Interpolation::cubic, ok_times,
-                                               zero_key,
+  EXPECT_WRAPPER_ERROR(clip.set_rotation_track(SPINE, Interpolation::cubic, ok_times, zero_key,
                                                sinew::Span<const sinew::Quat>(zero_key.data(), 1),
                                                sinew::Span<const sinew::Quat>(zero_key.data(), 1)),
                        sinew::Status::size_mismatch);
   // Nothing changed.
-  CHECK_OK(clip.sample(1.3f, false, pose));
-  CHECK(sinew_clip_sample(cclip, nullptr, 1.3f, 0, cp) == SINEW_STATUS_OK);
-  CHECK(same_bits(local_of(pose), c_local(cp)));
+  CHECK_OK(clip.sample(1.3f, false, rig.pose));
+  CHECK(sinew_clip_sample(cclip, nullptr, 1.3f, 0, rig.cp) == SINEW_STATUS_OK);
+  CHECK(rig.same_local());
 
   sinew_clip_cursor_destroy(ccursor);
-  sinew_pose_destroy(cp);
   sinew_clip_destroy(cclip);
-  sinew_skeleton_destroy(cs);
 }
 
 // ================================================================ crossfade
 
 void test_crossfade() {
   g_section = "crossfade";
-  SinewSkeleton* cs = c_skeleton(false);
-  sinew::Skeleton skeleton = cpp_skeleton();
-  ClipPair idle = make_clip_pair(skeleton, cs, 1.0f, SPINE, 0.2f);
-  ClipPair walk = make_clip_pair(skeleton, cs, 0.8f, UPPER_R, 0.6f);
-  ClipPair run = make_clip_pair(skeleton, cs, 0.6f, LOWER_R, 1.1f);
+  TwinRig rig(nullptr);
+  ClipPair idle = make_clip_pair(rig.skeleton, rig.cs, 1.0f, SPINE, 0.2f);
+  ClipPair walk = make_clip_pair(rig.skeleton, rig.cs, 0.8f, UPPER_R, 0.6f);
+  ClipPair run = make_clip_pair(rig.skeleton, rig.cs, 0.6f, LOWER_R, 1.1f);
 
-  sinew::Crossfade fade = MUST(sinew::Crossfade::create(skeleton, 4));
+  sinew::Crossfade fade = MUST(sinew::Crossfade::create(rig.skeleton, 4));
   SinewCrossfade* cf = nullptr;
-  CHECK(sinew_crossfade_create(cs, 4, &cf) == SINEW_STATUS_OK);
-  sinew::Pose pose = MUST(sinew::Pose::create(skeleton));
-  SinewPose* cp = c_pose(cs);
+  CHECK(sinew_crossfade_create(rig.cs, 4, &cf) == SINEW_STATUS_OK);
 
   auto compare = [&]() {
-    CHECK_OK(fade.get_pose(pose));
-    CHECK(sinew_crossfade_get_pose(cf, cp) == SINEW_STATUS_OK);
-    CHECK(same_bits(local_of(pose), c_local(cp)));
+    CHECK_OK(fade.get_pose(rig.pose));
+    CHECK(sinew_crossfade_get_pose(cf, rig.cp) == SINEW_STATUS_OK);
+    CHECK(rig.same_local());
     uint32_t c_count = 0;
     CHECK(sinew_crossfade_fade_count(cf, &c_count) == SINEW_STATUS_OK);
     CHECK(MUST(fade.fade_count()) == c_count);
@@ -489,13 +425,14 @@ void test_crossfade() {
                       sinew_crossfade_fade_to(cf, walk.c, 0.5f, 3, 1, nullptr),
                       sinew::Status::invalid_argument);
   SinewCrossfade* none = nullptr;
-  EXPECT_NATIVE_ERROR(sinew::Crossfade::create(skeleton, 0), sinew_crossfade_create(cs, 0, &none),
+  EXPECT_NATIVE_ERROR(sinew::Crossfade::create(rig.skeleton, 0),
+                      sinew_crossfade_create(rig.cs, 0, &none),
                       sinew::Status::out_of_range);
   {
     // A full queue.
-    sinew::Crossfade small = MUST(sinew::Crossfade::create(skeleton, 1));
+    sinew::Crossfade small = MUST(sinew::Crossfade::create(rig.skeleton, 1));
     SinewCrossfade* c_small = nullptr;
-    CHECK(sinew_crossfade_create(cs, 1, &c_small) == SINEW_STATUS_OK);
+    CHECK(sinew_crossfade_create(rig.cs, 1, &c_small) == SINEW_STATUS_OK);
     CHECK_OK(small.play(walk.cpp, true));
     CHECK(sinew_crossfade_play(c_small, walk.c, 1) == SINEW_STATUS_OK);
     // A clip being played cannot be edited.
@@ -519,38 +456,20 @@ void test_crossfade() {
   }
   {
     // get_pose into a pose of another skeleton.
-    const int32_t parents[2] = {-1, 0};
-    const std::vector<sinew::Transform> rest(2);
-    sinew::Skeleton small = MUST(sinew::Skeleton::create(parents, rest));
-    sinew::Pose small_pose = MUST(sinew::Pose::create(small));
-    SinewSkeleton* c_small = nullptr;
-    CHECK(sinew_skeleton_create(parents, c_ptr(rest), nullptr, 2, &c_small) == SINEW_STATUS_OK);
-    SinewPose* c_small_pose = c_pose(c_small);
-    EXPECT_NATIVE_ERROR(fade.get_pose(small_pose), sinew_crossfade_get_pose(cf, c_small_pose),
+    TwinRig small(std::vector<int32_t>{-1, 0});
+    EXPECT_NATIVE_ERROR(fade.get_pose(small.pose), sinew_crossfade_get_pose(cf, small.cp),
                         sinew::Status::size_mismatch);
-    sinew_pose_destroy(c_small_pose);
-    sinew_skeleton_destroy(c_small);
   }
   {
     // get_pose into a pose of a skeleton with as many joints but other parents.
     std::vector<int32_t> parents(kParents, kParents + JOINTS);
     parents[JOINTS - 1] = 0;
-    const std::vector<sinew::Transform> rest(JOINTS);
-    sinew::Skeleton other = MUST(sinew::Skeleton::create(parents, rest));
-    sinew::Pose other_pose = MUST(sinew::Pose::create(other));
-    SinewSkeleton* c_other = nullptr;
-    CHECK(sinew_skeleton_create(parents.data(), c_ptr(rest), nullptr, JOINTS, &c_other) ==
-          SINEW_STATUS_OK);
-    SinewPose* c_other_pose = c_pose(c_other);
-    EXPECT_NATIVE_ERROR(fade.get_pose(other_pose), sinew_crossfade_get_pose(cf, c_other_pose),
+    TwinRig other(parents);
+    EXPECT_NATIVE_ERROR(fade.get_pose(other.pose), sinew_crossfade_get_pose(cf, other.cp),
                         sinew::Status::invalid_argument);
-    sinew_pose_destroy(c_other_pose);
-    sinew_skeleton_destroy(c_other);
   }
 
-  sinew_pose_destroy(cp);
   sinew_crossfade_destroy(cf);
   sinew_clip_destroy(run.c);
   sinew_clip_destroy(walk.c);
-  sinew_skeleton_destroy(cs);
 }

@@ -1,11 +1,14 @@
 // Shared by the C++ wrapper's test program (tests/cpp/wrapper_test.cpp and
 // tests/cpp/wrapper_blending_test.cpp): bookkeeping (CHECK, CHECK_OK, MUST and the error
-// expectations), bit comparison, the rig every test uses, and the allocation counter.
+// expectations; the counters are test_counts.hpp's), bit comparison, the rig every test uses and
+// its twin fixtures (the same skeleton and poses through the wrapper and through C), clip tracks
+// set through both, and the allocation counter.
 
 #ifndef SINEW_WRAPPER_TEST_HPP
 #define SINEW_WRAPPER_TEST_HPP
 
 #include "sinew.hpp"
+#include "test_counts.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,17 +32,9 @@ inline std::size_t g_allocations = 0;
 
 // ================================================================ bookkeeping
 
-inline int g_passed = 0;
-inline int g_failed = 0;
-inline const char* g_section = "";
-
 inline bool check_impl(bool ok, int line, const char* expr) {
-  if (ok) {
-    ++g_passed;
-    return true;
-  }
-  ++g_failed;
-  std::fprintf(stderr, "FAIL [%s] line %d: %s\n", g_section, line, expr);
+  if (counted(ok, line, expr)) return true;
+  std::fputc('\n', stderr);
   return false;
 }
 
@@ -47,22 +42,13 @@ inline bool check_impl(bool ok, int line, const char* expr) {
 
 template <class R>
 inline bool check_ok_impl(const R& result, int line, const char* expr) {
-  if (result.ok()) {
-    ++g_passed;
-    return true;
-  }
-  ++g_failed;
-  std::fprintf(stderr, "FAIL [%s] line %d: %s: %s: %s\n", g_section, line, expr,
-               sinew::to_string(result.status()), result.error().message.c_str());
+  if (counted(result.ok(), line, expr)) return true;
+  std::fprintf(stderr, ": %s: %s\n", sinew::to_string(result.status()),
+               result.error().message.c_str());
   return false;
 }
 
 #define CHECK_OK(result) check_ok_impl((result), __LINE__, #result)
-
-inline void summary_and_exit() {
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  std::exit(g_failed == 0 ? 0 : 1);
-}
 
 /// The value of a Result the rest of a section depends on; a failure ends the program (with
 /// the summary line) instead of aborting in value().
@@ -94,17 +80,11 @@ inline void check_native_error(int line, const char* expr, const R& result,
   bool ok = !result.ok() && result.status() == expected &&
             static_cast<int>(c_status) == static_cast<int>(expected) &&
             result.error().message == native && native == c_msg && !native.empty();
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  ++g_failed;
-  std::fprintf(stderr,
-               "FAIL [%s] line %d: %s: expected %s; wrapper %s \"%s\"; native \"%s\"; C %d "
-               "\"%s\"\n",
-               g_section, line, expr, sinew::to_string(expected),
-               sinew::to_string(result.status()), result.error().message.c_str(), native.c_str(),
-               static_cast<int>(c_status), c_msg.c_str());
+  if (counted(ok, line, expr)) return;
+  std::fprintf(stderr, ": expected %s; wrapper %s \"%s\"; native \"%s\"; C %d \"%s\"\n",
+               sinew::to_string(expected), sinew::to_string(result.status()),
+               result.error().message.c_str(), native.c_str(), static_cast<int>(c_status),
+               c_msg.c_str());
 }
 
 /// Runs `wrapper_call`, reads the native message, then runs `c_call` (the same C function on
@@ -273,8 +253,119 @@ inline std::vector<sinew::Transform> local_of(const sinew::Pose& pose) {
   return MUST(pose.get_local());
 }
 
+/// What a C `*_settings_default` function writes.
+template <class CSettings>
+inline CSettings c_default(void (*fill)(CSettings*)) {
+  CSettings settings;
+  fill(&settings);
+  return settings;
+}
 
-// ================================================================ clips for crossfades
+// ================================================================ the rig through both APIs
+
+/// A skeleton of `parents` with identity rest transforms and no names, through the C API.
+inline SinewSkeleton* c_skeleton_of(const std::vector<int32_t>& parents) {
+  const std::vector<sinew::Transform> rest(parents.size());
+  SinewSkeleton* skeleton = nullptr;
+  CHECK(sinew_skeleton_create(parents.data(), c_ptr(rest), nullptr, u32(parents.size()),
+                              &skeleton) == SINEW_STATUS_OK);
+  return skeleton;
+}
+
+/// A skeleton through the wrapper and through the C API, the C handle destroyed with the
+/// fixture: the rig's (with joint names in C when `names`), or one of other `parents`.
+struct TwinSkeleton {
+  SinewSkeleton* cs;
+  sinew::Skeleton skeleton;
+
+  explicit TwinSkeleton(bool names = false) : cs(c_skeleton(names)), skeleton(cpp_skeleton()) {}
+  explicit TwinSkeleton(const std::vector<int32_t>& parents)
+      : cs(c_skeleton_of(parents)),
+        skeleton(MUST(sinew::Skeleton::create(
+            parents, std::vector<sinew::Transform>(parents.size())))) {}
+  TwinSkeleton(const TwinSkeleton&) = delete;
+  TwinSkeleton& operator=(const TwinSkeleton&) = delete;
+  ~TwinSkeleton() { sinew_skeleton_destroy(cs); }
+};
+
+/// The twin skeletons with a pose of each, both holding `local` when given (the rest pose
+/// otherwise).
+struct TwinRig : TwinSkeleton {
+  SinewPose* cp;
+  sinew::Pose pose;
+
+  explicit TwinRig(const std::vector<sinew::Transform>* local, bool names = false)
+      : TwinSkeleton(names), cp(c_pose(cs)), pose(MUST(sinew::Pose::create(skeleton))) {
+    if (local == nullptr) return;
+    CHECK_OK(pose.set_local(*local));
+    CHECK(sinew_pose_set_local(cp, c_ptr(*local), JOINTS) == SINEW_STATUS_OK);
+  }
+  /// Poses of a skeleton of other `parents` (see TwinSkeleton), at its rest pose.
+  explicit TwinRig(const std::vector<int32_t>& parents)
+      : TwinSkeleton(parents), cp(c_pose(cs)), pose(MUST(sinew::Pose::create(skeleton))) {}
+  TwinRig(const TwinRig&) = delete;
+  TwinRig& operator=(const TwinRig&) = delete;
+  ~TwinRig() { sinew_pose_destroy(cp); }
+
+  /// Both poses hold the same local transforms, bit for bit.
+  bool same_local() const { return same_bits(local_of(pose), c_local(cp)); }
+
+  /// A solve of both poses from `before`: the same poses and the same result (`result` through
+  /// the wrapper, `c_result` through C) bit for bit, and the pose moved.
+  template <class R, class C>
+  void check_solved(const R& result, const C& c_result,
+                    const std::vector<sinew::Transform>& before) {
+    CHECK(same_local());
+    CHECK(same_bits(result, c_result));
+    CHECK(!same_bits(local_of(pose), before));
+  }
+};
+
+
+// ================================================================ clips
+
+/// A track property's setter in the wrapper (keys `Key`) and in the C API (keys `CKey`).
+template <class Key, class CKey>
+struct TrackSetter {
+  using Keys = sinew::Span<const Key>;
+  sinew::Result<void> (sinew::Clip::*set)(uint32_t, sinew::Interpolation, sinew::Span<const float>,
+                                          Keys, Keys, Keys);
+  SinewStatus (*c_set)(SinewClip*, uint32_t, int32_t, const float*, const CKey*, const CKey*,
+                       const CKey*, uint32_t);
+};
+
+inline const TrackSetter<sinew::Vec3, SinewVec3> kTranslationTrack{
+    &sinew::Clip::set_translation_track, sinew_clip_set_translation_track};
+inline const TrackSetter<sinew::Quat, SinewQuat> kRotationTrack{&sinew::Clip::set_rotation_track,
+                                                                 sinew_clip_set_rotation_track};
+inline const TrackSetter<sinew::Vec3, SinewVec3> kScaleTrack{&sinew::Clip::set_scale_track,
+                                                             sinew_clip_set_scale_track};
+
+/// Sets one track of `property` on `clip` and on `c_clip` with the same keys (and tangents when
+/// given): both succeed, or both fail with `expected` and the same message.
+template <class Key, class CKey>
+inline void track_both(sinew::Clip& clip, SinewClip* c_clip, sinew::Status expected,
+                       const TrackSetter<Key, CKey>& property, uint32_t joint,
+                       sinew::Interpolation interpolation, sinew::Span<const float> times,
+                       typename TrackSetter<Key, CKey>::Keys values,
+                       typename TrackSetter<Key, CKey>::Keys in_tangents = {},
+                       typename TrackSetter<Key, CKey>::Keys out_tangents = {}) {
+  const auto keys = [](typename TrackSetter<Key, CKey>::Keys k) {
+    return reinterpret_cast<const CKey*>(k.data());
+  };
+  const auto c_call = [&] {
+    return property.c_set(c_clip, joint, static_cast<int32_t>(interpolation), times.data(),
+                          keys(values), keys(in_tangents), keys(out_tangents), u32(values.size()));
+  };
+  if (expected == sinew::Status::ok) {
+    CHECK_OK((clip.*property.set)(joint, interpolation, times, values, in_tangents, out_tangents));
+    CHECK(c_call() == SINEW_STATUS_OK);
+  } else {
+    EXPECT_NATIVE_ERROR(
+        (clip.*property.set)(joint, interpolation, times, values, in_tangents, out_tangents),
+        c_call(), expected);
+  }
+}
 
 struct ClipPair {
   sinew::Clip cpp;
@@ -290,16 +381,12 @@ inline ClipPair make_clip_pair(const sinew::Skeleton& skeleton, const SinewSkele
   const float times[3] = {0.0f, duration * 0.5f, duration};
   const sinew::Quat values[3] = {axis_angle(0, 0, 1, -angle), axis_angle(0, 1, 1, angle),
                                  axis_angle(0, 0, 1, -angle)};
-  CHECK_OK(pair.cpp.set_rotation_track(joint, sinew::Interpolation::slerp, times, values));
-  CHECK(sinew_clip_set_rotation_track(pair.c, joint, SINEW_INTERPOLATION_SLERP, times,
-                                      reinterpret_cast<const SinewQuat*>(values), nullptr,
-                                      nullptr, 3) == SINEW_STATUS_OK);
+  track_both(pair.cpp, pair.c, sinew::Status::ok, kRotationTrack, joint,
+             sinew::Interpolation::slerp, times, values);
   const float tt[2] = {0.0f, duration};
   const sinew::Vec3 root[2] = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, angle}};
-  CHECK_OK(pair.cpp.set_translation_track(ROOT, sinew::Interpolation::linear, tt, root));
-  CHECK(sinew_clip_set_translation_track(pair.c, ROOT, SINEW_INTERPOLATION_LINEAR, tt,
-                                         reinterpret_cast<const SinewVec3*>(root), nullptr,
-                                         nullptr, 2) == SINEW_STATUS_OK);
+  track_both(pair.cpp, pair.c, sinew::Status::ok, kTranslationTrack, ROOT,
+             sinew::Interpolation::linear, tt, root);
   return pair;
 }
 

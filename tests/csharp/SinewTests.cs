@@ -344,6 +344,34 @@ static unsafe class SinewTests
         raw = Raw();
     }
 
+    /// <summary>
+    /// The handles the scenario runs share, made on one skeleton and disposed together: the three
+    /// solvers (chains of up to 8 joints), clip one with a cursor, clip two, and a crossfade of up
+    /// to 4 fades.
+    /// </summary>
+    sealed class Kit : IDisposable
+    {
+        public readonly TwoBoneIk Ik = new TwoBoneIk();
+        public readonly Fabrik Fabrik = new Fabrik(8);
+        public readonly Ccd Ccd = new Ccd(8);
+        public readonly Clip One, Two;
+        public readonly ClipCursor Cursor;
+        public readonly Crossfade Fade;
+
+        public Kit(Skeleton skeleton)
+        {
+            One = ClipOne(skeleton);
+            Two = ClipTwo(skeleton);
+            Cursor = new ClipCursor(One);
+            Fade = new Crossfade(skeleton, 4);
+        }
+
+        public void Dispose()
+        {
+            foreach (IDisposable d in new IDisposable[] { Fade, Cursor, Two, One, Ccd, Fabrik, Ik }) d.Dispose();
+        }
+    }
+
     /// <summary>Every scenario through the idiomatic layer.</summary>
     static Dictionary<string, float[]> Idiomatic()
     {
@@ -355,19 +383,13 @@ static unsafe class SinewTests
         using (Pose output = new Pose(skeleton))
         using (Pose delta = new Pose(skeleton))
         using (JointMask mask = JointMask.Subtree(skeleton, 1, 2))
-        using (TwoBoneIk ik = new TwoBoneIk())
-        using (Fabrik fabrik = new Fabrik(8))
-        using (Ccd ccd = new Ccd(8))
-        using (Clip one = ClipOne(skeleton))
-        using (Clip two = ClipTwo(skeleton))
-        using (ClipCursor cursor = new ClipCursor(one))
-        using (Crossfade fade = new Crossfade(skeleton, 4))
+        using (Kit kit = new Kit(skeleton))
         {
             Transform[] restModel = rest.GetModel();
             r["REST_MODEL"] = F(restModel);
 
             Transform[] chain = Arm();
-            r["TWOBONE_RESULT"] = F(ik.Solve(chain, ArmTarget, null, ArmPole));
+            r["TWOBONE_RESULT"] = F(kit.Ik.Solve(chain, ArmTarget, null, ArmPole));
             r["TWOBONE"] = F(chain);
             TwoBoneIkSettings stretchy = TwoBoneIkSettings.Default;
             stretchy.AllowStretching = true;
@@ -379,15 +401,15 @@ static unsafe class SinewTests
             }
             using (Pose pose = new Pose(skeleton))
             {
-                r["TWOBONE_POSE_RESULT"] = F(ik.SolvePose(pose, 1, 2, 3, PoseTarget));
+                r["TWOBONE_POSE_RESULT"] = F(kit.Ik.SolvePose(pose, 1, 2, 3, PoseTarget));
                 r["TWOBONE_POSE"] = F(pose.GetLocal());
             }
 
             chain = StraightChain(5);
-            r["FABRIK_RESULT"] = F(fabrik.Solve(chain, ChainGoal));
+            r["FABRIK_RESULT"] = F(kit.Fabrik.Solve(chain, ChainGoal));
             r["FABRIK"] = F(chain);
             chain = StraightChain(5);
-            r["CCD_RESULT"] = F(ccd.Solve(chain, ChainGoal));
+            r["CCD_RESULT"] = F(kit.Ccd.Solve(chain, ChainGoal));
             r["CCD"] = F(chain);
 
             b.SetLocal(PoseB(skeleton.GetRestPose()));
@@ -401,32 +423,32 @@ static unsafe class SinewTests
             Blending.ApplyAdditive(a, delta, 0.5f, output);
             r["ADDITIVE"] = F(output.GetLocal());
 
-            one.Sample(0.3f, true, output);
+            kit.One.Sample(0.3f, true, output);
             r["CLIP"] = F(output.GetLocal());
-            one.Sample(1.7f, true, output, cursor);
+            kit.One.Sample(1.7f, true, output, kit.Cursor);
             r["CLIP_WRAP"] = F(output.GetLocal());
-            fade.Play(one, true);
-            fade.Update(0.2f);
-            Check(fade.FadeTo(two, 0.5f, FadeCurve.Smooth, true), "the fade to clip two is queued");
-            fade.Update(0.25f);
-            fade.GetPose(output);
+            kit.Fade.Play(kit.One, true);
+            kit.Fade.Update(0.2f);
+            Check(kit.Fade.FadeTo(kit.Two, 0.5f, FadeCurve.Smooth, true), "the fade to clip two is queued");
+            kit.Fade.Update(0.25f);
+            kit.Fade.GetPose(output);
             r["CROSSFADE"] = F(output.GetLocal());
             float[] weights = new float[4];
-            r["CROSSFADE_WEIGHTS"] = F(weights, fade.GetWeights(weights));
+            r["CROSSFADE_WEIGHTS"] = F(weights, kit.Fade.GetWeights(weights));
             float[] times = new float[4];
-            r["CROSSFADE_TIMES"] = F(times, fade.GetTimes(times));
-            Check(fade.FadeTo(one, 0.5f, FadeCurve.Inertialize, true), "the inertialized switch to clip one starts");
-            Check(fade.FadeCount == 0, "the inertialized switch drops the queued fade");
-            fade.Update(0.125f);
+            r["CROSSFADE_TIMES"] = F(times, kit.Fade.GetTimes(times));
+            Check(kit.Fade.FadeTo(kit.One, 0.5f, FadeCurve.Inertialize, true), "the inertialized switch to clip one starts");
+            Check(kit.Fade.FadeCount == 0, "the inertialized switch drops the queued fade");
+            kit.Fade.Update(0.125f);
             float left;
-            bool active = fade.GetInertialization(out left);
-            Check(active == fade.IsInertializing, "IsInertializing agrees with GetInertialization");
+            bool active = kit.Fade.GetInertialization(out left);
+            Check(active == kit.Fade.IsInertializing, "IsInertializing agrees with GetInertialization");
             r["CROSSFADE_INERTIAL"] = new[] { active ? 1f : 0f, left };
-            Check(!fade.FadeTo(one, 0.5f, FadeCurve.Linear, false), "the same clip again starts no transition");
-            fade.Update(2f);
-            fade.GetPose(output);
+            Check(!kit.Fade.FadeTo(kit.One, 0.5f, FadeCurve.Linear, false), "the same clip again starts no transition");
+            kit.Fade.Update(2f);
+            kit.Fade.GetPose(output);
             r["CROSSFADE_HELD"] = F(output.GetLocal());
-            r["CROSSFADE_HELD_TIMES"] = F(times, fade.GetTimes(times));
+            r["CROSSFADE_HELD_TIMES"] = F(times, kit.Fade.GetTimes(times));
 
             HandIkRetargetingSettings hs = HandIkRetargetingSettings.Default;
             hs.HandFkWeight = 0.25f;
@@ -572,24 +594,30 @@ static unsafe class SinewTests
         NativeMethods.sinew_pose_destroy(pose);
         NativeMethods.sinew_two_bone_ik_destroy(ik);
 
+        // FABRIK, then CCD, with the default settings: a straight five-joint chain to ChainGoal.
         SinewFabrikSettings fs;
         NativeMethods.sinew_fabrik_settings_default(&fs);
-        SinewFabrik* fabrik = null;
-        Ok(NativeMethods.sinew_fabrik_create(&fs, 8, &fabrik), "fabrik_create");
-        chain = ToRaw(StraightChain(5));
-        target = ChainGoal;
-        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_fabrik_solve(fabrik, c, 5, null, &target, null, &result), "fabrik_solve");
-        r["FABRIK"] = RawChain(chain);
-        r["FABRIK_RESULT"] = F(result);
-        NativeMethods.sinew_fabrik_destroy(fabrik);
         SinewCcdSettings cs;
         NativeMethods.sinew_ccd_settings_default(&cs);
+        SinewFabrik* fabrik = null;
         SinewCcd* ccd = null;
+        Ok(NativeMethods.sinew_fabrik_create(&fs, 8, &fabrik), "fabrik_create");
         Ok(NativeMethods.sinew_ccd_create(&cs, 8, &ccd), "ccd_create");
-        chain = ToRaw(StraightChain(5));
-        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_ccd_solve(ccd, c, 5, null, &target, null, &result), "ccd_solve");
-        r["CCD"] = RawChain(chain);
-        r["CCD_RESULT"] = F(result);
+        target = ChainGoal;
+        foreach (string name in new[] { "FABRIK", "CCD" })
+        {
+            chain = ToRaw(StraightChain(5));
+            fixed (SinewTransform* c = chain)
+            {
+                SinewStatus status = name == "FABRIK"
+                    ? NativeMethods.sinew_fabrik_solve(fabrik, c, 5, null, &target, null, &result)
+                    : NativeMethods.sinew_ccd_solve(ccd, c, 5, null, &target, null, &result);
+                Ok(status, name.ToLowerInvariant() + "_solve");
+            }
+            r[name] = RawChain(chain);
+            r[name + "_RESULT"] = F(result);
+        }
+        NativeMethods.sinew_fabrik_destroy(fabrik);
         NativeMethods.sinew_ccd_destroy(ccd);
 
         SinewTransform[] bLocal = ToRaw(PoseB(Rest()));
@@ -706,9 +734,6 @@ static unsafe class SinewTests
     static Transform[] BatchArms(out Vec3[] targets, out Vec3[] poles, out Quat[] rotations)
     {
         Transform[] arms = new Transform[3 * BatchCount];
-        targets = new Vec3[BatchCount];
-        poles = new Vec3[BatchCount];
-        rotations = new Quat[BatchCount];
         for (int i = 0; i < BatchCount; i++)
         {
             Transform[] arm = Arm();
@@ -720,20 +745,25 @@ static unsafe class SinewTests
             }
             arms[3 * i + 1].Translation = Add(arms[3 * i + 1].Translation, new Vec3(0f, 0.02f * i, 0f));
             arms[3 * i + 1].Rotation = Quat.AxisAngle(new Vec3(0f, 0f, 1f), 0.1f * i);
-            targets[i] = Add(arms[3 * i].Translation, ArmReach[i]);
-            poles[i] = Add(arms[3 * i].Translation, new Vec3(0.3f, -0.2f + 0.1f * i, -1f));
-            rotations[i] = Quat.AxisAngle(new Vec3(1f, 0.1f * i, 1f), 0.2f + 0.1f * i);
         }
+        targets = PerChain(i => Add(arms[3 * i].Translation, ArmReach[i]));
+        poles = PerChain(i => Add(arms[3 * i].Translation, new Vec3(0.3f, -0.2f + 0.1f * i, -1f)));
+        rotations = PerChain(i => Quat.AxisAngle(new Vec3(1f, 0.1f * i, 1f), 0.2f + 0.1f * i));
         return arms;
+    }
+
+    /// <summary>One value per batch chain: value i is <paramref name="at"/>(i).</summary>
+    static T[] PerChain<T>(Func<int, T> at)
+    {
+        T[] values = new T[BatchCount];
+        for (int i = 0; i < BatchCount; i++) values[i] = at(i);
+        return values;
     }
 
     /// <summary>BatchCount bent five-joint chains back to back, with targets (one out of reach), effector and root parent rotations.</summary>
     static Transform[] BatchLimbs(out Vec3[] targets, out Quat[] rotations, out Quat[] parents)
     {
         Transform[] limbs = new Transform[5 * BatchCount];
-        targets = new Vec3[BatchCount];
-        rotations = new Quat[BatchCount];
-        parents = new Quat[BatchCount];
         for (int i = 0; i < BatchCount; i++)
         {
             Transform[] line = StraightChain(5);
@@ -742,10 +772,10 @@ static unsafe class SinewTests
                 line[j].Translation = Add(line[j].Translation, new Vec3(0f, 0.1f * i + (j == 2 ? 0.03f * i : 0f), -0.05f * i));
                 limbs[5 * i + j] = line[j];
             }
-            targets[i] = Add(limbs[5 * i].Translation, LimbReach[i]);
-            rotations[i] = Quat.AxisAngle(new Vec3(0f, 1f, 0.2f * i), 0.2f + 0.1f * i);
-            parents[i] = Quat.AxisAngle(new Vec3(0.1f * i, 0f, 1f), 0.05f * i);
         }
+        targets = PerChain(i => Add(limbs[5 * i].Translation, LimbReach[i]));
+        rotations = PerChain(i => Quat.AxisAngle(new Vec3(0f, 1f, 0.2f * i), 0.2f + 0.1f * i));
+        parents = PerChain(i => Quat.AxisAngle(new Vec3(0.1f * i, 0f, 1f), 0.05f * i));
         return limbs;
     }
 
@@ -1093,16 +1123,21 @@ static unsafe class SinewTests
     static void TestLayouts()
     {
         Check(sizeof(Vec3) == 12 && sizeof(Quat) == 16 && sizeof(Transform) == 40, "Vec3/Quat/Transform sizes 12/16/40");
-        Layout(typeof(Vec3), typeof(SinewVec3));
-        Layout(typeof(Quat), typeof(SinewQuat));
-        Layout(typeof(Transform), typeof(SinewTransform));
-        Wraps(typeof(IkResult), typeof(SinewIkResult));
-        Wraps(typeof(TwoBoneIkSettings), typeof(SinewTwoBoneIkSettings));
-        Wraps(typeof(FabrikSettings), typeof(SinewFabrikSettings));
-        Wraps(typeof(CcdSettings), typeof(SinewCcdSettings));
-        Wraps(typeof(HandIkRetargetingSettings), typeof(SinewHandIkRetargetingSettings));
-        Wraps(typeof(HandJoints), typeof(SinewHandJoints));
-        Wraps(typeof(JointConstraint), typeof(SinewJointConstraint));
+        foreach (Type t in new[] { typeof(Vec3), typeof(Quat), typeof(Transform) }) Layout(t, NativeOf(t));
+        Type[] generated =
+        {
+            typeof(IkResult), typeof(TwoBoneIkSettings), typeof(FabrikSettings), typeof(CcdSettings),
+            typeof(HandIkRetargetingSettings), typeof(HandJoints), typeof(JointConstraint),
+        };
+        foreach (Type t in generated) Wraps(t, NativeOf(t));
+    }
+
+    /// <summary>The C type behind an idiomatic one: <c>Sinew.Native.Sinew</c> and its name.</summary>
+    static Type NativeOf(Type mine)
+    {
+        Type native = typeof(SinewStatus).Assembly.GetType("Sinew.Native.Sinew" + mine.Name);
+        if (native == null) throw new ArgumentException("no Sinew.Native.Sinew" + mine.Name + " for " + mine.FullName);
+        return native;
     }
 
     /// <summary>
@@ -1167,13 +1202,12 @@ static unsafe class SinewTests
 
     static void TestEnums()
     {
-        SameEnum(typeof(Status), typeof(SinewStatus));
-        SameEnum(typeof(EndRotation), typeof(SinewEndRotation));
-        SameEnum(typeof(ConstraintType), typeof(SinewConstraintType));
-        SameEnum(typeof(BlendSpace), typeof(SinewBlendSpace));
-        SameEnum(typeof(Interpolation), typeof(SinewInterpolation));
-        SameEnum(typeof(TrackProperty), typeof(SinewTrackProperty));
-        SameEnum(typeof(FadeCurve), typeof(SinewFadeCurve));
+        Type[] enums =
+        {
+            typeof(Status), typeof(EndRotation), typeof(ConstraintType), typeof(BlendSpace),
+            typeof(Interpolation), typeof(TrackProperty), typeof(FadeCurve),
+        };
+        foreach (Type t in enums) SameEnum(t, NativeOf(t));
     }
 
     static void TestDefaults()
@@ -1393,14 +1427,33 @@ static unsafe class SinewTests
         return true;
     }
 
+    /// <summary>The test skeleton and poses of it, disposed together.</summary>
+    sealed class Posed : IDisposable
+    {
+        public readonly Skeleton Skeleton = MakeSkeleton();
+        readonly List<Pose> poses = new List<Pose>();
+
+        /// <summary>A new pose of the skeleton (at its rest pose).</summary>
+        public Pose NewPose()
+        {
+            Pose pose = new Pose(Skeleton);
+            poses.Add(pose);
+            return pose;
+        }
+
+        public void Dispose()
+        {
+            foreach (Pose pose in poses) pose.Dispose();
+            Skeleton.Dispose();
+        }
+    }
+
     static void TestManyLayers()
     {
-        using (Skeleton skeleton = MakeSkeleton())
-        using (Pose a = new Pose(skeleton))
-        using (Pose b = new Pose(skeleton))
-        using (Pose two = new Pose(skeleton))
-        using (Pose many = new Pose(skeleton))
+        using (Posed posed = new Posed())
         {
+            Skeleton skeleton = posed.Skeleton;
+            Pose a = posed.NewPose(), b = posed.NewPose(), two = posed.NewPose(), many = posed.NewPose();
             b.SetLocal(PoseB(skeleton.GetRestPose()));
             BlendLayer[] layers = new BlendLayer[100];
             for (int i = 0; i < layers.Length; i++) layers[i] = new BlendLayer(i % 2 == 0 ? a : b, 1f);
@@ -1692,13 +1745,7 @@ static unsafe class SinewTests
     {
         List<float> results = new List<float>();
         using (Pose pose = new Pose(skeleton))
-        using (TwoBoneIk ik = new TwoBoneIk())
-        using (Fabrik fabrik = new Fabrik(8))
-        using (Ccd ccd = new Ccd(8))
-        using (Clip one = ClipOne(skeleton))
-        using (Clip two = ClipTwo(skeleton))
-        using (ClipCursor cursor = new ClipCursor(one))
-        using (Crossfade fade = new Crossfade(skeleton, 4))
+        using (Kit kit = new Kit(skeleton))
         using (JointMask mask = JointMask.Subtree(skeleton, 1, 1))
         using (Pose other = new Pose(skeleton))
         {
@@ -1708,46 +1755,46 @@ static unsafe class SinewTests
             Transform[] arms = BatchArms(out targets, out poles, out rotations);
             Transform[] limbs = BatchLimbs(out limbTargets, out limbRotations, out parents);
             IkResult[] batchResults = new IkResult[BatchCount];
-            fade.Play(one);
+            kit.Fade.Play(kit.One);
             other.SetLocal(PoseB(skeleton.GetRestPose()));
             string missing = "missing_" + seed;
             for (int i = 0; i < 300; i++)
             {
                 float s = i * 0.01f;
                 Transform[] chain = Arm();
-                IkResult r = ik.Solve(chain, new Vec3(0.3f + 0.1f * (float)Math.Sin(s), 0.2f, 0.05f * i % 0.3f), null, ArmPole);
+                IkResult r = kit.Ik.Solve(chain, new Vec3(0.3f + 0.1f * (float)Math.Sin(s), 0.2f, 0.05f * i % 0.3f), null, ArmPole);
                 results.AddRange(F(chain));
                 results.Add(r.Error);
                 Transform[] line = StraightChain(5);
-                results.Add(fabrik.Solve(line, new Vec3(0.5f, 0.6f - 0.001f * i, 0.2f)).Error);
+                results.Add(kit.Fabrik.Solve(line, new Vec3(0.5f, 0.6f - 0.001f * i, 0.2f)).Error);
                 results.AddRange(F(line));
                 line = StraightChain(5);
-                results.Add(ccd.Solve(line, new Vec3(0.5f, 0.6f, 0.2f - 0.001f * i)).Error);
+                results.Add(kit.Ccd.Solve(line, new Vec3(0.5f, 0.6f, 0.2f - 0.001f * i)).Error);
                 results.AddRange(F(line));
                 if (i % 10 == 0)
                 {
                     // A crowd's batches, each thread with its own solvers.
                     Transform[] armBatch = (Transform[])arms.Clone();
                     targets[i % BatchCount].x += 0.01f;
-                    ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
+                    kit.Ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
                     results.AddRange(F(armBatch));
                     results.AddRange(F(batchResults));
                     Transform[] limbBatch = (Transform[])limbs.Clone();
-                    fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
+                    kit.Fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
                     results.AddRange(F(limbBatch));
                     results.AddRange(F(batchResults));
                     limbBatch = (Transform[])limbs.Clone();
-                    ccd.SolveBatch(limbBatch, 5, limbTargets, null, parents, batchResults);
+                    kit.Ccd.SolveBatch(limbBatch, 5, limbTargets, null, parents, batchResults);
                     results.AddRange(F(limbBatch));
                     results.AddRange(F(batchResults));
                 }
-                one.Sample(s * 3f, true, pose, cursor);
+                kit.One.Sample(s * 3f, true, pose, kit.Cursor);
                 pose.GetLocal(local);
                 results.AddRange(F(local));
-                if (i == 100) fade.FadeTo(two, 0.5f);
-                if (i == 200) fade.FadeTo(one, 0.3f, FadeCurve.Inertialize);
-                fade.Update(1f / 60f);
-                fade.GetPose(pose);
+                if (i == 100) kit.Fade.FadeTo(kit.Two, 0.5f);
+                if (i == 200) kit.Fade.FadeTo(kit.One, 0.3f, FadeCurve.Inertialize);
+                kit.Fade.Update(1f / 60f);
+                kit.Fade.GetPose(pose);
                 Blending.Blend(pose, other, 0.5f, pose, mask);
                 pose.GetLocal(local);
                 results.AddRange(F(local));
@@ -1812,19 +1859,12 @@ static unsafe class SinewTests
 
     static void TestNoAllocation()
     {
-        using (Skeleton skeleton = MakeSkeleton())
-        using (Pose pose = new Pose(skeleton))
-        using (Pose other = new Pose(skeleton))
-        using (Pose mixed = new Pose(skeleton))
-        using (JointMask mask = JointMask.Subtree(skeleton, 1, 1))
-        using (TwoBoneIk ik = new TwoBoneIk())
-        using (Fabrik fabrik = new Fabrik(8))
-        using (Ccd ccd = new Ccd(8))
-        using (Clip clip = ClipOne(skeleton))
-        using (ClipCursor cursor = new ClipCursor(clip))
-        using (Crossfade fade = new Crossfade(skeleton))
+        using (Posed posed = new Posed())
+        using (JointMask mask = JointMask.Subtree(posed.Skeleton, 1, 1))
+        using (Kit kit = new Kit(posed.Skeleton))
         using (HandIkRetargeting hand = new HandIkRetargeting())
         {
+            Pose pose = posed.NewPose(), other = posed.NewPose(), mixed = posed.NewPose();
             Transform[] arm = Arm(), chain = new Transform[3], line = new Transform[5], local = new Transform[6], model = new Transform[6];
             Transform[] straight = StraightChain(5);
             BlendLayer[] layers = { new BlendLayer(pose, 0.5f), new BlendLayer(other, 0.5f, mask) };
@@ -1836,34 +1876,34 @@ static unsafe class SinewTests
             Transform[] limbs = BatchLimbs(out limbTargets, out limbRotations, out parents);
             Transform[] armBatch = new Transform[arms.Length], limbBatch = new Transform[limbs.Length];
             IkResult[] batchResults = new IkResult[BatchCount];
-            fade.Play(clip);
+            kit.Fade.Play(kit.One);
             Func<long> allocated = AllocatedBytes();
             int gcs = GC.CollectionCount(0);
             long before = allocated != null ? allocated() : GC.GetTotalMemory(false);
             for (int i = 0; i < 2000; i++)
             {
                 Array.Copy(arm, chain, 3);
-                ik.Solve(chain, ArmTarget, null, ArmPole);
-                ik.SolvePose(pose, 1, 2, 3, PoseTarget, Z45);
+                kit.Ik.Solve(chain, ArmTarget, null, ArmPole);
+                kit.Ik.SolvePose(pose, 1, 2, 3, PoseTarget, Z45);
                 Array.Copy(straight, line, 5);
-                fabrik.Solve(line, ChainGoal);
+                kit.Fabrik.Solve(line, ChainGoal);
                 Array.Copy(straight, line, 5);
-                ccd.Solve(line, ChainGoal, Quat.Identity);
-                fabrik.SolvePose(pose, joints, PoseTarget);
+                kit.Ccd.Solve(line, ChainGoal, Quat.Identity);
+                kit.Fabrik.SolvePose(pose, joints, PoseTarget);
                 Array.Copy(arms, armBatch, arms.Length);
-                ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
-                ik.SolveBatch(armBatch, BatchCount - 1, targets, null, poles);
+                kit.Ik.SolveBatch(armBatch, targets, rotations, poles, batchResults);
+                kit.Ik.SolveBatch(armBatch, BatchCount - 1, targets, null, poles);
                 Array.Copy(limbs, limbBatch, limbs.Length);
-                fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
+                kit.Fabrik.SolveBatch(limbBatch, 5, limbTargets, limbRotations, parents, batchResults);
                 Array.Copy(limbs, limbBatch, limbs.Length);
-                ccd.SolveBatch(limbBatch, 5, BatchCount, limbTargets, null, parents);
+                kit.Ccd.SolveBatch(limbBatch, 5, BatchCount, limbTargets, null, parents);
                 fixed (Transform* c = limbBatch)
                 fixed (Vec3* t = limbTargets)
                 fixed (IkResult* o = batchResults)
                 {
-                    ccd.SolveBatch(c, 5, BatchCount, t, null, null, o);
+                    kit.Ccd.SolveBatch(c, 5, BatchCount, t, null, null, o);
                 }
-                clip.Sample(i * 0.01f, true, pose, cursor);
+                kit.One.Sample(i * 0.01f, true, pose, kit.Cursor);
                 pose.GetLocal(local);
                 other.SetLocal(local);
                 pose.GetModel(model);
@@ -1873,14 +1913,14 @@ static unsafe class SinewTests
                 Blending.BlendLayers(layers, 0.1f, mixed);
                 Blending.MakeAdditive(mixed, other, pose);
                 Blending.ApplyAdditive(other, pose, 0.5f, mixed, mask);
-                fade.Update(0.016f);
-                fade.GetPose(pose);
-                fade.GetWeights(weights);
-                fade.GetTimes(weights);
+                kit.Fade.Update(0.016f);
+                kit.Fade.GetPose(pose);
+                kit.Fade.GetWeights(weights);
+                kit.Fade.GetTimes(weights);
                 float left;
-                fade.GetInertialization(out left);
-                TwoBoneIkSettings s = ik.Settings;
-                ik.Settings = s;
+                kit.Fade.GetInertialization(out left);
+                TwoBoneIkSettings s = kit.Ik.Settings;
+                kit.Ik.Settings = s;
                 pose.GetModelTransform(3);
             }
             long after = allocated != null ? allocated() : GC.GetTotalMemory(false);

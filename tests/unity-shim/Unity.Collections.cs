@@ -28,11 +28,11 @@ namespace Unity.Collections
     public struct NativeArray<T> : IDisposable where T : struct
     {
         public NativeArray(int length, Allocator allocator, NativeArrayOptions options = NativeArrayOptions.ClearMemory)
-        { throw new NotSupportedException("tests/unity-shim is a compile check, not Unity"); }
+        { throw UnityEngine.Shim.NotUnity(); }
 
-        public bool IsCreated { get { throw new NotSupportedException(); } }
-        public T this[int index] { get { throw new NotSupportedException(); } set { throw new NotSupportedException(); } }
-        public void Dispose() { throw new NotSupportedException(); }
+        public bool IsCreated { get { throw UnityEngine.Shim.NotUnity(); } }
+        public T this[int index] { get { throw UnityEngine.Shim.NotUnity(); } set { throw UnityEngine.Shim.NotUnity(); } }
+        public void Dispose() { throw UnityEngine.Shim.NotUnity(); }
     }
 }
 
@@ -41,6 +41,6 @@ namespace Unity.Collections.LowLevel.Unsafe
     public static class NativeArrayUnsafeUtility
     {
         public static unsafe void* GetUnsafePtr<T>(this NativeArray<T> nativeArray) where T : struct
-        { throw new NotSupportedException("tests/unity-shim is a compile check, not Unity"); }
+        { throw UnityEngine.Shim.NotUnity(); }
     }
 }

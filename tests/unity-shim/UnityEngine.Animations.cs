@@ -6,8 +6,6 @@
 //  generic constraints and signatures of Unity 2021.3. See UnityEngine.cs.
 // =====================================================================================
 
-using System;
-
 namespace UnityEngine.Playables
 {
     public enum DirectorUpdateMode
@@ -38,16 +36,16 @@ namespace UnityEngine.Playables
 
     public struct PlayableGraph
     {
-        public static PlayableGraph Create(string name) { throw UnityShim.NotUnity(); }
-        public void Destroy() { throw UnityShim.NotUnity(); }
-        public bool IsValid() { throw UnityShim.NotUnity(); }
-        public void Play() { throw UnityShim.NotUnity(); }
-        public void SetTimeUpdateMode(DirectorUpdateMode value) { throw UnityShim.NotUnity(); }
+        public static PlayableGraph Create(string name) { throw Shim.NotUnity(); }
+        public void Destroy() { throw Shim.NotUnity(); }
+        public bool IsValid() { throw Shim.NotUnity(); }
+        public void Play() { throw Shim.NotUnity(); }
+        public void SetTimeUpdateMode(DirectorUpdateMode value) { throw Shim.NotUnity(); }
     }
 
     public static class PlayableExtensions
     {
-        public static bool IsValid<U>(this U playable) where U : struct, IPlayable { throw UnityShim.NotUnity(); }
+        public static bool IsValid<U>(this U playable) where U : struct, IPlayable { throw Shim.NotUnity(); }
     }
 
     public static class PlayableOutputExtensions
@@ -55,15 +53,7 @@ namespace UnityEngine.Playables
         public static void SetSourcePlayable<U, V>(this U output, V value)
             where U : struct, IPlayableOutput
             where V : struct, IPlayable
-        { throw UnityShim.NotUnity(); }
-    }
-
-    static class UnityShim
-    {
-        internal static Exception NotUnity()
-        {
-            return new NotSupportedException("tests/unity-shim is a compile check, not Unity");
-        }
+        { throw Shim.NotUnity(); }
     }
 }
 
@@ -83,48 +73,40 @@ namespace UnityEngine.Animations
 
     public struct TransformStreamHandle
     {
-        public Vector3 GetPosition(AnimationStream stream) { throw ShimA.NotUnity(); }
-        public void SetPosition(AnimationStream stream, Vector3 position) { throw ShimA.NotUnity(); }
-        public Quaternion GetRotation(AnimationStream stream) { throw ShimA.NotUnity(); }
-        public void SetRotation(AnimationStream stream, Quaternion rotation) { throw ShimA.NotUnity(); }
+        public Vector3 GetPosition(AnimationStream stream) { throw Shim.NotUnity(); }
+        public void SetPosition(AnimationStream stream, Vector3 position) { throw Shim.NotUnity(); }
+        public Quaternion GetRotation(AnimationStream stream) { throw Shim.NotUnity(); }
+        public void SetRotation(AnimationStream stream, Quaternion rotation) { throw Shim.NotUnity(); }
     }
 
     public struct TransformSceneHandle
     {
-        public bool IsValid(AnimationStream stream) { throw ShimA.NotUnity(); }
-        public Vector3 GetPosition(AnimationStream stream) { throw ShimA.NotUnity(); }
-        public Quaternion GetRotation(AnimationStream stream) { throw ShimA.NotUnity(); }
+        public bool IsValid(AnimationStream stream) { throw Shim.NotUnity(); }
+        public Vector3 GetPosition(AnimationStream stream) { throw Shim.NotUnity(); }
+        public Quaternion GetRotation(AnimationStream stream) { throw Shim.NotUnity(); }
     }
 
     public static class AnimatorJobExtensions
     {
-        public static TransformStreamHandle BindStreamTransform(this Animator animator, Transform transform) { throw ShimA.NotUnity(); }
-        public static TransformSceneHandle BindSceneTransform(this Animator animator, Transform transform) { throw ShimA.NotUnity(); }
+        public static TransformStreamHandle BindStreamTransform(this Animator animator, Transform transform) { throw Shim.NotUnity(); }
+        public static TransformSceneHandle BindSceneTransform(this Animator animator, Transform transform) { throw Shim.NotUnity(); }
     }
 
     public struct AnimationScriptPlayable : IPlayable
     {
         public static AnimationScriptPlayable Create<T>(PlayableGraph graph, T jobData, int inputCount = 0)
             where T : struct, IAnimationJob
-        { throw ShimA.NotUnity(); }
+        { throw Shim.NotUnity(); }
 
-        public PlayableHandle GetHandle() { throw ShimA.NotUnity(); }
-        public T GetJobData<T>() where T : struct, IAnimationJob { throw ShimA.NotUnity(); }
-        public void SetJobData<T>(T jobData) where T : struct, IAnimationJob { throw ShimA.NotUnity(); }
+        public PlayableHandle GetHandle() { throw Shim.NotUnity(); }
+        public T GetJobData<T>() where T : struct, IAnimationJob { throw Shim.NotUnity(); }
+        public void SetJobData<T>(T jobData) where T : struct, IAnimationJob { throw Shim.NotUnity(); }
     }
 
     public struct AnimationPlayableOutput : IPlayableOutput
     {
-        public static AnimationPlayableOutput Create(PlayableGraph graph, string name, Animator target) { throw ShimA.NotUnity(); }
-        public PlayableOutputHandle GetHandle() { throw ShimA.NotUnity(); }
-    }
-
-    static class ShimA
-    {
-        internal static Exception NotUnity()
-        {
-            return new NotSupportedException("tests/unity-shim is a compile check, not Unity");
-        }
+        public static AnimationPlayableOutput Create(PlayableGraph graph, string name, Animator target) { throw Shim.NotUnity(); }
+        public PlayableOutputHandle GetHandle() { throw Shim.NotUnity(); }
     }
 }
 
@@ -141,9 +123,9 @@ namespace UnityEngine.Experimental.Animations
     public static class AnimationPlayableOutputExtensions
     {
         public static void SetAnimationStreamSource(this AnimationPlayableOutput output, AnimationStreamSource streamSource)
-        { throw new NotSupportedException("tests/unity-shim is a compile check, not Unity"); }
+        { throw Shim.NotUnity(); }
 
         public static void SetSortingOrder(this AnimationPlayableOutput output, ushort sortingOrder)
-        { throw new NotSupportedException("tests/unity-shim is a compile check, not Unity"); }
+        { throw Shim.NotUnity(); }
     }
 }

@@ -6,8 +6,7 @@ use glam::{Quat, Vec3, Vec4};
 use super::settings::TwoBoneTarget;
 use crate::error::Result;
 use crate::ik::access::TransformAccess;
-use crate::skeleton::validated_transform;
-use crate::transform::Transform;
+use crate::transform::{validated_transform, Transform};
 
 /// A chain read through [`TransformAccess`].
 #[inline(always)]

@@ -4,7 +4,7 @@
 use glam::{Quat, Vec3};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
-use crate::skeleton::validated_rotation;
+use crate::transform::validated_rotation;
 
 /// What rotation the end (third) bone gets after the solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
