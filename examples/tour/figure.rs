@@ -62,6 +62,45 @@ impl Legend<'_> {
     }
 }
 
+/// Size of a caption's text, and the distance between its baselines.
+const CAPTION_SIZE: f32 = 12.0;
+pub const CAPTION_LINE_H: f32 = 15.5;
+
+/// `text` broken at spaces into lines that fit `width` pixels of caption text. The width of
+/// a line is estimated from its length: 0.52 em a character, a little over DejaVu Sans's
+/// average over English prose (0.50 em), so a line never runs past the width.
+pub fn wrap(text: &str, width: f32) -> Vec<String> {
+    let max_chars = (width / (0.52 * CAPTION_SIZE)).floor() as usize;
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= max_chars => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+/// Height of `text` wrapped to `width` pixels as a caption.
+pub fn caption_height(text: &str, width: f32) -> f32 {
+    wrap(text, width).len() as f32 * CAPTION_LINE_H
+}
+
+/// A caption that says what to see: `text` wrapped to `width` pixels, in muted text, the first
+/// baseline at `at`.
+pub fn caption(svg: &mut Svg, at: Vec2, width: f32, text: &str) {
+    for (i, line) in wrap(text, width).iter().enumerate() {
+        svg.text(
+            at + Vec2::Y * (i as f32 * CAPTION_LINE_H),
+            line,
+            Font::new(CAPTION_SIZE, MUTED),
+        );
+    }
+}
+
 /// The rest pose, drawn under the solved one.
 pub fn rest_style() -> Style {
     Style::stroke(REST_GREY, 1.5).dashed("5 4")

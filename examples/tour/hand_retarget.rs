@@ -99,7 +99,7 @@ pub fn hand_retarget_section(out_dir: &Path) {
     crate::write_output(out_dir, "hand_retarget.svg", &svg);
 }
 
-/// One setting of the node, and which bones it moves.
+/// One setting of the node, which bones it moves, and what its picture shows.
 #[derive(Clone, Copy, Debug)]
 struct Case {
     /// Which hand the offset is measured at: 0 the left, 1 the right.
@@ -108,6 +108,8 @@ struct Case {
     per_axis_alpha: Vec3,
     /// Names of the bones the offset moves.
     bones: &'static [&'static str],
+    /// What its picture shows, for the panel's caption.
+    see: &'static str,
 }
 
 impl Case {
@@ -122,22 +124,82 @@ impl Case {
 }
 
 /// The settings: each hand weight with the full offset, then, at weight 0.5, the offset without
-/// its vertical part and the same offset applied to other bones.
+/// its vertical part, applied to one IK hand only, and applied to a bone and its parent.
 fn cases() -> [Case; 6] {
-    let case = |hand_fk_weight, per_axis_alpha, bones| Case {
+    let case = |hand_fk_weight, per_axis_alpha, bones, see| Case {
         hand_fk_weight,
         per_axis_alpha,
         bones,
+        see,
     };
     [
-        case(0.0, Vec3::ONE, &["ik_hand_root"]),
-        case(0.5, Vec3::ONE, &["ik_hand_root"]),
-        case(1.0, Vec3::ONE, &["ik_hand_root"]),
-        case(0.5, Vec3::new(1.0, 0.0, 1.0), &["ik_hand_root"]),
-        case(0.5, Vec3::ONE, &["ik_hand_gun"]),
-        // ik_hand_gun is a child of ik_hand_root, so it moves once, with its parent.
-        case(0.5, Vec3::ONE, &["ik_hand_root", "ik_hand_gun"]),
+        case(
+            0.0,
+            Vec3::ONE,
+            &["ik_hand_root"],
+            "Measured at the left hand: the left IK hand lands on its FK hand. The right one \
+             moves by the same offset (ik_hand_root carries both): the left hand's, not its \
+             own, so it stays off.",
+        ),
+        case(
+            0.5,
+            Vec3::ONE,
+            &["ik_hand_root"],
+            "Measured halfway between the hands: the difference is split, and both IK hands \
+             end equally close to their FK hands.",
+        ),
+        case(
+            1.0,
+            Vec3::ONE,
+            &["ik_hand_root"],
+            "Measured at the right hand: the right IK hand lands on its FK hand; the left one \
+             moves by the right hand's offset, not its own, so it stays off.",
+        ),
+        case(
+            0.5,
+            Vec3::new(1.0, 0.0, 1.0),
+            &["ik_hand_root"],
+            "Alpha y = 0 drops the offset's vertical part: the IK bones move only forward and \
+             sideways, and stay above our hands.",
+        ),
+        case(
+            0.5,
+            Vec3::ONE,
+            &["ik_hand_l"],
+            "Only the listed bone moves, with its children (it has none): the left IK hand \
+             drops next to our left hand, while the gun and the right IK hand stay on the \
+             source's hands.",
+        ),
+        case(
+            0.5,
+            Vec3::ONE,
+            &["ik_hand_root", "ik_hand_gun"],
+            "ik_hand_gun is a child of ik_hand_root, so it moves once, with its parent: the \
+             result is panel 2's. Moved twice, the IK bones would land on the dashed outlines, \
+             a second offset further.",
+        ),
     ]
+}
+
+/// Whether `case` lists a bone together with one of its ancestors.
+fn lists_ancestor(case: &Case) -> bool {
+    let index = |name: &str| {
+        JOINTS
+            .iter()
+            .position(|&j| j == name)
+            .unwrap_or_else(|| panic!("{name} is a joint of the rig"))
+    };
+    let listed: Vec<usize> = case.bones.iter().map(|&b| index(b)).collect();
+    listed.iter().any(|&bone| {
+        let mut parent = PARENTS[bone];
+        while let Ok(p) = usize::try_from(parent) {
+            if listed.contains(&p) {
+                return true;
+            }
+            parent = PARENTS[p];
+        }
+        false
+    })
 }
 
 /// Model-space positions of the hands and IK bones at one moment.
@@ -151,6 +213,16 @@ struct Hands {
 }
 
 impl Hands {
+    /// The same hands with the IK bones moved by `offset`.
+    fn moved(&self, offset: Vec3) -> Self {
+        Self {
+            ik_r: self.ik_r + offset,
+            ik_l: self.ik_l + offset,
+            ik_gun: self.ik_gun + offset,
+            ..*self
+        }
+    }
+
     /// How far each IK hand is from its FK hand: (right, left).
     fn gaps(&self) -> (f32, f32) {
         (
@@ -369,11 +441,12 @@ fn offset_mm(offset: Vec3) -> String {
 // ---------------------------------------------------------------------------------------------
 // Picture: one panel per case, each with a front and a side view of the arms at the same scale.
 
-/// Panels two to a row, 560 pixels per metre, with two lines of caption.
+/// Panels two to a row, 560 pixels per metre, with two lines of outcome and up to three of
+/// what to see.
 const PANELS: TwoViewPanels = TwoViewPanels {
     columns: 2,
     scale: 560.0,
-    caption_h: 44.0,
+    caption_h: 96.0,
 };
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.05;
@@ -440,10 +513,13 @@ fn draw_title(svg: &mut Svg) {
     });
     legend.line("source's arms", 130.0, source_style());
     legend.item("IK hands and gun before", 195.0, |svg, c| {
-        legend_ik_bones(svg, c, BEFORE_GREY);
+        legend_ik_bones(svg, c, Style::fill(BEFORE_GREY));
     });
     legend.item("after", 70.0, |svg, c| {
-        legend_ik_bones(svg, c, AFTER_ORANGE);
+        legend_ik_bones(svg, c, Style::fill(AFTER_ORANGE));
+    });
+    legend.item("moved twice (panel 6)", 175.0, |svg, c| {
+        legend_ik_bones(svg, c, twice_style());
     });
     legend.item("offset, at the weighted hand", 230.0, |svg, c| {
         svg.arrow(
@@ -455,22 +531,18 @@ fn draw_title(svg: &mut Svg) {
     });
 }
 
-/// The legend's sample of the IK bones: the gun line ending in an IK hand's square.
-fn legend_ik_bones(svg: &mut Svg, centre: Vec2, colour: &'static str) {
+/// The legend's sample of the IK bones in `style`: the gun line ending in an IK hand's square.
+fn legend_ik_bones(svg: &mut Svg, centre: Vec2, style: Style) {
     svg.line(
         centre - Vec2::X * 10.0,
         centre + Vec2::X * 6.0,
-        Style::stroke(colour, 2.0),
+        style.line(),
     );
-    svg.rect(
-        centre + Vec2::new(2.0, -4.0),
-        Vec2::splat(8.0),
-        1.0,
-        Style::fill(colour),
-    );
+    svg.rect(centre + Vec2::new(2.0, -4.0), Vec2::splat(8.0), 1.0, style);
 }
 
-/// A panel's header (number, setting, bones) and caption (offset, hand distances).
+/// A panel's header (number, setting, bones) and caption (offset, hand distances, what to
+/// see).
 fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
     TwoViewPanels::header(
         svg,
@@ -499,6 +571,8 @@ fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Out
         ),
         Font::new(12.5, MUTED),
     );
+    let width = panel.x - 2.0 * TwoViewPanels::PAD;
+    figure::caption(svg, line1 + Vec2::Y * 38.0, width, o.case.see);
 }
 
 /// One view of one panel: frame, grid, the source's arms, our arms, the IK bones before and
@@ -524,8 +598,12 @@ fn draw_view(
             svg.circle(joint, 3.0, Style::fill(BODY));
         }
     }
-    draw_ik_bones(svg, &o.before, &project, BEFORE_GREY);
-    draw_ik_bones(svg, &o.after, &project, AFTER_ORANGE);
+    draw_ik_bones(svg, &o.before, &project, Style::fill(BEFORE_GREY));
+    draw_ik_bones(svg, &o.after, &project, Style::fill(AFTER_ORANGE));
+    if lists_ancestor(&o.case) {
+        let twice = o.after.moved(o.offset);
+        draw_ik_bones(svg, &twice, &project, twice_style());
+    }
     for (arm, side) in o.arms.iter().zip(["R", "L"]) {
         let hand = project(arm[3]);
         svg.circle(hand, 5.0, fk_hand_style());
@@ -547,21 +625,18 @@ fn draw_view(
     figure::plane_label(svg, top_left, plane);
 }
 
-/// The IK bones as the weapon (ik_hand_gun to ik_hand_l) and a square on each IK hand.
-fn draw_ik_bones(
-    svg: &mut Svg,
-    hands: &Hands,
-    project: &dyn Fn(Vec3) -> Vec2,
-    colour: &'static str,
-) {
-    svg.line(
-        project(hands.ik_gun),
-        project(hands.ik_l),
-        Style::stroke(colour, 2.0),
-    );
+/// The IK bones as the weapon (ik_hand_gun to ik_hand_l) and a square on each IK hand, in
+/// `style`: filled squares on a solid line, or outlined ones on a dashed line.
+fn draw_ik_bones(svg: &mut Svg, hands: &Hands, project: &dyn Fn(Vec3) -> Vec2, style: Style) {
+    svg.line(project(hands.ik_gun), project(hands.ik_l), style.line());
     for p in [hands.ik_r, hands.ik_l] {
-        svg.rect(project(p) - 4.0, Vec2::splat(8.0), 1.0, Style::fill(colour));
+        svg.rect(project(p) - 4.0, Vec2::splat(8.0), 1.0, style);
     }
+}
+
+/// The IK bones if the offset were applied twice: outlined, dashed.
+fn twice_style() -> Style {
+    Style::stroke(AFTER_ORANGE, 1.5).dashed("3 2")
 }
 
 fn body_style() -> Style {

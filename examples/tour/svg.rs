@@ -51,6 +51,19 @@ impl Style {
         }
     }
 
+    /// A line in this shape's colour: its outline (with its dashes) if it has one, else a
+    /// 2-pixel line of its fill colour.
+    pub fn line(self) -> Self {
+        if self.stroke == "none" {
+            Self::stroke(self.fill, 2.0)
+        } else {
+            Self {
+                fill: "none",
+                ..self
+            }
+        }
+    }
+
     fn attributes(&self) -> String {
         let mut s = format!(
             r#"fill="{}" stroke="{}" stroke-width="{}" stroke-linecap="round" stroke-linejoin="round""#,

@@ -172,7 +172,7 @@ struct Setup {
 }
 
 /// The chain solver.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Method {
     Fabrik,
     Ccd,
@@ -448,9 +448,9 @@ const SCALE: f32 = 200.0;
 /// Space between panels, and inside a panel.
 const GAP: f32 = 14.0;
 const PAD: f32 = 10.0;
-/// Height of the column headers and of a panel's caption; width of the row labels.
+/// Height of the column headers and of a panel's outcome line; width of the row labels.
 const COLUMN_H: f32 = 26.0;
-const CAPTION_H: f32 = 26.0;
+const OUTCOME_H: f32 = 26.0;
 const ROW_LABEL_W: f32 = 110.0;
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.1;
@@ -494,7 +494,15 @@ fn bounds(outcomes: &[Outcome], rest: &[Transform]) -> (Vec2, Vec2) {
 fn draw(outcomes: &[Outcome], tentacle: &Tentacle) -> String {
     let (min, max) = bounds(outcomes, &tentacle.rest);
     let view_size = (max - min) * SCALE;
-    let panel = Vec2::new(view_size.x + 2.0 * PAD, view_size.y + PAD + CAPTION_H);
+    let captions: Vec<String> = outcomes.iter().map(|o| what_to_see(o, outcomes)).collect();
+    let caption_h = captions
+        .iter()
+        .map(|c| figure::caption_height(c, view_size.x))
+        .fold(0.0, f32::max);
+    let panel = Vec2::new(
+        view_size.x + 2.0 * PAD,
+        view_size.y + PAD + OUTCOME_H + caption_h + 4.0,
+    );
     let columns = cases().len();
     let rows = Setup::ALL.len();
     let grid_corner = Vec2::new(MARGIN + ROW_LABEL_W, MARGIN + TITLE_H + COLUMN_H);
@@ -528,7 +536,7 @@ fn draw(outcomes: &[Outcome], tentacle: &Tentacle) -> String {
         figure::panel(&mut svg, corner, panel);
         let view = Viewport::fit(min, max, corner + Vec2::splat(PAD), view_size);
         draw_view(&mut svg, &view, (min, max), o, tentacle);
-        draw_caption(&mut svg, corner, panel, o);
+        draw_caption(&mut svg, corner, panel, view_size.y, o, &captions[i]);
     }
     svg.finish()
 }
@@ -577,9 +585,10 @@ fn draw_title(svg: &mut Svg) {
     );
 }
 
-/// A panel's caption: whether the tip reached the target, how far off, and how many iterations.
-fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, o: &Outcome) {
-    let at = corner + Vec2::new(PAD, panel.y - 10.0);
+/// A panel's caption: whether the tip reached the target, how far off, and how many
+/// iterations, under the view at height `view_h`; then `see`, what the picture shows.
+fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, view_h: f32, o: &Outcome, see: &str) {
+    let at = corner + Vec2::new(PAD, PAD + view_h + 18.0);
     let (verdict, colour) = figure::verdict(o.result.reached);
     svg.text(at, verdict, Font::new(12.5, colour).bold());
     svg.text(
@@ -592,6 +601,158 @@ fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, o: &Outcome) {
         ),
         Font::new(12.0, MUTED).aligned(Align::End),
     );
+    figure::caption(svg, at + Vec2::Y * 19.0, panel.x - 2.0 * PAD, see);
+}
+
+/// What a solved chain looks like, measured: its sharpest bend, how often it crosses itself,
+/// and how many joints end outside their limits.
+struct Shape {
+    /// Largest angle between consecutive bones, in degrees.
+    sharpest: f32,
+    /// Pairs of bones that cross, counting only bones that do not share a joint.
+    crossings: usize,
+    /// Joints bent out of their limit's range (by more than half a degree).
+    outside: usize,
+}
+
+impl Shape {
+    /// Measures the chain whose joints have the model transforms `solved`.
+    fn new(solved: &[Transform]) -> Self {
+        let points: Vec<Vec2> = solved.iter().map(|t| t.translation.truncate()).collect();
+        let bones: Vec<Vec2> = points.windows(2).map(|w| w[1] - w[0]).collect();
+        let sharpest = bones
+            .windows(2)
+            .map(|b| b[0].angle_to(b[1]).abs().to_degrees())
+            .fold(0.0, f32::max);
+        let crossings = (0..BONES)
+            .flat_map(|i| (i + 2..BONES).map(move |j| (i, j)))
+            .filter(|&(i, j)| segments_cross(points[i], points[i + 1], points[j], points[j + 1]))
+            .count();
+        let outside = (0..BONES)
+            .filter(|&i| {
+                let (lo, hi) = bend(i).planar_range();
+                let slack = 0.5f32.to_radians();
+                !(lo - slack..=hi + slack).contains(&bend_from_rest(i, solved))
+            })
+            .count();
+        Self {
+            sharpest,
+            crossings,
+            outside,
+        }
+    }
+}
+
+/// The solve in `outcomes` with the same solver and target as `o`, its limits the other way.
+fn counterpart<'a>(o: &Outcome, outcomes: &'a [Outcome]) -> &'a Outcome {
+    outcomes
+        .iter()
+        .find(|c| {
+            c.setup.method == o.setup.method
+                && c.setup.constrained != o.setup.constrained
+                && c.case.name == o.case.name
+        })
+        .expect("every setup is solved with and without limits")
+}
+
+/// Why a chain stops short of a target beyond its length; a limited chain is compared with
+/// the same solver's free one in `outcomes`.
+fn out_of_reach(o: &Outcome, shape: &Shape, outcomes: &[Outcome]) -> String {
+    let beyond = format!("The target is beyond the chain's {:.2} m", chain_length());
+    if !o.setup.constrained {
+        let how = if shape.sharpest < 1.0 {
+            "lies straight, pointing at it"
+        } else {
+            "stretches toward it"
+        };
+        return format!("{beyond}: the chain {how}.");
+    }
+    let free = counterpart(o, outcomes);
+    let extra = o.result.error - free.result.error;
+    let farther = if extra > 0.0 {
+        format!(", {:.0} mm farther off than without limits", extra * 1000.0)
+    } else {
+        String::new()
+    };
+    format!(
+        "{beyond}, and the base may lean only {:.0}° from upright: the chain bends to aim at it \
+         and stops short{farther}.",
+        bend(0).planar_range().1.to_degrees()
+    )
+}
+
+/// Whether the segments `a0..a1` and `b0..b1` cross at a point inside both.
+fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+    let side = |p: Vec2, q0: Vec2, q1: Vec2| (q1 - q0).perp_dot(p - q0);
+    side(b0, a0, a1) * side(b1, a0, a1) < 0.0 && side(a0, b0, b1) * side(a1, b0, b1) < 0.0
+}
+
+/// How far bone `i` turns about z from its rest direction relative to its solved parent (what
+/// joint `i`'s limit bounds), in radians.
+fn bend_from_rest(i: usize, solved: &[Transform]) -> f32 {
+    let parent = match i {
+        0 => Quat::IDENTITY,
+        _ => solved[i - 1].rotation,
+    };
+    let reference = (parent * rest_local(i).rotation * Vec3::X).truncate();
+    let bone = (solved[i].rotation * Vec3::X).truncate();
+    reference.angle_to(bone)
+}
+
+/// What a panel shows, in words: the chain's measured shape, and why the solver gave it.
+/// `outcomes` holds every solve, for comparing a limited chain with the free one.
+fn what_to_see(o: &Outcome, outcomes: &[Outcome]) -> String {
+    let shape = Shape::new(&o.solved);
+    let crossing = match shape.crossings {
+        0 => "no crossing".to_owned(),
+        1 => "the chain crosses itself once".to_owned(),
+        2 => "the chain crosses itself twice".to_owned(),
+        n => format!("the chain crosses itself {n} times"),
+    };
+    let mut text = format!(
+        "Sharpest bend between bones {:.0}°, {crossing}",
+        shape.sharpest
+    );
+    if o.setup.constrained {
+        text += &match shape.outside {
+            0 => ", every joint within its wedge.".to_owned(),
+            n => format!(", {n} joints outside their wedges."),
+        };
+    } else {
+        text += ".";
+    }
+    let why = if !o.result.reached {
+        out_of_reach(o, &shape, outcomes)
+    } else {
+        match (o.setup.method, o.setup.constrained) {
+            (Method::Fabrik, false) => "FABRIK pulls the joints along straight lines to the \
+                                        target and back to the base, so the bend spreads \
+                                        along the chain."
+                .to_owned(),
+            (Method::Ccd, false) if shape.crossings > 0 => {
+                let limited = counterpart(o, outcomes);
+                let below = if Shape::new(&limited.solved).crossings == 0 {
+                    " The limits (row below) stop every turn at its wedge: no loops there."
+                } else {
+                    ""
+                };
+                format!(
+                    "Why: CCD turns one joint at a time, from the tip back, to aim the tip at \
+                     the target. With no limits a turn may fold a bone right back over its \
+                     neighbours, so the chain can cross itself and curl into loops.{below}"
+                )
+            }
+            (Method::Ccd, false) => "CCD turns one joint at a time, from the tip back, to aim \
+                                     the tip at the target."
+                .to_owned(),
+            (_, true) if shape.outside == 0 => "Each joint's bend is clamped to its wedge, so \
+                                                no bone folds back: the curl is shared by \
+                                                many joints."
+                .to_owned(),
+            (_, true) => "The wedges show how far each joint may bend.".to_owned(),
+        }
+    };
+    format!("{text} {why}")
 }
 
 /// One panel's view: frame, grid, limits, rest pose, solved chain and target.

@@ -103,13 +103,16 @@ impl Setup {
     }
 }
 
-/// One named target for the hand, with the elbow's pole, in model space.
+/// One named target for the hand, with the elbow's pole, in model space, and what its picture
+/// shows.
 #[derive(Clone, Copy, Debug)]
 struct Case {
     name: &'static str,
     setup: Setup,
     target: Vec3,
     pole: Vec3,
+    /// What its picture shows, for the panel's caption.
+    see: &'static str,
 }
 
 /// The targets, placed relative to the shoulder so the intent of each stays readable:
@@ -124,18 +127,24 @@ fn cases(shoulder: Vec3) -> Vec<Case> {
             setup: Setup::Plain,
             target: at(0.10, -0.15, 0.38),
             pole: at(0.15, -0.35, -0.25),
+            see: "The hand lands on the target in front of the chest; the elbow bends down, \
+                  toward the pole.",
         },
         Case {
             name: "above",
             setup: Setup::Plain,
             target: at(0.08, 0.45, 0.12),
             pole: at(0.25, 0.0, -0.35),
+            see: "Overhead: the upper arm rises above the shoulder, and the elbow bends back \
+                  toward the pole behind it.",
         },
         Case {
             name: "across the body",
             setup: Setup::Plain,
             target: at(-0.36, -0.10, 0.25),
             pole: at(0.05, -0.45, -0.10),
+            see: "The hand crosses the body's midline (the vertical line in the front view); the \
+                  elbow still bends toward the pole.",
         },
         Case {
             // 2 cm away: closer than |upper arm - forearm| = 3 cm, so the hand stops 1 cm off.
@@ -143,18 +152,24 @@ fn cases(shoulder: Vec3) -> Vec<Case> {
             setup: Setup::Plain,
             target: at(0.012, -0.012, 0.010),
             pole: at(0.10, -0.30, -0.20),
+            see: "Closer than |upper arm − forearm|: the arm folds as far as it can, and the \
+                  hand stops short of the target.",
         },
         Case {
             name: "full extension",
             setup: Setup::Plain,
             target: along(Vec3::new(1.0, -0.35, 0.35), reach),
             pole: at(0.20, -0.40, -0.20),
+            see: "Exactly at full reach: the arm is straight and the hand touches the target; a \
+                  straight arm has no bend for the pole to steer.",
         },
         Case {
             name: "out of reach",
             setup: Setup::Plain,
             target: at(0.75, 0.25, 0.30),
             pole: at(0.20, -0.40, -0.20),
+            see: "Past full reach (the dashed circle): the arm points straight at the target, \
+                  and the hand stops short of it at full reach.",
         },
         Case {
             // 12% past full reach: within the 20% stretch limit, so the bones lengthen to get there.
@@ -162,6 +177,8 @@ fn cases(shoulder: Vec3) -> Vec<Case> {
             setup: Setup::Stretch,
             target: along(Vec3::new(0.8, 0.1, 0.3), reach * 1.12),
             pole: at(0.20, -0.40, -0.20),
+            see: "Past full reach with stretching on: the bones lengthen (the reach circle grows \
+                  to the stretch limit) and the hand gets there.",
         },
         Case {
             // 98% of full reach, inside the softened zone: the hand eases in a few mm short.
@@ -169,6 +186,8 @@ fn cases(shoulder: Vec3) -> Vec<Case> {
             setup: Setup::Soften,
             target: along(Vec3::new(1.0, -0.35, 0.35), reach * 0.98),
             pole: at(0.20, -0.40, -0.20),
+            see: "Just inside full reach with soft reach on: the hand eases in a few millimetres \
+                  short, so the elbow never snaps straight.",
         },
     ]
 }
@@ -347,11 +366,12 @@ fn crowd(arm: &mut Arm) {
 // ---------------------------------------------------------------------------------------------
 // Picture: one panel per case, each with a front and a side view at the same scale.
 
-/// Panels four to a row, 140 pixels per metre, with two lines of caption.
+/// Panels four to a row, 140 pixels per metre, with two lines of outcome and two of what to
+/// see.
 const PANELS: TwoViewPanels = TwoViewPanels {
     columns: 4,
     scale: 140.0,
-    caption_h: 40.0,
+    caption_h: 78.0,
 };
 /// Spacing of the faint background grid, in metres.
 const GRID_STEP: f32 = 0.1;
@@ -423,7 +443,8 @@ fn draw_title(svg: &mut Svg, cases: usize) {
     );
 }
 
-/// A panel's header (number, name, solver) and caption (outcome, distance to the target).
+/// A panel's header (number, name, solver) and caption (outcome, distance to the target, what
+/// to see).
 fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Outcome) {
     TwoViewPanels::header(
         svg,
@@ -446,6 +467,8 @@ fn draw_caption(svg: &mut Svg, corner: Vec2, panel: Vec2, number: usize, o: &Out
         &format!("target {distance:.3} m from the shoulder; reach {near:.2}–{far:.2} m"),
         Font::new(12.0, MUTED),
     );
+    let width = panel.x - 2.0 * TwoViewPanels::PAD;
+    figure::caption(svg, line1 + Vec2::Y * 36.0, width, o.case.see);
 }
 
 /// One view of one panel: frame, grid, references, rest pose, solved pose, pole and target.
