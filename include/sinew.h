@@ -253,7 +253,7 @@ enum SinewFadeCurve
   SINEW_FADE_CURVE_SMOOTH = 1,
   /**
    * Switch at once; the offset from the old pose decays to zero along a quintic that starts
-   * with the old pose's velocity (Unreal's Inertialization).
+   * with the old pose's velocity along the offset (Unreal's Inertialization).
    */
   SINEW_FADE_CURVE_INERTIALIZE = 2,
 };

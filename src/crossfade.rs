@@ -23,7 +23,8 @@ pub enum FadeCurve {
     /// Blend weight eases in and out (smoothstep).
     Smooth,
     /// Switch to the new clip at once and let the offset from the old pose decay to zero over
-    /// the duration along a quintic that starts with the old pose's velocity (no blend cost).
+    /// the duration along a quintic that starts with the old pose's velocity along the offset
+    /// (motion across it is not carried over; no blend cost).
     Inertialize,
 }
 

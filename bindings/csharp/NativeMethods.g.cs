@@ -1216,7 +1216,7 @@ namespace Sinew.Native
         Smooth = 1,
         /// <summary>
         ///  Switch at once; the offset from the old pose decays to zero along a quintic that starts
-        ///  with the old pose's velocity (Unreal's Inertialization).
+        ///  with the old pose's velocity along the offset (Unreal's Inertialization).
         /// </summary>
         Inertialize = 2,
     }
@@ -1384,7 +1384,7 @@ namespace Sinew
         Smooth = (int)SinewFadeCurve.Smooth,
         /// <summary>
         ///  Switch at once; the offset from the old pose decays to zero along a quintic that starts
-        ///  with the old pose's velocity (Unreal's Inertialization).
+        ///  with the old pose's velocity along the offset (Unreal's Inertialization).
         /// </summary>
         Inertialize = (int)SinewFadeCurve.Inertialize,
     }

@@ -18,7 +18,7 @@ pub enum SinewFadeCurve {
     /// The new clip's weight eases in and out (smoothstep).
     Smooth = 1,
     /// Switch at once; the offset from the old pose decays to zero along a quintic that starts
-    /// with the old pose's velocity (Unreal's Inertialization).
+    /// with the old pose's velocity along the offset (Unreal's Inertialization).
     Inertialize = 2,
 }
 

@@ -133,7 +133,7 @@ fn slice_batch<'a>(
     let count = targets.len();
     let fits = joints.checked_mul(count) == Some(chains.len())
         && results.len() == count
-        && parents.map_or(true, |p| p.len() == count);
+        && parents.is_none_or(|p| p.len() == count);
     if !fits {
         return Err(Error::new(
             ErrorKind::InvalidArgument,

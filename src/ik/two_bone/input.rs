@@ -31,7 +31,7 @@ pub(super) fn validated_chain(chain: &[Transform; 3]) -> Result<[Transform; 3]> 
 #[inline(always)]
 pub(super) fn is_clean(chain: &[Transform; 3], target: &TwoBoneTarget) -> bool {
     let unit = |q: Quat| (q.length_squared() - 1.0).abs() <= 1e-6;
-    let rotation_ok = target.rotation.map_or(true, |q| q.is_finite() && unit(q));
+    let rotation_ok = target.rotation.is_none_or(|q| q.is_finite() && unit(q));
     let pole = target.pole.unwrap_or(Vec3::ZERO);
     all_finite(chain)
         && chain.iter().all(|t| unit(t.rotation))
