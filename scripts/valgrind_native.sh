@@ -33,7 +33,7 @@
 # "Dispose frees native memory" and "finalizers free native memory" measure the native heap
 # with glibc's mallinfo2, which reads 0 once memcheck has replaced malloc (they pass under plain
 # `cargo test`; the leak check above covers the same ground). Without mono or mcs the C# run is
-# skipped with a message, or fails when SINEW_REQUIRE_CSHARP=1 (as in CI).
+# skipped with a message, or fails when SINEW_REQUIRE_TOOLS=1 (as in CI).
 #
 # Usage: scripts/valgrind_native.sh [--no-build] [PROGRAM...]
 #   --no-build   use target/debug/libsinew.so as it is (default: `cargo build --lib` first)
@@ -194,8 +194,8 @@ if wanted csharp; then
   mono="${MONO:-mono}"
   mcs="${MCS:-mcs}"
   if ! "$mono" --version >/dev/null 2>&1 || ! "$mcs" --version >/dev/null 2>&1; then
-    if [ "${SINEW_REQUIRE_CSHARP:-}" = 1 ]; then
-      fail csharp "SINEW_REQUIRE_CSHARP=1 but mono or mcs is missing"
+    if [ "${SINEW_REQUIRE_TOOLS:-}" = 1 ]; then
+      fail csharp "SINEW_REQUIRE_TOOLS=1 but mono or mcs is missing"
     else
       echo "== csharp: SKIPPED, mono or mcs is not installed (apt-get install mono-mcs mono-runtime)"
     fi

@@ -23,6 +23,10 @@ use unreal_support::{cxx_command, root};
 
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
+#[cfg_attr(
+    sinew_no_cxx,
+    ignore = "no C++ compiler (c++, or $CXX) was found when sinew was built: apt-get install g++"
+)]
 fn unreal_logic_program_passes() {
     let start = Instant::now();
     let lib = native::shared_library();

@@ -32,6 +32,10 @@ fn cpp_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 #[cfg_attr(not(unix), ignore = "uses GCC/Clang flags")]
+#[cfg_attr(
+    sinew_no_cxx,
+    ignore = "no C++ compiler (c++, or $CXX) was found when sinew was built: apt-get install g++"
+)]
 fn every_plugin_source_file_parses_against_the_shim() {
     let source = root().join(PLUGIN_SOURCE);
     let mut files = Vec::new();
