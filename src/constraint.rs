@@ -7,6 +7,7 @@ use std::f32::consts::PI;
 use glam::{Quat, Vec3};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
+use crate::math;
 use crate::rotation::{shortest_arc, swing_twist};
 
 /// Which rotations a joint allows, relative to its reference orientation.
@@ -172,7 +173,7 @@ const ALLOWED_SLACK: f32 = 1e-6;
 
 /// Signed angle of a twist quaternion about +X, in (-pi, pi].
 fn twist_angle(twist: Quat) -> f32 {
-    let a = 2.0 * twist.x.atan2(twist.w);
+    let a = 2.0 * math::atan2(twist.x, twist.w);
     if a > PI {
         a - 2.0 * PI
     } else if a <= -PI {
@@ -222,7 +223,7 @@ fn closest_in_ellipse(y: f32, z: f32, a: f32, b: f32) -> (f32, f32) {
     }
     if a == b {
         // A circle: the nearest point is straight toward the centre.
-        let scale = a / y.hypot(z);
+        let scale = a / math::hypot(y, z);
         return (y * scale, z * scale);
     }
     // Work in the first quadrant with the longer axis first, then restore signs and order.
@@ -248,7 +249,7 @@ fn nearest_on_ellipse_quadrant(e0: f64, e1: f64, p0: f64, p1: f64) -> (f64, f64)
             let (z0, z1) = (p0 / e0, p1 / e1);
             let r0 = (e0 / e1).powi(2);
             let n0 = r0 * z0;
-            let (mut s0, mut s1) = (z1 - 1.0, n0.hypot(z1) - 1.0);
+            let (mut s0, mut s1) = (z1 - 1.0, math::hypot_f64(n0, z1) - 1.0);
             let mut s = 0.0;
             for _ in 0..96 {
                 s = 0.5 * (s0 + s1);

@@ -34,6 +34,7 @@ pub mod error;
 pub mod ffi;
 pub mod ik;
 pub mod mask;
+mod math;
 pub mod pose;
 pub mod rotation;
 pub mod skeleton;

@@ -2,6 +2,8 @@
 
 use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 
+use crate::math;
+
 /// `v` scaled to unit length, robust to huge and tiny finite inputs; `None` for zero or
 /// non-finite vectors.
 fn unit(v: Vec3) -> Option<Vec3> {
@@ -138,7 +140,7 @@ pub(crate) fn same_hemisphere(q: Quat, reference: Quat) -> Quat {
 /// Rotation angle of `q` in radians, in [0, pi].
 pub fn angle(q: Quat) -> f32 {
     // atan2 of the vector part's length keeps precision near the identity, where acos(w) does not.
-    2.0 * Vec3::new(q.x, q.y, q.z).length().atan2(q.w.abs())
+    2.0 * math::atan2(Vec3::new(q.x, q.y, q.z).length(), q.w.abs())
 }
 
 /// The component of `v` perpendicular to unit `axis`, normalized; `None` when `v`'s

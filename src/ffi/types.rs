@@ -3,7 +3,7 @@
 //! cross the ABI).
 //!
 //! The adapters stay here rather than the core storing the 40-byte C transform itself: the
-//! core's [`Transform`] keeps glam's SIMD quaternion (48 bytes, 16-aligned), and the coming
+//! core's [`Transform`] is a Rust-layout struct of glam types, and the coming
 //! structure-of-arrays pose stores no per-joint struct at all, so the C layout needs
 //! converting at the boundary either way. The conversions are exact (plain float copies), so
 //! results through the ABI equal the core's bit for bit.

@@ -23,6 +23,7 @@ use std::f32::consts::PI;
 
 use glam::{Quat, Vec3A};
 
+use crate::math;
 use crate::rotation::{perpendicular_unit, shortest_arc};
 
 /// The closing step turns no bone by more than this times the square root of the error (the
@@ -92,9 +93,7 @@ pub(crate) fn close(
         return false;
     }
     let error = (positions[n - 1] - goal).length().max(start_error);
-    let cos_max = (TURN_PER_SQRT_ERROR * (error / length).sqrt())
-        .min(PI)
-        .cos();
+    let cos_max = math::cos((TURN_PER_SQRT_ERROR * (error / length).sqrt()).min(PI));
     let small = positions
         .windows(2)
         .zip(candidate.windows(2))
@@ -208,7 +207,7 @@ fn read_bends(positions: &[Vec3A], lengths: &[f32], bends: &mut [Vec3A]) -> Opti
     for (j, bend) in bends.iter_mut().enumerate() {
         let u = dir(j).unwrap_or(previous);
         let cross = previous.cross(u);
-        let angle = cross.length().atan2(previous.dot(u));
+        let angle = math::atan2(cross.length(), previous.dot(u));
         let axis = if angle >= PI * 0.999 {
             perpendicular_unit(frame * Vec3A::Y, previous, 1e-3)
                 .unwrap_or_else(|| previous.any_orthonormal_vector())
@@ -417,7 +416,7 @@ pub(crate) fn lay_arc(positions: &mut [Vec3A], lengths: &[f32], goal: Vec3A, sid
     // Chord of the arc whose bone j heads at angle -j * theta, as (along, across) sums; the
     // headings come from one sin_cos by angle addition, in f64 so long chains do not drift.
     let chord = |theta: f64| {
-        let (sin_step, cos_step) = theta.sin_cos();
+        let (sin_step, cos_step) = math::sin_cos_f64(theta);
         let (mut cos, mut sin, mut along, mut across) = (1.0f64, 0.0f64, 0.0, 0.0);
         for &l in lengths {
             along += f64::from(l) * cos;
@@ -433,7 +432,7 @@ pub(crate) fn lay_arc(positions: &mut [Vec3A], lengths: &[f32], goal: Vec3A, sid
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
         let (c, s) = chord(mid);
-        if c.hypot(s) > d {
+        if math::hypot_f64(c, s) > d {
             lo = mid;
         } else {
             hi = mid;
@@ -441,10 +440,10 @@ pub(crate) fn lay_arc(positions: &mut [Vec3A], lengths: &[f32], goal: Vec3A, sid
     }
     let theta = 0.5 * (lo + hi);
     let (c, s) = chord(theta);
-    let start = s.atan2(c);
+    let start = math::atan2_f64(s, c);
     let mut p = root;
     for (j, l) in lengths.iter().enumerate() {
-        let (sin, cos) = (start - j as f64 * theta).sin_cos();
+        let (sin, cos) = math::sin_cos_f64(start - j as f64 * theta);
         p += (t * cos as f32 + side * sin as f32) * *l;
         positions[j + 1] = p;
     }

@@ -248,7 +248,7 @@ static SinewJointConstraint rng_constraint(int type, SinewQuat local, SinewVec3 
     }
     switch (rng_below(4)) {
     case 0: c.axis = v3(1, 0, 0); break;
-    case 1: c.axis = mulf(rng_dir(), rng_float(0.5f, 2.0f)); break;
+    case 1: c.axis = rng_bone(0.5f, 2.0f); break;
     default: c.axis = len3(bone) > 1e-3f ? bone : rng_dir(); break;
     }
     c.swing_half_angle_1 = rng_angle(0.0f, PI_F);
@@ -298,7 +298,8 @@ static void solver_configure(const Solver *s, const ChainCase *cc)
     EXPECT(solver_set_settings(s, &cc->fs, &cc->cs), SINEW_STATUS_OK);
     for (j = 0; j < s->max_joints; j++) {
         int in_chain = j < cc->n;
-        SinewJointConstraint decoy = rng_constraint(0, rng_quat(), rng_dir());
+        SinewVec3 bone = rng_dir();
+        SinewJointConstraint decoy = rng_constraint(0, rng_quat(), bone);
         if (rng_below(4) == 0) {
             EXPECT(solver_set_constraint(s, j, &decoy), SINEW_STATUS_OK);
         }
@@ -528,10 +529,7 @@ static void make_chain(ChainCase *cc)
         if (unnormalized) {
             q = qscale(q, rng_float(0.5f, 3.0f));
         }
-        cc->in[i] = xf(p, q,
-                       scaled ? v3(rng_float(0.5f, 2.0f), rng_float(0.5f, 2.0f),
-                                   rng_float(0.5f, 2.0f))
-                              : ONE3());
+        cc->in[i] = xf(p, q, scaled ? rng_vec3(0.5f, 2.0f) : ONE3());
         if (i + 1 < n) {
             SinewVec3 nd = add(dir, mulf(rng_dir(), bend));
             if (len3(nd) > 1e-3f) {
@@ -585,7 +583,11 @@ void chain_random(void)
             switch (rng_below(3)) {
             case 0: break; /* NULL: identity */
             case 1: cc.has_parent = 1; cc.parent = rng_quat(); break;
-            default: cc.has_parent = 1; cc.parent = qscale(rng_quat(), rng_float(0.5f, 3.0f));
+            default: {
+                float scale = rng_float(0.5f, 3.0f);
+                cc.has_parent = 1;
+                cc.parent = qscale(rng_quat(), scale);
+            }
             }
             if (rot_mode == 1 || (rot_mode == 2 && rng_below(3) == 0)) {
                 cc.has_rot = 1;
@@ -1029,9 +1031,10 @@ void apply_constraints(void)
         EXPECT(sinew_pose_get_local(pose, before, NB), SINEW_STATUS_OK);
         for (k = 0; k < count; k++) {
             joints[k] = c % 5 == 4 && k > 0 ? joints[0] : (uint32_t)rng_below(NB);
+            SinewVec3 bone = rng_dir();
             cons[k] = rng_constraint(1 + (int)((k + (uint32_t)c) % 3),
                                      qmul(local[joints[k]].rotation, rng_small_rotation(1.5f)),
-                                     rng_dir());
+                                     bone);
             for (m = 0; m < k; m++) {
                 dup |= joints[m] == joints[k];
             }

@@ -122,7 +122,8 @@ void clip_huge(void)
         for (j = 0; j < 3; j++) {
             float sign = c % 2 && j == 1 ? -1.0f : 1.0f;
             if (prop == SINEW_TRACK_PROPERTY_ROTATION) {
-                k.vals[j] = qscale(rng_quat(), FLT_MAX * rng_float(0.5f, 1.0f));
+                float scale = FLT_MAX * rng_float(0.5f, 1.0f);
+                k.vals[j] = qscale(rng_quat(), scale);
                 k.tin[j] = qt(FLT_MAX, -FLT_MAX, FLT_MAX * sign, FLT_MAX);
                 k.tout[j] = qt(FLT_MAX * sign, FLT_MAX, -FLT_MAX, FLT_MAX);
             } else {

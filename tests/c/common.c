@@ -279,6 +279,27 @@ float rng_float(float lo, float hi)
 
 int rng_below(int n) { return (int)(rng_next() % (uint32_t)n); }
 
+/* Draws come in a fixed order on every platform. C leaves the order in which a call's
+ * arguments are evaluated unspecified (gcc takes them right to left on x86-64, left to right
+ * on aarch64), so no call here has two arguments that draw: each draw is a statement of its
+ * own, in the order x86-64 gcc has always taken them (last argument first), so the cases
+ * stay the ones this program drew before. These helpers draw their components last first. */
+
+/* Each component uniform in [lo, hi). */
+SinewVec3 rng_vec3(float lo, float hi)
+{
+    float z = rng_float(lo, hi), y = rng_float(lo, hi), x = rng_float(lo, hi);
+    return v3(x, y, z);
+}
+
+/* Each component uniform in [lo, hi) (not normalized). */
+SinewQuat rng_quat4(float lo, float hi)
+{
+    float w = rng_float(lo, hi), z = rng_float(lo, hi), y = rng_float(lo, hi),
+          x = rng_float(lo, hi);
+    return qt(x, y, z, w);
+}
+
 SinewQuat rng_quat(void)
 {
     for (;;) {
@@ -295,7 +316,7 @@ SinewQuat rng_quat(void)
 SinewVec3 rng_dir(void)
 {
     for (;;) {
-        SinewVec3 v = v3(rng_float(-1, 1), rng_float(-1, 1), rng_float(-1, 1));
+        SinewVec3 v = rng_vec3(-1, 1);
         float n2 = dot(v, v);
         if (n2 > 0.01f && n2 <= 1.0f) {
             return mulf(v, 1.0f / sqrtf(n2));
@@ -303,7 +324,14 @@ SinewVec3 rng_dir(void)
     }
 }
 
-SinewVec3 rng_point(float r) { return v3(rng_float(-r, r), rng_float(-r, r), rng_float(-r, r)); }
+SinewVec3 rng_point(float r) { return rng_vec3(-r, r); }
+
+/* A random direction times a length uniform in [lo, hi) (the length drawn first). */
+SinewVec3 rng_bone(float lo, float hi)
+{
+    float length = rng_float(lo, hi);
+    return mulf(rng_dir(), length);
+}
 
 /* ================================================================ printing (parity lines) */
 
@@ -506,8 +534,8 @@ void rest_pose(SinewTransform rest[NJ])
 {
     int i;
     for (i = 0; i < NJ; i++) {
-        rest[i] = xf(i == 0 ? v3(0, 1, 0) : mulf(rng_dir(), rng_float(0.3f, 1.2f)), rng_quat(),
-                     ONE3());
+        SinewQuat r = rng_quat();
+        rest[i] = xf(i == 0 ? v3(0, 1, 0) : rng_bone(0.3f, 1.2f), r, ONE3());
     }
 }
 
@@ -532,13 +560,28 @@ float rng_angle(float lo, float hi)
     }
 }
 
-/* A rotation of at most `max_angle` radians about a random axis. */
+/* sin and cos of |h| <= 1, rounded to float from their Taylor series in double arithmetic
+ * (error below 1e-15 before rounding): the same bits on every platform, unlike the C library's
+ * sinf and cosf, so the inputs this program draws do not depend on the platform. */
+static void sin_cos_small(float h, float *s, float *c)
+{
+    double x = h, x2 = x * x, sum_s = 0.0, sum_c = 0.0;
+    int k;
+    for (k = 9; k >= 1; k--) { /* Horner, from the x^18 term down */
+        sum_s = 1.0 - x2 / ((2.0 * k) * (2.0 * k + 1.0)) * sum_s;
+        sum_c = 1.0 - x2 / ((2.0 * k - 1.0) * (2.0 * k)) * sum_c;
+    }
+    *s = (float)(x * sum_s);
+    *c = (float)sum_c;
+}
+
+/* A rotation of at most `max_angle` (<= 2) radians about a random axis. */
 SinewQuat rng_small_rotation(float max_angle)
 {
     SinewVec3 a = rng_dir();
-    float h = 0.5f * rng_float(0.0f, max_angle);
-    float s = sinf(h);
-    return qt(a.x * s, a.y * s, a.z * s, cosf(h));
+    float h = 0.5f * rng_float(0.0f, max_angle), s, c;
+    sin_cos_small(h, &s, &c);
+    return qt(a.x * s, a.y * s, a.z * s, c);
 }
 
 /* ================================================================ big skeleton */
@@ -554,8 +597,8 @@ SinewSkeleton *make_big_skeleton(SinewTransform rest[NB])
     SinewSkeleton *skel = NULL;
     int i;
     for (i = 0; i < NB; i++) {
-        rest[i] = xf(i == 0 ? v3(0, 1, 0) : mulf(rng_dir(), rng_float(0.3f, 1.0f)), rng_quat(),
-                     ONE3());
+        SinewQuat r = rng_quat();
+        rest[i] = xf(i == 0 ? v3(0, 1, 0) : rng_bone(0.3f, 1.0f), r, ONE3());
     }
     if (!EXPECT(sinew_skeleton_create(BIG_PARENTS, rest, BIG_NAMES, NB, &skel),
                 SINEW_STATUS_OK)) {
@@ -649,8 +692,9 @@ int skel_make(Skel *s, int shape)
     s->names = shape == 0 ? SMALL_NAMES : shape == 1 ? JOINT_NAMES : BIG_NAMES;
     s->parents = shape == 0 ? SMALL_PARENTS : shape == 1 ? JOINT_PARENTS : BIG_PARENTS;
     for (i = 0; i < s->n; i++) {
-        s->rest[i] = xf(i == 0 ? v3(0, 1, 0) : mulf(rng_dir(), rng_float(0.3f, 1.0f)), rng_quat(),
-                        v3(rng_float(0.8f, 1.25f), rng_float(0.8f, 1.25f), rng_float(0.8f, 1.25f)));
+        SinewVec3 scale = rng_vec3(0.8f, 1.25f);
+        SinewQuat r = rng_quat();
+        s->rest[i] = xf(i == 0 ? v3(0, 1, 0) : rng_bone(0.3f, 1.0f), r, scale);
     }
     s->skel = NULL;
     return EXPECT(sinew_skeleton_create(s->parents, s->rest, s->names, s->n, &s->skel),
@@ -700,8 +744,9 @@ void rng_locals(const Skel *s, SinewTransform *out, int zero_scales)
 {
     uint32_t i;
     for (i = 0; i < s->n; i++) {
-        out[i] = xf(add(s->rest[i].translation, rng_point(0.5f)), rng_quat(),
-                    v3(rng_float(0.5f, 2.0f), rng_float(0.5f, 2.0f), rng_float(0.5f, 2.0f)));
+        SinewVec3 scale = rng_vec3(0.5f, 2.0f);
+        SinewQuat r = rng_quat();
+        out[i] = xf(add(s->rest[i].translation, rng_point(0.5f)), r, scale);
         if (zero_scales && rng_below(4) == 0) {
             *vec_field(&out[i].scale, rng_below(3)) = 0.0f;
         }
@@ -780,11 +825,13 @@ SinewJointMask *mask_make(const Skel *s, int kind)
         EXPECT(sinew_joint_mask_create(s->skel, rng_below(3) == 0 ? 1.0f : rng_float(0, 1), &m),
                SINEW_STATUS_OK);
         break;
-    case 2:
-        EXPECT(sinew_joint_mask_create_subtree(s->skel, (uint32_t)rng_index(s->n),
-                                               (uint32_t)rng_below(4), &m),
+    case 2: {
+        uint32_t root_weight = (uint32_t)rng_below(4);
+        EXPECT(sinew_joint_mask_create_subtree(s->skel, (uint32_t)rng_index(s->n), root_weight,
+                                               &m),
                SINEW_STATUS_OK);
         break;
+    }
     case 3:
         EXPECT(sinew_joint_mask_create(s->skel, 0.0f, &m), SINEW_STATUS_OK);
         for (i = 0; i < s->n; i++) {
@@ -796,8 +843,8 @@ SinewJointMask *mask_make(const Skel *s, int kind)
     default:
         EXPECT(sinew_joint_mask_create(s->skel, 1.0f, &m), SINEW_STATUS_OK);
         for (i = 0; i < 3; i++) {
-            EXPECT(sinew_joint_mask_set_weight(m, (uint32_t)rng_index(s->n),
-                                               rng_below(2) ? 0.0f : rng_float(0, 1)),
+            float weight = rng_below(2) ? 0.0f : rng_float(0, 1);
+            EXPECT(sinew_joint_mask_set_weight(m, (uint32_t)rng_index(s->n), weight),
                    SINEW_STATUS_OK);
         }
         break;
@@ -945,12 +992,12 @@ void rng_track(TrackSpec *k, const Skel *s, float dur, int32_t interp, int32_t p
                 q = qscale(q, rng_float(0.5f, 2.0f)); /* renormalized by the library */
             }
             k->vals[i] = q;
-            k->tin[i] = qt(rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2));
-            k->tout[i] = qt(rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2), rng_float(-2, 2));
+            k->tin[i] = rng_quat4(-2, 2);
+            k->tout[i] = rng_quat4(-2, 2);
         } else {
             SinewVec3 v = prop == SINEW_TRACK_PROPERTY_TRANSLATION
                               ? add(s->rest[k->joint].translation, rng_point(1.0f))
-                              : v3(rng_float(0.25f, 2), rng_float(0.25f, 2), rng_float(0.25f, 2));
+                              : rng_vec3(0.25f, 2);
             SinewVec3 a = rng_point(3.0f), b = rng_point(3.0f);
             k->vals[i] = qt(v.x, v.y, v.z, 0.0f);
             k->tin[i] = qt(a.x, a.y, a.z, 0.0f);
@@ -1081,13 +1128,21 @@ void base_track(TrackSpec *k, int32_t prop, int32_t interp)
     k->n = 3;
     for (i = 0; i < 3; i++) {
         k->times[i] = 0.5f * (float)i;
-        k->vals[i] = prop == SINEW_TRACK_PROPERTY_ROTATION
-                         ? rng_quat()
-                         : qt(rng_float(0.5f, 2), rng_float(0.5f, 2), rng_float(0.5f, 2), 0);
-        k->tin[i] = qt(rng_float(-1, 1), rng_float(-1, 1), rng_float(-1, 1),
-                       prop == SINEW_TRACK_PROPERTY_ROTATION ? rng_float(-1, 1) : 0.0f);
-        k->tout[i] = qt(rng_float(-1, 1), rng_float(-1, 1), rng_float(-1, 1),
-                        prop == SINEW_TRACK_PROPERTY_ROTATION ? rng_float(-1, 1) : 0.0f);
+        int rotation = prop == SINEW_TRACK_PROPERTY_ROTATION;
+        SinewVec3 v;
+        float w;
+        if (rotation) {
+            k->vals[i] = rng_quat();
+        } else {
+            v = rng_vec3(0.5f, 2);
+            k->vals[i] = qt(v.x, v.y, v.z, 0);
+        }
+        w = rotation ? rng_float(-1, 1) : 0.0f;
+        v = rng_vec3(-1, 1);
+        k->tin[i] = qt(v.x, v.y, v.z, w);
+        w = rotation ? rng_float(-1, 1) : 0.0f;
+        v = rng_vec3(-1, 1);
+        k->tout[i] = qt(v.x, v.y, v.z, w);
     }
     k->tangents = interp == SINEW_INTERPOLATION_CUBIC;
 }

@@ -239,8 +239,10 @@ void crossfade_script(void)
         xf_fade(&x, 2, 0.3f, SINEW_FADE_CURVE_INERTIALIZE, loop); /* drops the queue */
         xf_updates(&x, 20);
         for (j = 0; j < 3; j++) {
-            xf_fade(&x, rng_below(NCLIPS), rng_float(0.0f, 0.4f), (int32_t)rng_below(3),
-                    (uint32_t)rng_below(2));
+            uint32_t looping = (uint32_t)rng_below(2);
+            int32_t how = (int32_t)rng_below(3);
+            float duration = rng_float(0.0f, 0.4f);
+            xf_fade(&x, rng_below(NCLIPS), duration, how, looping);
             xf_updates(&x, 1 + rng_below(4));
         }
 

@@ -93,8 +93,9 @@ void hand_model(void)
             node = shared;
         }
         for (i = 0; i < count; i++) {
-            model[i] = xf(rng_point(5.0f), rng_quat(),
-                          rng_below(3) == 0 ? v3(1.5f, 0.5f, 2.0f) : ONE3());
+            SinewVec3 scale = rng_below(3) == 0 ? v3(1.5f, 0.5f, 2.0f) : ONE3();
+            SinewQuat r = rng_quat();
+            model[i] = xf(rng_point(5.0f), r, scale);
         }
         h.right_fk = (uint32_t)rng_below((int)count);
         h.left_fk = (uint32_t)rng_below((int)count);

@@ -196,7 +196,7 @@ void two_bone_random(void)
         }
         eff = add(chain[0].translation, mulf(rng_dir(), ratio * total));
         if (rng_below(3) != 0) {
-            pole = add(chain[0].translation, mulf(rng_dir(), rng_float(0.5f, 3.0f)));
+            pole = add(chain[0].translation, rng_bone(0.5f, 3.0f));
             pole_p = &pole;
         }
         if (rot_mode == 1 || (rot_mode == 2 && rng_below(4) == 0)) {

@@ -6,6 +6,7 @@ use glam::{Quat, Vec3, Vec3A};
 use super::placement::Placement;
 use super::settings::{TwoBoneIkSettings, TwoBoneTarget};
 use super::stretch::{softened, stretched};
+use crate::math;
 use crate::rotation::{
     frame_perpendicular, perpendicular_unit, shortest_arc, unit_arc_unnormalized,
 };
@@ -104,10 +105,7 @@ fn bend_direction(
     let Some(pole_dir) = pole_dir else {
         return current;
     };
-    let angle = current
-        .cross(pole_dir)
-        .dot(dir)
-        .atan2(current.dot(pole_dir));
+    let angle = math::atan2(current.cross(pole_dir).dot(dir), current.dot(pole_dir));
     Quat::from_axis_angle(dir.into(), angle * w) * current
 }
 

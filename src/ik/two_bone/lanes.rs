@@ -7,7 +7,7 @@
 
 use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
 
-use glam::{BVec4A, Mat4, Quat, Vec3, Vec3A, Vec4};
+use glam::{BVec4, Mat4, Quat, Vec3, Vec3A, Vec4};
 
 /// A float, or four floats computed lane by lane.
 pub(super) trait Lane:
@@ -36,7 +36,7 @@ impl Lane for f32 {
         f32::sqrt(self)
     }
     fn exp(self) -> Self {
-        f32::exp(self)
+        crate::math::exp(self)
     }
     fn min(self, o: Self) -> Self {
         if self < o {
@@ -68,16 +68,10 @@ impl Lane for f32 {
 }
 
 impl Lane for Vec4 {
-    type Mask = BVec4A;
+    type Mask = BVec4;
     fn splat(v: f32) -> Self {
         Vec4::splat(v)
     }
-    #[cfg(target_arch = "x86_64")]
-    fn sqrt(self) -> Self {
-        // SAFETY: SSE is part of the x86_64 baseline. (glam's `Vec4::sqrt` goes lane by lane.)
-        unsafe { std::arch::x86_64::_mm_sqrt_ps(self.into()) }.into()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
     fn sqrt(self) -> Self {
         Vec4::sqrt(self)
     }
@@ -90,13 +84,13 @@ impl Lane for Vec4 {
     fn max(self, o: Self) -> Self {
         Vec4::select(self.cmpgt(o), self, o)
     }
-    fn gt(self, o: Self) -> BVec4A {
+    fn gt(self, o: Self) -> BVec4 {
         self.cmpgt(o)
     }
-    fn ge(self, o: Self) -> BVec4A {
+    fn ge(self, o: Self) -> BVec4 {
         self.cmpge(o)
     }
-    fn select(m: BVec4A, if_true: Self, if_false: Self) -> Self {
+    fn select(m: BVec4, if_true: Self, if_false: Self) -> Self {
         Vec4::select(m, if_true, if_false)
     }
 }
