@@ -12,9 +12,10 @@
 #                                       .debug file per binary (linked by .gnu_debuglink)
 #
 # Binaries: Linux x86_64 (this host), Windows x86_64 (MinGW cross build) and Linux aarch64
-# (cross build with Debian's aarch64 gcc). Each must build: a package missing a platform is not a
-# release. Needs the rustup targets x86_64-pc-windows-gnu and aarch64-unknown-linux-gnu and the
-# Debian packages mingw-w64, gcc-aarch64-linux-gnu, binutils, zip (.ci/run installs them).
+# (cross build with Debian's aarch64 gcc), built and tested by scripts/cross_test.sh, which
+# also makes sinew.lib (the MSVC import library) from the DLL's export table. Each must be
+# there: a package missing a platform is not a release. Needs what cross_test.sh needs, plus
+# zip (.ci/run installs them).
 # macOS, iOS and Android binaries are built on their own hosts (docs/PLATFORMS.md) and staged by
 # scripts/stage_unity.sh / stage_unreal.sh before running this with --no-build.
 #
@@ -26,10 +27,11 @@
 # (Windows under Wine, aarch64 under qemu-aarch64, when those are installed).
 #
 # Usage: scripts/package.sh [--no-build]
+#   --no-build   package what an earlier scripts/cross_test.sh run built, run nothing first
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-dist="$repo/target/dist"
+dist="${CARGO_TARGET_DIR:-$repo/target}/dist"
 build=1
 case "${1:-}" in
   "") ;;
@@ -39,30 +41,27 @@ case "${1:-}" in
 esac
 
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -1)"
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
 windows=x86_64-pc-windows-gnu
 arm64=aarch64-unknown-linux-gnu
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER="${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}"
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="${CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER:-x86_64-w64-mingw32-gcc}"
 
-for tool in x86_64-w64-mingw32-objcopy x86_64-w64-mingw32-dlltool x86_64-w64-mingw32-nm \
-            aarch64-linux-gnu-objcopy objcopy nm zip tar; do
+for tool in x86_64-w64-mingw32-objcopy x86_64-w64-mingw32-gcc aarch64-linux-gnu-objcopy \
+            aarch64-linux-gnu-gcc objcopy nm zip unzip tar; do
   command -v "$tool" >/dev/null 2>&1 || {
-    echo "package: $tool not found (apt-get install mingw-w64 gcc-aarch64-linux-gnu binutils zip)" >&2
+    echo "package: $tool not found (apt-get install gcc-mingw-w64-x86-64-win32 gcc-aarch64-linux-gnu binutils zip unzip)" >&2
     exit 1
   }
 done
 
 if [ "$build" = 1 ]; then
-  echo "== cargo build --release (host, $windows, $arm64)"
-  (cd "$repo" && cargo build --release -p sinew --lib \
-     && cargo build --release -p sinew --lib --target "$windows" \
-     && cargo build --release -p sinew --lib --target "$arm64")
+  "$repo/scripts/cross_test.sh"
 fi
-linux_so="$repo/target/release/libsinew.so"
-win_dll="$repo/target/$windows/release/sinew.dll"
-arm_so="$repo/target/$arm64/release/libsinew.so"
-for f in "$linux_so" "$win_dll" "$arm_so"; do
-  [ -f "$f" ] || { echo "package: $f is missing (run without --no-build)" >&2; exit 1; }
+linux_so="$target_dir/release/libsinew.so"
+win_dll="$target_dir/$windows/release/sinew.dll"
+win_lib="$target_dir/cross/windows/sinew.lib"
+arm_so="$target_dir/$arm64/release/libsinew.so"
+for f in "$linux_so" "$win_dll" "$win_lib" "$arm_so"; do
+  [ -f "$f" ] || { echo "package: $f is missing (run scripts/cross_test.sh, or this without --no-build)" >&2; exit 1; }
 done
 
 # The exports every binary must carry: the header's function declarations.
@@ -107,14 +106,9 @@ strip_binary x86_64-w64-mingw32-objcopy "$work/win64/sinew.dll" sinew.dll.win64
 require_exports "libsinew.so (x86_64)" "$(nm -D --defined-only "$work/linux-x86_64/libsinew.so" | awk '{print $3}')"
 require_exports "libsinew.so (arm64)" "$(nm -D --defined-only "$work/linux-arm64/libsinew.so" | awk '{print $3}')"
 
-# MSVC import library for Unreal on Windows, from a .def listing the DLL's own export table.
-echo "== sinew.lib (MSVC import library)"
-dll_exports=$(x86_64-w64-mingw32-objdump -p "$work/win64/sinew.dll" \
-  | sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' | grep -o 'sinew_[a-z0-9_]*' | sort -u)
-require_exports "sinew.dll" "$dll_exports"
-{ echo "LIBRARY sinew.dll"; echo "EXPORTS"; sed 's/^/    /' <<<"$dll_exports"; } >"$work/win64/sinew.def"
-x86_64-w64-mingw32-dlltool -d "$work/win64/sinew.def" -D sinew.dll -m i386:x86-64 -l "$work/win64/sinew.lib"
-require_exports "sinew.lib" "$(x86_64-w64-mingw32-nm "$work/win64/sinew.lib" | sed -n 's/.* T \(sinew_[a-z0-9_]*\)$/\1/p')"
+require_exports "sinew.dll" "$(x86_64-w64-mingw32-objdump -p "$work/win64/sinew.dll" \
+  | sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' | grep -o 'sinew_[a-z0-9_]*')"
+cp "$win_lib" "$work/win64/sinew.lib"
 
 # Puts the stripped binaries where the staging scripts look for builds.
 stage_tree="$work/target"
@@ -214,10 +208,18 @@ if command -v qemu-aarch64 >/dev/null 2>&1; then
   aarch64-linux-gnu-gcc "${flags[@]}" "$check/arm.c" -L"$upl/Linux/arm64" -lsinew -o "$check/arm-arm64"
   run_check "Unity Linux arm64 (qemu)" env LD_LIBRARY_PATH="$upl/Linux/arm64" qemu-aarch64 -L /usr/aarch64-linux-gnu "$check/arm-arm64"
 fi
-if command -v wine >/dev/null 2>&1; then
+wine_test="$target_dir/cross/windows/test"
+if [ -f "$wine_test/bcryptprimitives.dll" ] && [ -d "$target_dir/cross/wineprefix" ]; then
+  # With cross_test.sh's Wine prefix and its test-only bcryptprimitives.dll (Wine 8 lacks it).
   win="$check/unreal/SinewIK/Source/ThirdParty/SinewLibrary/lib/Win64"
   x86_64-w64-mingw32-gcc "${flags[@]}" -D__USE_MINGW_ANSI_STDIO=1 "$check/arm.c" "$win/sinew.lib" -o "$win/arm.exe"
-  run_check "Unreal Win64 through sinew.lib (Wine)" env WINEDEBUG=-all wine "$win/arm.exe"
+  cp "$wine_test/bcryptprimitives.dll" "$win/"
+  wine=wine64
+  command -v wine64 >/dev/null 2>&1 || wine=/usr/lib/wine/wine64
+  run_check "Unreal Win64 through sinew.lib (Wine)" env WINEPREFIX="$target_dir/cross/wineprefix" \
+    WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" "$wine" "$win/arm.exe"
+else
+  echo "  Win64: not run (no Wine prefix from scripts/cross_test.sh windows)"
 fi
 
 tar -C "$dist" --owner=0 --group=0 --sort=name -czf "$dist/sinew-$version-symbols.tar.gz" symbols

@@ -116,7 +116,7 @@ impl Transform {
     }
 
     /// `v` scaled, then rotated as `v + w t + u × t` with `t = 2 u × v` (`u` the rotation's
-    /// vector part, `w` its scalar part): two cross products in SIMD lanes, fewer operations
+    /// vector part, `w` its scalar part): two cross products, fewer operations
     /// than the general quaternion-vector product, which local-to-model does once per joint.
     #[inline]
     fn rotate_scaled(&self, v: Vec3) -> Vec3A {

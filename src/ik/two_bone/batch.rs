@@ -1,5 +1,5 @@
 //! Batch solves: many independent chains in one call, four at a time through the kernel's
-//! SIMD lanes, each chain's result equal to a single solve's bit for bit.
+//! four-wide lanes, each chain's result equal to a single solve's bit for bit.
 
 use glam::Vec3;
 

@@ -80,7 +80,7 @@ impl TwoBoneIk {
         Ok(result)
     }
 
-    /// Solves many independent chains in one call, four at a time in SIMD lanes; each chain's
+    /// Solves many independent chains in one call, four at a time in four-wide lanes; each chain's
     /// result equals a single [`solve`](Self::solve) bit for bit.
     ///
     /// `chains`, `targets` and `results` must have the same length. Every input is checked
