@@ -13,8 +13,8 @@ use sinew::ffi::{
     sinew_clip_clear_track, sinew_clip_create, sinew_clip_cursor_create, sinew_clip_cursor_destroy,
     sinew_clip_destroy, sinew_clip_duration, sinew_clip_sample, sinew_clip_set_rotation_track,
     sinew_clip_set_scale_track, sinew_clip_set_translation_track, sinew_pose_create,
-    sinew_pose_destroy, sinew_pose_get_local, sinew_skeleton_create, sinew_skeleton_destroy,
-    SinewClip, SinewPose, SinewQuat, SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
+    sinew_pose_destroy, sinew_pose_get_local, sinew_skeleton_destroy, SinewClip, SinewPose,
+    SinewQuat, SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
 };
 use sinew::{
     Clip, ClipCursor, ErrorKind, Interpolation, Pose, Property, Quat, Skeleton, Track, Transform,
@@ -23,7 +23,8 @@ use sinew::{
 
 mod common;
 
-use common::poses::{bits, sample};
+use common::ffi::c_skeleton_of;
+use common::poses::{bits, sample, skeleton_of, trs};
 use common::props::config;
 use common::rotations::rot_between;
 
@@ -34,29 +35,14 @@ const N: usize = PARENTS.len();
 const LEG: usize = 3;
 
 fn skeleton() -> Arc<Skeleton> {
+    let leg = Quat::from_euler(glam::EulerRot::XYZ, 0.4, 0.5, -0.6);
     let rest = [
-        Transform::new(
-            Vec3::new(0.0, 1.0, 0.0),
-            Quat::from_rotation_y(0.3),
-            Vec3::ONE,
-        ),
-        Transform::new(
-            Vec3::new(0.0, 0.4, 0.1),
-            Quat::from_rotation_x(-0.2),
-            Vec3::splat(1.1),
-        ),
-        Transform::new(
-            Vec3::new(0.0, 0.3, 0.0),
-            Quat::from_rotation_z(0.1),
-            Vec3::new(1.0, 0.9, 1.2),
-        ),
-        Transform::new(
-            Vec3::new(0.2, -0.1, 0.0),
-            Quat::from_euler(glam::EulerRot::XYZ, 0.4, 0.5, -0.6),
-            Vec3::splat(0.8),
-        ),
+        trs([0.0, 1.0, 0.0], Quat::from_rotation_y(0.3), [1.0; 3]),
+        trs([0.0, 0.4, 0.1], Quat::from_rotation_x(-0.2), [1.1; 3]),
+        trs([0.0, 0.3, 0.0], Quat::from_rotation_z(0.1), [1.0, 0.9, 1.2]),
+        trs([0.2, -0.1, 0.0], leg, [0.8; 3]),
     ];
-    Arc::new(Skeleton::new(&PARENTS, &rest, None).unwrap())
+    skeleton_of(&PARENTS, &rest)
 }
 
 fn assert_close_pose(got: &Pose, want: &Pose, eps: f32, what: &str) {
@@ -978,21 +964,10 @@ struct CClip {
 
 impl CClip {
     fn new(s: &Skeleton, duration: f32) -> Self {
-        let rest: Vec<SinewTransform> = s.rest_pose().iter().map(|&t| t.into()).collect();
-        let (mut skeleton, mut clip, mut pose) =
-            (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-        // SAFETY: arrays hold the joint count; out pointers are valid.
+        let skeleton = c_skeleton_of(s);
+        let (mut clip, mut pose) = (ptr::null_mut(), ptr::null_mut());
+        // SAFETY: a live skeleton; out pointers are valid.
         unsafe {
-            assert_eq!(
-                sinew_skeleton_create(
-                    s.parents().as_ptr(),
-                    rest.as_ptr(),
-                    ptr::null(),
-                    N as u32,
-                    &mut skeleton
-                ),
-                SinewStatus::Ok
-            );
             assert_eq!(
                 sinew_clip_create(skeleton, duration, &mut clip),
                 SinewStatus::Ok

@@ -15,8 +15,8 @@ use sinew::ffi::{
     sinew_crossfade_fade_to, sinew_crossfade_get_pose, sinew_crossfade_get_times,
     sinew_crossfade_get_weights, sinew_crossfade_is_inertializing, sinew_crossfade_play,
     sinew_crossfade_update, sinew_pose_create, sinew_pose_destroy, sinew_pose_get_local,
-    sinew_skeleton_create, sinew_skeleton_destroy, SinewClip, SinewCrossfade, SinewPose,
-    SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
+    sinew_skeleton_destroy, SinewClip, SinewCrossfade, SinewPose, SinewSkeleton, SinewStatus,
+    SinewTransform, SinewVec3,
 };
 use sinew::{
     BlendSpace, Clip, Crossfade, ErrorKind, FadeCurve, Interpolation, Pose, Quat, Skeleton, Track,
@@ -25,8 +25,16 @@ use sinew::{
 
 mod common;
 
-use common::poses::{bits, sample};
+use common::ffi::c_skeleton_of;
+use common::poses::{bits, sample, skeleton_of, trs};
 use common::rotations::rot_between;
+
+/// Asserts the controller shows `clip` sampled at `time` (looping or not), bit for bit.
+#[track_caller]
+fn assert_shows(c: &Crossfade, clip: &Clip, (time, looping): (f32, bool), what: &str) {
+    let want = sample(clip, c.pose().skeleton(), time, looping);
+    assert_eq!(bits(c.pose()), bits(&want), "{what}");
+}
 
 /// root -> spine -> arm.
 const PARENTS: [i32; 3] = [-1, 0, 1];
@@ -37,18 +45,10 @@ const DT: f32 = 1.0 / 60.0;
 fn skeleton() -> Arc<Skeleton> {
     let rest = [
         Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
-        Transform::new(
-            Vec3::new(0.0, 0.5, 0.0),
-            Quat::from_rotation_x(0.1),
-            Vec3::ONE,
-        ),
-        Transform::new(
-            Vec3::new(0.3, 0.2, 0.0),
-            Quat::from_rotation_z(-0.4),
-            Vec3::splat(1.1),
-        ),
+        trs([0.0, 0.5, 0.0], Quat::from_rotation_x(0.1), [1.0; 3]),
+        trs([0.3, 0.2, 0.0], Quat::from_rotation_z(-0.4), [1.1; 3]),
     ];
-    Arc::new(Skeleton::new(&PARENTS, &rest, None).unwrap())
+    skeleton_of(&PARENTS, &rest)
 }
 
 /// A clip sampling `f(joint, time)` every `step` seconds (the last key at `duration`):
@@ -310,14 +310,14 @@ fn play_then_update_advances_time() {
         c.update(dt).unwrap();
         t += dt;
         assert_eq!(c.current_time(), Some(t));
-        assert_eq!(bits(c.pose()), bits(&sample(&walk, &s, t, false)), "t={t}");
+        assert_shows(&c, &walk, (t, false), "t={t}");
     }
     // Past the end a clamped clip holds its last pose; a looping one wraps.
-    assert_eq!(bits(c.pose()), bits(&sample(&walk, &s, 4.0, false)));
+    assert_shows(&c, &walk, (4.0, false), "");
     c.play(walk.clone(), true).unwrap();
     assert_eq!(c.current_time(), Some(0.0));
     c.update(5.0).unwrap();
-    assert_eq!(bits(c.pose()), bits(&sample(&walk, &s, 1.0, false)));
+    assert_shows(&c, &walk, (1.0, false), "");
 
     // Bad time steps change nothing.
     let before = bits(c.pose());
@@ -376,7 +376,7 @@ fn fade_weights_follow_the_curve() {
                     Some(t_turn),
                     "the new clip keeps its time"
                 );
-                assert_eq!(bits(c.pose()), bits(&sample(&turn, &s, t_turn, true)));
+                assert_shows(&c, &turn, (t_turn, true), "");
                 break;
             }
             let alpha = shape(elapsed / duration);
@@ -406,7 +406,7 @@ fn fade_weights_follow_the_curve() {
         // Afterwards the new clip just plays.
         c.update(dt).unwrap();
         t_turn += dt;
-        assert_eq!(bits(c.pose()), bits(&sample(&turn, &s, t_turn, true)));
+        assert_shows(&c, &turn, (t_turn, true), "");
     }
     // The smooth curve eases: slower than linear at first, faster in the middle.
     assert!(smoothstep(0.1) < 0.1 && smoothstep(0.5) == 0.5);
@@ -490,9 +490,9 @@ fn newest_finished_fade_becomes_current() {
     assert_eq!(c.fade_count(), 0);
     assert_eq!(weights(&c), vec![1.0]);
     assert_eq!(c.current_time(), Some(0.25));
-    assert_eq!(bits(c.pose()), bits(&sample(&d, &s, 0.25, true)));
+    assert_shows(&c, &d, (0.25, true), "");
     c.update(0.125).unwrap();
-    assert_eq!(bits(c.pose()), bits(&sample(&d, &s, 0.375, true)));
+    assert_shows(&c, &d, (0.375, true), "");
     // The dropped clip can be requested again.
     assert!(c.fade_to(b.clone(), 0.5, FadeCurve::Linear, true).unwrap());
 
@@ -557,33 +557,22 @@ fn a_repeated_request_applies_its_looping_flag() {
         c.update(0.0).unwrap();
         assert_eq!(bits(c.pose()), shown, "{what}: no jump");
         c.update(2.0).unwrap();
-        assert_eq!(
-            bits(c.pose()),
-            bits(&sample(&walk, &s, 3.5, false)),
-            "{what}"
-        );
+        assert_shows(&c, &walk, (3.5, false), "{what}");
         c.update(1.0).unwrap();
-        assert_eq!(
-            bits(c.pose()),
-            bits(&sample(&walk, &s, 4.0, false)),
-            "{what}: held at the end, not wrapped"
+        assert_shows(
+            &c,
+            &walk,
+            (4.0, false),
+            "{what}: held at the end, not wrapped",
         );
         assert_eq!(clip_times(&c), vec![4.0], "{what}");
 
         assert!(!c.fade_to(walk.clone(), duration, curve, true).unwrap());
         assert_eq!(clip_times(&c), vec![0.0], "{what}: starts over");
         c.update(0.5).unwrap();
-        assert_eq!(
-            bits(c.pose()),
-            bits(&sample(&walk, &s, 0.5, true)),
-            "{what}"
-        );
+        assert_shows(&c, &walk, (0.5, true), "{what}");
         c.update(4.0).unwrap();
-        assert_eq!(
-            bits(c.pose()),
-            bits(&sample(&walk, &s, 0.5, true)),
-            "{what}: loops"
-        );
+        assert_shows(&c, &walk, (0.5, true), "{what}: loops");
 
         // The last queued fade: its clip stops looping, the fade goes on.
         let mut c = Crossfade::new(s.clone(), 2).unwrap();
@@ -628,7 +617,7 @@ fn clip_times_and_inertialization_state_are_reported() {
     assert_eq!(clip_times(&c), vec![0.0]);
     c.update(4.5).unwrap();
     assert_eq!(clip_times(&c), vec![0.5]);
-    assert_eq!(bits(c.pose()), bits(&sample(&walk, &s, 0.5, false)));
+    assert_shows(&c, &walk, (0.5, false), "");
     c.fade_to(turn.clone(), 2.0, FadeCurve::Linear, false)
         .unwrap();
     assert_eq!(clip_times(&c), vec![0.5, 0.0]);
@@ -958,7 +947,7 @@ fn inertialization_before_any_output_just_plays() {
         .unwrap());
     assert!(!c.is_inertializing());
     c.update(DT).unwrap();
-    assert_eq!(bits(c.pose()), bits(&sample(&turn, &s, DT, true)));
+    assert_shows(&c, &turn, (DT, true), "");
     // play() drops a running inertialization.
     c.update(DT).unwrap();
     c.fade_to(walk(&s), 0.5, FadeCurve::Inertialize, true)
@@ -967,7 +956,7 @@ fn inertialization_before_any_output_just_plays() {
     c.play(turn.clone(), true).unwrap();
     assert!(!c.is_inertializing());
     c.update(0.25).unwrap();
-    assert_eq!(bits(c.pose()), bits(&sample(&turn, &s, 0.25, true)));
+    assert_shows(&c, &turn, (0.25, true), "");
 }
 
 struct CHandles {
@@ -1006,9 +995,8 @@ fn c_local(pose: *const SinewPose) -> Vec<Transform> {
 #[test]
 fn c_crossfade_matches_the_core() {
     let s = skeleton();
-    let rest: Vec<SinewTransform> = s.rest_pose().iter().map(|&t| t.into()).collect();
     let mut h = CHandles {
-        skeleton: ptr::null_mut(),
+        skeleton: c_skeleton_of(&s),
         clips: Vec::new(),
         crossfade: ptr::null_mut(),
         pose: ptr::null_mut(),
@@ -1021,16 +1009,11 @@ fn c_crossfade_matches_the_core() {
     let mut core_clips = Vec::new();
     // SAFETY: live handles and valid pointers throughout.
     unsafe {
-        assert_eq!(
-            sinew_skeleton_create(
-                s.parents().as_ptr(),
-                rest.as_ptr(),
-                ptr::null(),
-                N as u32,
-                &mut h.skeleton
-            ),
-            SinewStatus::Ok
-        );
+        // A linear translation track of joint `joint` keyed at `times`.
+        let track = |clip, joint, v: &[SinewVec3; 2]| {
+            let (t, v) = (times.as_ptr(), v.as_ptr());
+            sinew_clip_set_translation_track(clip, joint, 1, t, v, ptr::null(), ptr::null(), 2)
+        };
         for e in &ends {
             let mut clip = ptr::null_mut();
             assert_eq!(
@@ -1038,20 +1021,7 @@ fn c_crossfade_matches_the_core() {
                 SinewStatus::Ok
             );
             h.clips.push(clip);
-            let v: Vec<SinewVec3> = e.iter().map(|&x| x.into()).collect();
-            assert_eq!(
-                sinew_clip_set_translation_track(
-                    clip,
-                    0,
-                    1,
-                    times.as_ptr(),
-                    v.as_ptr(),
-                    ptr::null(),
-                    ptr::null(),
-                    2
-                ),
-                SinewStatus::Ok
-            );
+            assert_eq!(track(clip, 0, &e.map(SinewVec3::from)), SinewStatus::Ok);
             let mut core = Clip::new(&s, 1.0).unwrap();
             core.set_translation_track(
                 0,
@@ -1081,19 +1051,7 @@ fn c_crossfade_matches_the_core() {
         );
         core.play(core_clips[0].clone(), true).unwrap();
         // Playing clips are shared: editing them is refused until the controller lets go.
-        let v = [SinewVec3::default(); 2];
-        let edit = |clip| {
-            sinew_clip_set_translation_track(
-                clip,
-                1,
-                1,
-                times.as_ptr(),
-                v.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                2,
-            )
-        };
+        let edit = |clip| track(clip, 1, &[SinewVec3::default(); 2]);
         assert_eq!(edit(h.clips[0]), SinewStatus::InvalidArgument);
         assert_eq!(
             edit(h.clips[1]),

@@ -11,7 +11,7 @@ use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBo
 
 mod common;
 
-use common::ffi::default_chain_solvers;
+use common::ffi::{c_skeleton_of, default_chain_solvers};
 
 struct Counting;
 
@@ -150,21 +150,14 @@ fn model_reads_of_deep_and_shuffled_skeletons_allocate_nothing() {
 
 #[test]
 fn c_abi_solve_and_pose_paths_allocate_nothing() {
-    let rest: Vec<SinewTransform> = arm_skeleton()
-        .rest_pose()
-        .iter()
-        .map(|&t| t.into())
-        .collect();
-    let parents = [-1, 0, 1, 2];
-    let (mut skeleton, mut pose, mut solver) = (null_mut(), null_mut(), null_mut());
+    let arm = arm_skeleton();
+    let rest: Vec<SinewTransform> = arm.rest_pose().iter().map(|&t| t.into()).collect();
+    let skeleton = c_skeleton_of(&arm);
+    let (mut pose, mut solver) = (null_mut(), null_mut());
     let mut settings = SinewTwoBoneIkSettings::from(TwoBoneIkSettings::default());
     settings.allow_stretching = 1;
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        assert_eq!(
-            sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton),
-            SinewStatus::Ok
-        );
         assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
         assert_eq!(
             sinew_two_bone_ik_create(&settings, &mut solver),
@@ -540,14 +533,8 @@ fn blending_sampling_and_crossfade_allocate_nothing() {
 
 #[test]
 fn c_abi_blending_paths_allocate_nothing() {
-    let rest: Vec<SinewTransform> = arm_skeleton()
-        .rest_pose()
-        .iter()
-        .map(|&t| t.into())
-        .collect();
-    let parents = [-1, 0, 1, 2];
-    let (mut skeleton, mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
-        null_mut(),
+    let skeleton = c_skeleton_of(&arm_skeleton());
+    let (mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
         null_mut(),
         null_mut(),
         null_mut(),
@@ -558,10 +545,6 @@ fn c_abi_blending_paths_allocate_nothing() {
     );
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        assert_eq!(
-            sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton),
-            SinewStatus::Ok
-        );
         for p in [&mut a, &mut b, &mut out] {
             assert_eq!(sinew_pose_create(skeleton, p), SinewStatus::Ok);
         }

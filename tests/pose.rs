@@ -13,6 +13,7 @@ mod common;
 
 use std::sync::Arc;
 
+use common::ffi::c_skeleton;
 use common::props::config;
 use common::rng::Rng;
 use common::rotations::same_rotation;
@@ -208,18 +209,11 @@ fn posed(parents: &[i32], local: &[Transform]) -> Pose {
 /// A C ABI pose of `parents` set to `local`, with its skeleton; the caller destroys both.
 fn ffi_pose(parents: &[i32], local: &[Transform]) -> (*mut SinewSkeleton, *mut SinewPose) {
     let rest: Vec<SinewTransform> = local.iter().map(|&t| t.into()).collect();
-    let (mut skeleton, mut pose) = (std::ptr::null_mut(), std::ptr::null_mut());
-    // SAFETY: the arrays hold `parents.len()` items; the out-pointers are locals.
+    let skeleton = c_skeleton(parents, &rest);
+    let mut pose = std::ptr::null_mut();
+    // SAFETY: a live skeleton; `rest` holds `parents.len()` items; the out-pointer is a local.
     unsafe {
         let n = parents.len() as u32;
-        let st = sinew_skeleton_create(
-            parents.as_ptr(),
-            rest.as_ptr(),
-            std::ptr::null(),
-            n,
-            &mut skeleton,
-        );
-        assert_eq!(st, SinewStatus::Ok);
         assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
         assert_eq!(
             sinew_pose_set_local(pose, rest.as_ptr(), n),

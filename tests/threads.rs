@@ -24,7 +24,7 @@ use sinew::ffi::*;
 
 mod common;
 
-use common::ffi::default_chain_solvers;
+use common::ffi::{c_skeleton, default_chain_solvers};
 
 /// A skeleton handle shared read-only across threads (the C ABI documents this as safe).
 #[derive(Clone, Copy)]
@@ -82,12 +82,7 @@ fn make_skeleton() -> *mut SinewSkeleton {
         transform(0.3, 0.0, 0.2),
         transform(0.28, 0.0, 0.0),
     ];
-    let mut skeleton = null_mut();
-    // SAFETY: valid arrays of 4 and an out-pointer.
-    let status =
-        unsafe { sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton) };
-    assert_eq!(status, SinewStatus::Ok);
-    skeleton
+    c_skeleton(&parents, &rest)
 }
 
 /// Every float of every transform, as bits.
@@ -820,17 +815,10 @@ fn every_op(skeleton: *const SinewSkeleton, kit: &Kit) -> BTreeMap<String, Vec<u
 
 /// Model-space transforms of the 4-joint chain with local transforms `start`.
 fn model_of_start(start: &[SinewTransform; JOINTS]) -> [SinewTransform; JOINTS] {
-    let mut skeleton = null_mut();
+    let skeleton = c_skeleton(&[-1, 0, 1, 2], start);
     let mut pose = null_mut();
-    // SAFETY: arrays of 4; the handles are destroyed before returning.
+    // SAFETY: a live skeleton; the handles are destroyed before returning.
     unsafe {
-        ok(sinew_skeleton_create(
-            [-1, 0, 1, 2].as_ptr(),
-            start.as_ptr(),
-            null(),
-            4,
-            &mut skeleton,
-        ));
         ok(sinew_pose_create(skeleton, &mut pose));
         let m = model(pose);
         sinew_pose_destroy(pose);

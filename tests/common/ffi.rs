@@ -1,6 +1,32 @@
 //! C ABI handles that several tests set up the same way.
 
 use sinew::ffi::*;
+use sinew::Skeleton;
+
+/// A C skeleton without names: `parents` and the rest pose `rest`. The caller destroys it
+/// (`sinew_skeleton_destroy`).
+pub fn c_skeleton(parents: &[i32], rest: &[SinewTransform]) -> *mut SinewSkeleton {
+    assert_eq!(parents.len(), rest.len());
+    let mut skeleton = std::ptr::null_mut();
+    // SAFETY: both arrays hold `parents.len()` items; the out-pointer is a local.
+    let status = unsafe {
+        sinew_skeleton_create(
+            parents.as_ptr(),
+            rest.as_ptr(),
+            std::ptr::null(),
+            parents.len() as u32,
+            &mut skeleton,
+        )
+    };
+    assert_eq!(status, SinewStatus::Ok);
+    skeleton
+}
+
+/// [`c_skeleton`] with a core skeleton's parents and rest pose.
+pub fn c_skeleton_of(skeleton: &Skeleton) -> *mut SinewSkeleton {
+    let rest: Vec<SinewTransform> = skeleton.rest_pose().iter().map(|&t| t.into()).collect();
+    c_skeleton(skeleton.parents(), &rest)
+}
 
 /// A FABRIK and a CCD handle with default settings, for chains of up to `max_joints` joints.
 /// The caller destroys them (`sinew_fabrik_destroy`, `sinew_ccd_destroy`).

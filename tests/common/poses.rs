@@ -9,11 +9,12 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use sinew::ffi::{
     sinew_joint_mask_create_subtree, sinew_joint_mask_destroy, sinew_pose_create,
-    sinew_pose_destroy, sinew_pose_get_local, sinew_pose_set_local, sinew_skeleton_create,
-    sinew_skeleton_destroy, SinewJointMask, SinewPose, SinewSkeleton, SinewStatus, SinewTransform,
+    sinew_pose_destroy, sinew_pose_get_local, sinew_pose_set_local, sinew_skeleton_destroy,
+    SinewJointMask, SinewPose, SinewSkeleton, SinewStatus, SinewTransform,
 };
 use sinew::{BlendSpace, Clip, JointMask, Layer, Pose, Quat, Skeleton, Transform, Vec3};
 
+use super::ffi::c_skeleton_of;
 use super::props::{unit_quat, vec3};
 use super::rotations::rot_between;
 
@@ -45,6 +46,16 @@ pub fn body() -> Arc<Skeleton> {
         })
         .collect();
     Arc::new(Skeleton::new(&PARENTS, &rest, None).unwrap())
+}
+
+/// A transform from its translation, rotation and scale, for fixtures.
+pub fn trs(translation: [f32; 3], rotation: Quat, scale: [f32; 3]) -> Transform {
+    Transform::new(translation.into(), rotation, scale.into())
+}
+
+/// A skeleton without names.
+pub fn skeleton_of(parents: &[i32], rest: &[Transform]) -> Arc<Skeleton> {
+    Arc::new(Skeleton::new(parents, rest, None).unwrap())
 }
 
 pub fn pose_of(skeleton: &Arc<Skeleton>, local: &[Transform]) -> Pose {
@@ -133,21 +144,8 @@ pub struct Handles {
 
 impl Handles {
     pub fn new(skeleton: &Skeleton) -> Self {
-        let rest: Vec<SinewTransform> = skeleton.rest_pose().iter().map(|&t| to_c(t)).collect();
-        let mut handle = ptr::null_mut();
-        // SAFETY: arrays hold joint_count items; out pointer is valid.
-        let status = unsafe {
-            sinew_skeleton_create(
-                skeleton.parents().as_ptr(),
-                rest.as_ptr(),
-                ptr::null(),
-                skeleton.joint_count() as u32,
-                &mut handle,
-            )
-        };
-        assert_eq!(status, SinewStatus::Ok);
         Self {
-            skeleton: handle,
+            skeleton: c_skeleton_of(skeleton),
             poses: Vec::new(),
             masks: Vec::new(),
         }
