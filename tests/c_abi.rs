@@ -34,7 +34,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use sinew::ffi::SinewStatus;
 use sinew::ik::CcdJoint;
@@ -1458,11 +1457,8 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn c_program_passes_and_matches_rust_core() {
-    let start = Instant::now();
-    let lib = native::shared_library();
-    let out_dir = native::scratch_dir("c_abi");
-
-    let exe = compile(&out_dir);
+    let run = native::Run::start("c_abi");
+    let exe = compile(&run.dir);
     let output = native::run_program(&exe);
     let stdout = String::from_utf8(output.stdout).expect("C output is UTF-8");
     // FAIL lines go to stderr; the assertions below show them.
@@ -1555,7 +1551,5 @@ fn c_program_passes_and_matches_rust_core() {
         cmp.mismatches.len(),
         cmp.mismatches.join("\n")
     );
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let elapsed = start.elapsed();
-    println!("linked {} ; took {elapsed:?}", lib.display());
+    run.finish("");
 }
