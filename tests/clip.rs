@@ -23,10 +23,11 @@ use sinew::{
 
 mod common;
 
-use common::ffi::c_skeleton_of;
-use common::poses::{bits, sample, skeleton_of, trs};
+use common::ffi::{c_skeleton_of, SetTrack};
+use common::poses::{bits, cubic, sample, skeleton_of, track, trs};
 use common::props::config;
 use common::rotations::rot_between;
+use sinew::Interpolation::{Linear, Slerp};
 
 /// root -> spine -> head, root -> leg (the leg never gets tracks in most tests).
 const PARENTS: [i32; 4] = [-1, 0, 1, 0];
@@ -176,14 +177,7 @@ fn sampling_errors_leave_the_output_untouched() {
     // Keys and tangents so large the curve leaves f32's range between keys.
     let mut wild = Clip::new(&s, 1.0).unwrap();
     let big = Vec3::splat(3e38);
-    let track = Track::new(
-        Interpolation::Cubic,
-        &[0.0, 1.0],
-        &[big, big],
-        Some((&[big, -big], &[big, big])),
-        1.0,
-    )
-    .unwrap();
+    let track = cubic(&[0.0, 1.0], &[big, big], (&[big, -big], &[big, big]), 1.0);
     wild.set_translation_track(0, track).unwrap();
     let e = wild.sample(0.25, false, None, &mut out).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NumericOverflow);
@@ -250,60 +244,36 @@ fn bad_tracks_are_rejected_with_the_right_kind() {
             InvalidArgument,
             "tangents on a {interp:?} track"
         );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            InvalidArgument,
-            "zero quaternion"
-        );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(1e-9, 0.0, 0.0, 1e-9),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            InvalidArgument,
-            "tiny quaternion"
-        );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            NonFinite,
-            "NaN quaternion"
-        );
+        let xyzw = Quat::from_xyzw;
+        for (bad, kind, what) in [
+            (xyzw(0.0, 0.0, 0.0, 0.0), InvalidArgument, "zero"),
+            (xyzw(1e-9, 0.0, 0.0, 1e-9), InvalidArgument, "tiny"),
+            (xyzw(f32::NAN, 0.0, 0.0, 1.0), NonFinite, "NaN"),
+        ] {
+            let q = [Quat::IDENTITY, bad, Quat::IDENTITY];
+            let got = quat_err(interp, &ok_t, &q, None);
+            assert_eq!(got, kind, "{what} quaternion");
+        }
     }
     // Cubic: tangents required, one in and one out per key, finite.
     let tan = [Vec3::ZERO; 3];
     let e = |tangents: Option<(&[Vec3], &[Vec3])>| vec_err(Cubic, &ok_t, &v3, tangents, 1.0);
-    assert_eq!(e(None), InvalidArgument, "cubic without tangents");
-    assert_eq!(
-        e(Some((&tan[..2], &tan))),
-        SizeMismatch,
-        "short in tangents"
-    );
-    assert_eq!(
-        e(Some((&tan, &tan[..2]))),
-        SizeMismatch,
-        "short out tangents"
-    );
-    assert_eq!(
-        e(Some((&[Vec3::ZERO; 4], &tan))),
-        SizeMismatch,
-        "long in tangents"
-    );
-    let mut bad = tan;
+    let (long, mut bad) = ([Vec3::ZERO; 4], tan);
     bad[2].x = f32::NAN;
-    assert_eq!(e(Some((&tan, &bad))), NonFinite, "NaN out tangent");
-    assert_eq!(e(Some((&bad, &tan))), NonFinite, "NaN in tangent");
+    for (tangents, kind, what) in [
+        (None, InvalidArgument, "cubic without tangents"),
+        (
+            Some((&tan[..2], &tan[..])),
+            SizeMismatch,
+            "short in tangents",
+        ),
+        (Some((&tan, &tan[..2])), SizeMismatch, "short out tangents"),
+        (Some((&long, &tan)), SizeMismatch, "long in tangents"),
+        (Some((&tan, &bad)), NonFinite, "NaN out tangent"),
+        (Some((&bad, &tan)), NonFinite, "NaN in tangent"),
+    ] {
+        assert_eq!(e(tangents), kind, "{what}");
+    }
     let qt = [Quat::from_xyzw(0.0, 0.0, 0.0, 0.0); 3];
     let qv = [Quat::IDENTITY; 3];
     assert_eq!(quat_err(Cubic, &ok_t, &qv, None), InvalidArgument);
@@ -366,14 +336,12 @@ fn bad_clips_are_rejected_with_the_right_kind() {
 fn tracks_with_keys_beyond_the_clip_are_rejected() {
     let s = skeleton();
     let mut clip = Clip::new(&s, 1.0).unwrap();
-    let long = Track::new(
-        Interpolation::Linear,
+    let long = track(
+        Linear,
         &[0.0, 1.0, 3.0],
         &[Vec3::ZERO, Vec3::X, Vec3::Y],
-        None,
         3.0,
-    )
-    .unwrap();
+    );
     let before = clip.clone();
     let r = clip.set_translation_track(0, long.clone());
     assert_eq!(
@@ -382,14 +350,12 @@ fn tracks_with_keys_beyond_the_clip_are_rejected() {
         "a key at 3 s accepted into a 1 s clip"
     );
     assert_eq!(clip, before);
-    let rot = Track::new(
-        Interpolation::Linear,
+    let rot = track(
+        Linear,
         &[0.0, 2.0],
         &[Quat::IDENTITY, Quat::from_rotation_x(1.0)],
-        None,
         2.0,
-    )
-    .unwrap();
+    );
     assert_eq!(
         clip.set_rotation_track(0, rot).map_err(|e| e.kind()),
         Err(ErrorKind::OutOfRange)
@@ -399,14 +365,7 @@ fn tracks_with_keys_beyond_the_clip_are_rejected() {
         Err(ErrorKind::OutOfRange)
     );
     // A track made for a shorter (or the same) duration fits.
-    let short = Track::new(
-        Interpolation::Linear,
-        &[0.0, 0.5],
-        &[Vec3::ZERO, Vec3::X],
-        None,
-        0.5,
-    )
-    .unwrap();
+    let short = track(Linear, &[0.0, 0.5], &[Vec3::ZERO, Vec3::X], 0.5);
     clip.set_translation_track(0, short).unwrap();
 }
 
@@ -575,14 +534,7 @@ fn cubic_hermite_matches_hand_computed_values() {
     let values = [Vec3::new(0.0, 1.0, 0.0), Vec3::new(2.0, 1.0, -1.0)];
     let ins = [Vec3::splat(9.0), Vec3::new(0.5, -1.0, 0.0)];
     let outs = [Vec3::new(1.0, 0.0, 2.0), Vec3::splat(-7.0)];
-    let track = Track::new(
-        Interpolation::Cubic,
-        &times,
-        &values,
-        Some((&ins, &outs)),
-        3.0,
-    )
-    .unwrap();
+    let track = cubic(&times, &values, (&ins, &outs), 3.0);
     let mut clip = Clip::new(&s, 3.0).unwrap();
     clip.set_translation_track(1, track.clone()).unwrap();
     clip.set_scale_track(2, track).unwrap();
@@ -633,14 +585,7 @@ fn cubic_rotations_are_sign_independent() {
     ];
     let flipped_in = [tin[0], -tin[1]];
     let build = |b: Quat, ins: &[Quat]| {
-        let track = Track::new(
-            Interpolation::Cubic,
-            &[0.0, 1.0],
-            &[q0, b],
-            Some((ins, &tout[..])),
-            1.0,
-        )
-        .unwrap();
+        let track = cubic(&[0.0, 1.0], &[q0, b], (ins, &tout[..]), 1.0);
         let mut clip = Clip::new(&s, 1.0).unwrap();
         clip.set_rotation_track(0, track).unwrap();
         clip
@@ -738,14 +683,7 @@ fn clamped_playback_holds_the_ends() {
     // Keys that stop before the clip's end hold their last value to the end (looping or not),
     // and keys that start late hold their first value before.
     let mut clip = Clip::new(&s, 4.0).unwrap();
-    let track = Track::new(
-        Interpolation::Linear,
-        &[1.0, 2.0],
-        &[Vec3::X, Vec3::Y],
-        None,
-        4.0,
-    )
-    .unwrap();
+    let track = track(Linear, &[1.0, 2.0], &[Vec3::X, Vec3::Y], 4.0);
     clip.set_translation_track(0, track).unwrap();
     for (t, looping, want) in [
         (0.5, false, Vec3::X),
@@ -824,7 +762,7 @@ fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -
         let v: Vec<Vec3> = (0..tt.len())
             .map(|i| Vec3::new((i as f32 + f).sin(), (j as f32 + 0.3 * i as f32).cos(), f))
             .collect();
-        let t = Track::new(Interpolation::Linear, &tt, &v, None, d).unwrap();
+        let t = track(Linear, &tt, &v, d);
         if tracks[0] {
             clip.set_translation_track(j, t).unwrap();
         }
@@ -832,7 +770,7 @@ fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -
         let q: Vec<Quat> = (0..tr.len())
             .map(|i| Quat::from_euler(glam::EulerRot::XYZ, 0.4 * i as f32, f, -0.3 * j as f32))
             .collect();
-        let t = Track::new(Interpolation::Slerp, &tr, &q, None, d).unwrap();
+        let t = track(Slerp, &tr, &q, d);
         if tracks[1] {
             clip.set_rotation_track(j, t).unwrap();
         }
@@ -841,7 +779,7 @@ fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -
             .map(|i| Vec3::splat(1.0 + 0.1 * i as f32))
             .collect();
         let tan = vec![Vec3::new(0.1, -0.2, 0.3); ts.len()];
-        let t = Track::new(Interpolation::Cubic, &ts, &sc, Some((&tan, &tan)), d).unwrap();
+        let t = cubic(&ts, &sc, (&tan, &tan), d);
         if tracks[2] {
             clip.set_scale_track(j, t).unwrap();
         }
@@ -1001,6 +939,36 @@ impl Drop for CClip {
     }
 }
 
+/// Sets a track of `clip` (joint `j`, interpolation `k`) through `set`: `keys` at [`TIMES`],
+/// with `(in, out)` tangents if given.
+///
+/// # Safety
+/// `clip` is a live clip; `keys` and the tangents hold [`TIMES`]`.len()` items.
+unsafe fn c_track<T>(
+    set: SetTrack<T>,
+    (clip, j, k): (*mut SinewClip, usize, usize),
+    keys: &[T],
+    tangents: Option<(&Vec<T>, &Vec<T>)>,
+) -> SinewStatus {
+    let (tin, tout) = tangents.map_or((ptr::null(), ptr::null()), |(i, o)| {
+        (i.as_ptr(), o.as_ptr())
+    });
+    let n = TIMES.len() as u32;
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(
+            clip,
+            j as u32,
+            k as i32,
+            TIMES.as_ptr(),
+            keys.as_ptr(),
+            tin,
+            tout,
+            n,
+        )
+    }
+}
+
 fn c_vec(v: &[Vec3]) -> Vec<SinewVec3> {
     v.iter().map(|&x| x.into()).collect()
 }
@@ -1028,46 +996,28 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
                 c_quat(&tangents_quat(5, 1.0)),
                 c_quat(&tangents_quat(5, -0.7)),
             );
+            // Tangents only for cubic tracks.
             let cubic = interp == Interpolation::Cubic;
-            let pick = |p: *const SinewVec3| if cubic { p } else { ptr::null() };
-            let pickq = |p: *const SinewQuat| if cubic { p } else { ptr::null() };
+            let (at, vt, qt) = (
+                (c.clip, j, k),
+                cubic.then_some((&vi, &vo)),
+                cubic.then_some((&qi, &qo)),
+            );
+            let (moves, turns, sizes) = (
+                c_vec(&vec_keys()),
+                c_quat(&quat_keys()),
+                c_vec(&scale_keys()),
+            );
             assert_eq!(
-                sinew_clip_set_translation_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_vec(&vec_keys()).as_ptr(),
-                    pick(vi.as_ptr()),
-                    pick(vo.as_ptr()),
-                    n
-                ),
+                c_track(sinew_clip_set_translation_track, at, &moves, vt),
                 SinewStatus::Ok
             );
             assert_eq!(
-                sinew_clip_set_rotation_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_quat(&quat_keys()).as_ptr(),
-                    pickq(qi.as_ptr()),
-                    pickq(qo.as_ptr()),
-                    n
-                ),
+                c_track(sinew_clip_set_rotation_track, at, &turns, qt),
                 SinewStatus::Ok
             );
             assert_eq!(
-                sinew_clip_set_scale_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_vec(&scale_keys()).as_ptr(),
-                    pick(vi.as_ptr()),
-                    pick(vo.as_ptr()),
-                    n
-                ),
+                c_track(sinew_clip_set_scale_track, at, &sizes, vt),
                 SinewStatus::Ok
             );
         }
@@ -1105,117 +1055,28 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
         let unsorted = [0.0f32, 1.0, 0.5, 1.5, 2.0];
         let late = [0.0f32, 0.5, 1.0, 1.5, 2.5];
         let nan = [0.0f32, 0.5, f32::NAN, 1.5, 2.0];
-        let cases: [(
-            u32,
-            i32,
-            *const f32,
-            *const SinewVec3,
-            *const SinewVec3,
-            SinewStatus,
-        ); 9] = [
-            (
-                0,
-                1,
-                unsorted.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                1,
-                late.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::OutOfRange,
-            ),
-            (
-                0,
-                1,
-                nan.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::NonFinite,
-            ),
-            (
-                0,
-                3,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                3,
-                TIMES.as_ptr(),
-                tangents.as_ptr(),
-                ptr::null(),
-                SinewStatus::NullPointer,
-            ),
-            (
-                0,
-                1,
-                TIMES.as_ptr(),
-                tangents.as_ptr(),
-                tangents.as_ptr(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                4,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                N as u32,
-                1,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::OutOfRange,
-            ),
-            (
-                0,
-                1,
-                ptr::null(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::NullPointer,
-            ),
+        // (joint, interpolation, times, in and out tangents, key count; status).
+        use SinewStatus::{InvalidArgument as Invalid, NonFinite, NullPointer, OutOfRange};
+        let (t, tn, no) = (TIMES.as_ptr(), tangents.as_ptr(), ptr::null());
+        let cases: [(u32, i32, *const f32, _, _, u32, SinewStatus); 10] = [
+            (0, 1, unsorted.as_ptr(), no, no, n, Invalid),
+            (0, 1, late.as_ptr(), no, no, n, OutOfRange),
+            (0, 1, nan.as_ptr(), no, no, n, NonFinite),
+            (0, 3, t, no, no, n, Invalid),
+            (0, 3, t, tn, no, n, NullPointer),
+            (0, 1, t, tn, tn, n, Invalid),
+            (0, 4, t, no, no, n, Invalid),
+            (N as u32, 1, t, no, no, n, OutOfRange),
+            (0, 1, ptr::null(), no, no, n, NullPointer),
+            (0, 1, t, no, no, 0, Invalid),
         ];
-        for (k, (joint, interp, times, tin, tout, status)) in cases.into_iter().enumerate() {
-            assert_eq!(
-                sinew_clip_set_translation_track(
-                    c.clip,
-                    joint,
-                    interp,
-                    times,
-                    v.as_ptr(),
-                    tin,
-                    tout,
-                    n
-                ),
-                status,
-                "case {k}"
+        let values = v.as_ptr();
+        for (k, (joint, interp, times, tin, tout, keys, status)) in cases.into_iter().enumerate() {
+            let set = sinew_clip_set_translation_track(
+                c.clip, joint, interp, times, values, tin, tout, keys,
             );
+            assert_eq!(set, status, "case {k}");
         }
-        assert_eq!(
-            sinew_clip_set_translation_track(
-                c.clip,
-                0,
-                1,
-                TIMES.as_ptr(),
-                v.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                0
-            ),
-            SinewStatus::InvalidArgument,
-            "no keys"
-        );
         assert_eq!(
             sinew_clip_sample(c.clip, cursor, 0.5, 1, c.pose),
             SinewStatus::Ok

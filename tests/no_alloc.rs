@@ -12,6 +12,7 @@ use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBo
 mod common;
 
 use common::ffi::{c_skeleton_of, default_chain_solvers};
+use common::poses::{cubic, track};
 
 struct Counting;
 
@@ -405,7 +406,8 @@ fn c_abi_chain_paths_allocate_nothing() {
 /// Two clips on the arm skeleton: a cubic rotation track; linear translation and scale tracks
 /// keyed at the same times on one joint (located once per sample) and a slerp rotation track.
 fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
-    use sinew::{Clip, Interpolation, Track};
+    use sinew::Clip;
+    use sinew::Interpolation::{Linear, Slerp};
     let times = [0.0, 0.4, 1.0];
     let swing = [
         Quat::IDENTITY,
@@ -414,33 +416,17 @@ fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
     ];
     let spin = [Quat::from_rotation_y(0.2); 3];
     let mut a = Clip::new(skeleton, 1.0).unwrap();
-    let cubic = Track::new(
-        Interpolation::Cubic,
-        &times,
-        &swing,
-        Some((&spin, &spin)),
-        1.0,
-    )
-    .unwrap();
-    a.set_rotation_track(2, cubic).unwrap();
+    a.set_rotation_track(2, cubic(&times, &swing, (&spin, &spin), 1.0))
+        .unwrap();
     let mut b = Clip::new(skeleton, 1.0).unwrap();
     let lift = [Vec3::X * 0.3, Vec3::new(0.3, 0.1, 0.0), Vec3::X * 0.3];
-    b.set_translation_track(
-        3,
-        Track::new(Interpolation::Linear, &times, &lift, None, 1.0).unwrap(),
-    )
-    .unwrap();
     let grow = [Vec3::ONE, Vec3::splat(1.2), Vec3::ONE];
-    b.set_scale_track(
-        3,
-        Track::new(Interpolation::Linear, &times, &grow, None, 1.0).unwrap(),
-    )
-    .unwrap();
-    b.set_rotation_track(
-        1,
-        Track::new(Interpolation::Slerp, &times, &swing, None, 1.0).unwrap(),
-    )
-    .unwrap();
+    b.set_translation_track(3, track(Linear, &times, &lift, 1.0))
+        .unwrap();
+    b.set_scale_track(3, track(Linear, &times, &grow, 1.0))
+        .unwrap();
+    b.set_rotation_track(1, track(Slerp, &times, &swing, 1.0))
+        .unwrap();
     (Arc::new(a), Arc::new(b))
 }
 

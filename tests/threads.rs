@@ -24,7 +24,7 @@ use sinew::ffi::*;
 
 mod common;
 
-use common::ffi::{c_skeleton, default_chain_solvers};
+use common::ffi::{c_skeleton, default_chain_solvers, SetTrack};
 
 /// A skeleton handle shared read-only across threads (the C ABI documents this as safe).
 #[derive(Clone, Copy)]
@@ -125,18 +125,6 @@ fn model(pose: *mut SinewPose) -> [SinewTransform; JOINTS] {
     ok(unsafe { sinew_pose_get_model(pose, out.as_mut_ptr(), JOINTS as u32) });
     out
 }
-
-/// A track setter of the C ABI (`sinew_clip_set_{translation,rotation,scale}_track`).
-type SetTrack<T> = unsafe extern "C" fn(
-    *mut SinewClip,
-    u32,
-    i32,
-    *const f32,
-    *const T,
-    *const T,
-    *const T,
-    u32,
-) -> SinewStatus;
 
 /// Sets one keyframed track of `clip` (`kind` 0 translation, 1 rotation, 2 scale) from seeded
 /// values; cubic tracks get tangents.

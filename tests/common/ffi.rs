@@ -3,6 +3,19 @@
 use sinew::ffi::*;
 use sinew::Skeleton;
 
+/// A track setter of the C ABI (`sinew_clip_set_{translation,rotation,scale}_track`): clip,
+/// joint, interpolation, times, values, in and out tangents, key count.
+pub type SetTrack<T> = unsafe extern "C" fn(
+    *mut SinewClip,
+    u32,
+    i32,
+    *const f32,
+    *const T,
+    *const T,
+    *const T,
+    u32,
+) -> SinewStatus;
+
 /// A C skeleton without names: `parents` and the rest pose `rest`. The caller destroys it
 /// (`sinew_skeleton_destroy`).
 pub fn c_skeleton(parents: &[i32], rest: &[SinewTransform]) -> *mut SinewSkeleton {

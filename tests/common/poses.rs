@@ -7,12 +7,15 @@ use std::ptr;
 use std::sync::Arc;
 
 use proptest::prelude::*;
+use sinew::clip::Keyframe;
 use sinew::ffi::{
     sinew_joint_mask_create_subtree, sinew_joint_mask_destroy, sinew_pose_create,
     sinew_pose_destroy, sinew_pose_get_local, sinew_pose_set_local, sinew_skeleton_destroy,
     SinewJointMask, SinewPose, SinewSkeleton, SinewStatus, SinewTransform,
 };
-use sinew::{BlendSpace, Clip, JointMask, Layer, Pose, Quat, Skeleton, Transform, Vec3};
+use sinew::{
+    BlendSpace, Clip, Interpolation, JointMask, Layer, Pose, Quat, Skeleton, Track, Transform, Vec3,
+};
 
 use super::ffi::c_skeleton_of;
 use super::props::{unit_quat, vec3};
@@ -51,6 +54,34 @@ pub fn body() -> Arc<Skeleton> {
 /// A transform from its translation, rotation and scale, for fixtures.
 pub fn trs(translation: [f32; 3], rotation: Quat, scale: [f32; 3]) -> Transform {
     Transform::new(translation.into(), rotation, scale.into())
+}
+
+/// A valid track of `values` at `times` with `interpolation` (no tangents) in a clip of
+/// `duration` seconds.
+pub fn track<T: Keyframe>(
+    interpolation: Interpolation,
+    times: &[f32],
+    values: &[T],
+    duration: f32,
+) -> Track<T> {
+    Track::new(interpolation, times, values, None, duration).unwrap()
+}
+
+/// A valid cubic track of `values` at `times`, with `(in, out)` tangents.
+pub fn cubic<T: Keyframe>(
+    times: &[f32],
+    values: &[T],
+    (ins, outs): (&[T], &[T]),
+    duration: f32,
+) -> Track<T> {
+    Track::new(
+        Interpolation::Cubic,
+        times,
+        values,
+        Some((ins, outs)),
+        duration,
+    )
+    .unwrap()
 }
 
 /// A skeleton without names.
