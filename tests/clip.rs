@@ -27,6 +27,7 @@ use common::ffi::{c_skeleton_of, SetTrack};
 use common::poses::{bits, cubic, sample, skeleton_of, track, trs};
 use common::props::config;
 use common::rotations::rot_between;
+use sinew::clip::Keyframe;
 use sinew::Interpolation::{Linear, Slerp};
 
 /// root -> spine -> head, root -> leg (the leg never gets tracks in most tests).
@@ -113,22 +114,25 @@ fn tangents_quat(n: usize, k: f32) -> Vec<Quat> {
         .collect()
 }
 
-fn vec_track(interpolation: Interpolation, keys: &[Vec3]) -> Track<Vec3> {
-    let (i, o) = (
-        tangents_vec(keys.len(), 1.0),
-        tangents_vec(keys.len(), -0.5),
-    );
+/// A track of `keys` at [`TIMES`]; cubic tracks get the tangents `tangents(n, k)` for the two
+/// factors `k` of `(in, out)`.
+fn keyed<T: Keyframe>(
+    interpolation: Interpolation,
+    keys: &[T],
+    tangents: fn(usize, f32) -> Vec<T>,
+    (k_in, k_out): (f32, f32),
+) -> Track<T> {
+    let (i, o) = (tangents(keys.len(), k_in), tangents(keys.len(), k_out));
     let tangents = (interpolation == Interpolation::Cubic).then_some((&i[..], &o[..]));
     Track::new(interpolation, &TIMES, keys, tangents, DURATION).unwrap()
 }
 
+fn vec_track(interpolation: Interpolation, keys: &[Vec3]) -> Track<Vec3> {
+    keyed(interpolation, keys, tangents_vec, (1.0, -0.5))
+}
+
 fn quat_track(interpolation: Interpolation, keys: &[Quat]) -> Track<Quat> {
-    let (i, o) = (
-        tangents_quat(keys.len(), 1.0),
-        tangents_quat(keys.len(), -0.7),
-    );
-    let tangents = (interpolation == Interpolation::Cubic).then_some((&i[..], &o[..]));
-    Track::new(interpolation, &TIMES, keys, tangents, DURATION).unwrap()
+    keyed(interpolation, keys, tangents_quat, (1.0, -0.7))
 }
 
 /// A clip animating the root, spine and head (all three properties) with one interpolation;
@@ -758,30 +762,25 @@ fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -
     let f = seed as f32;
     let mut clip = Clip::new(s, d).unwrap();
     for j in 0..N {
-        let tt = times(keys[0]);
+        let [tt, tr, ts] = keys.map(times);
         let v: Vec<Vec3> = (0..tt.len())
             .map(|i| Vec3::new((i as f32 + f).sin(), (j as f32 + 0.3 * i as f32).cos(), f))
             .collect();
-        let t = track(Linear, &tt, &v, d);
-        if tracks[0] {
-            clip.set_translation_track(j, t).unwrap();
-        }
-        let tr = times(keys[1]);
         let q: Vec<Quat> = (0..tr.len())
             .map(|i| Quat::from_euler(glam::EulerRot::XYZ, 0.4 * i as f32, f, -0.3 * j as f32))
             .collect();
-        let t = track(Slerp, &tr, &q, d);
-        if tracks[1] {
-            clip.set_rotation_track(j, t).unwrap();
-        }
-        let ts = times(keys[2]);
         let sc: Vec<Vec3> = (0..ts.len())
             .map(|i| Vec3::splat(1.0 + 0.1 * i as f32))
             .collect();
         let tan = vec![Vec3::new(0.1, -0.2, 0.3); ts.len()];
-        let t = cubic(&ts, &sc, (&tan, &tan), d);
-        if tracks[2] {
-            clip.set_scale_track(j, t).unwrap();
+        // The selected properties, in order.
+        for k in (0..3).filter(|&k| tracks[k]) {
+            match k {
+                0 => clip.set_translation_track(j, track(Linear, &tt, &v, d)),
+                1 => clip.set_rotation_track(j, track(Slerp, &tr, &q, d)),
+                _ => clip.set_scale_track(j, cubic(&ts, &sc, (&tan, &tan), d)),
+            }
+            .unwrap();
         }
     }
     clip

@@ -17,11 +17,12 @@ use common::ffi::c_skeleton;
 use common::props::config;
 use common::rng::Rng;
 use common::rotations::same_rotation;
+use common::solvers::{Kind, Solver};
 use proptest::prelude::*;
 use sinew::ffi::*;
 use sinew::{
-    Ccd, CcdSettings, ChainTarget, ErrorKind, Fabrik, FabrikSettings, HandIkRetargeting,
-    HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, TwoBoneIk,
+    CcdSettings, ChainTarget, ErrorKind, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk,
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
@@ -411,6 +412,27 @@ fn writes_invert_the_rule(seed: u64) {
     }
 }
 
+impl Scenario {
+    /// A pose-level solve (`got` on `pose`) agrees with the model-space solve of its `chain`
+    /// (`want`, solving `solved`): the same error, and every chain joint where it put it.
+    fn assert_pose_solve(
+        &self,
+        name: &str,
+        (pose, got): (&Pose, IkResult),
+        chain: &[usize],
+        (solved, want): (&[Transform], IkResult),
+    ) {
+        assert!(
+            (got.error - want.error).abs() <= 1e-4,
+            "{name}: {got:?} vs {want:?}"
+        );
+        let after = self.model_of_pose(pose);
+        for (k, &j) in chain.iter().enumerate() {
+            assert_close(&format!("{name} joint {j}"), &after[j], &solved[k], 1e-4);
+        }
+    }
+}
+
 fn two_bone_pose_solve_is_the_model_solve(seed: u64) {
     let (s, mut rng) = Scenario::new(seed);
     let Some(chain) = s.chain(&mut rng, 3) else {
@@ -427,19 +449,7 @@ fn two_bone_pose_solve_is_the_model_solve(seed: u64) {
     let mut pose = posed(&s.parents, &s.local);
     let joints = [chain[0] as u32, chain[1] as u32, chain[2] as u32];
     let got = ik.solve_pose(&mut pose, joints, &target).unwrap();
-    assert!(
-        (got.error - want.error).abs() <= 1e-4,
-        "{got:?} vs {want:?}"
-    );
-    let after = s.model_of_pose(&pose);
-    for (k, &j) in chain.iter().enumerate() {
-        assert_close(
-            &format!("two-bone joint {j}"),
-            &after[j],
-            &model_chain[k],
-            1e-4,
-        );
-    }
+    s.assert_pose_solve("two-bone", (&pose, got), &chain, (&model_chain, want));
 }
 
 fn chain_pose_solves_are_the_model_solves(seed: u64) {
@@ -451,42 +461,17 @@ fn chain_pose_solves_are_the_model_solves(seed: u64) {
     let target = ChainTarget::at(s.target(&mut rng, &chain));
     let joints: Vec<u32> = chain.iter().map(|&j| j as u32).collect();
     let root_parent = s.root_parent(&chain).rotation;
-    for ccd in [false, true] {
+    for kind in Kind::ALL {
         let mut model_chain: Vec<Transform> = chain.iter().map(|&j| s.pose_model[j]).collect();
         let mut pose = posed(&s.parents, &s.local);
-        let (want, got) = if ccd {
-            let mut solver = Ccd::new(CcdSettings::default(), 16).unwrap();
-            let want = solver
-                .solve(&mut model_chain, root_parent, &target)
-                .unwrap();
-            (
-                want,
-                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
-            )
-        } else {
-            let mut solver = Fabrik::new(FabrikSettings::default(), 16).unwrap();
-            let want = solver
-                .solve(&mut model_chain, root_parent, &target)
-                .unwrap();
-            (
-                want,
-                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
-            )
-        };
-        let name = if ccd { "CCD" } else { "FABRIK" };
-        assert!(
-            (got.error - want.error).abs() <= 1e-4,
-            "{name}: {got:?} vs {want:?}"
-        );
-        let after = s.model_of_pose(&pose);
-        for (k, &j) in chain.iter().enumerate() {
-            assert_close(
-                &format!("{name} joint {j}"),
-                &after[j],
-                &model_chain[k],
-                1e-4,
-            );
-        }
+        let defaults = (FabrikSettings::default(), CcdSettings::default());
+        let mut solver = Solver::of(kind, defaults.0, defaults.1, 16);
+        let want = solver
+            .solve(&mut model_chain, root_parent, &target)
+            .unwrap();
+        let got = solver.solve_pose(&mut pose, &joints, &target).unwrap();
+        let name = solver.name();
+        s.assert_pose_solve(name, (&pose, got), &chain, (&model_chain, want));
     }
 }
 
@@ -518,31 +503,25 @@ fn hand_retargeting_pose_is_the_model(seed: u64) {
     }
 }
 
-proptest! {
-    #![proptest_config(config(256))]
+/// Each property a proptest of its own, over random scenario seeds.
+macro_rules! seeded_properties {
+    ($($test:ident => $property:ident,)*) => {
+        proptest! {
+            #![proptest_config(config(256))]
+            $(
+                #[test]
+                fn $test(seed in any::<u64>()) {
+                    $property(seed);
+                }
+            )*
+        }
+    };
+}
 
-    #[test]
-    fn model_reads_follow_the_rule(seed in any::<u64>()) {
-        reads_follow_the_rule(seed);
-    }
-
-    #[test]
-    fn model_writes_invert_the_rule(seed in any::<u64>()) {
-        writes_invert_the_rule(seed);
-    }
-
-    #[test]
-    fn two_bone_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
-        two_bone_pose_solve_is_the_model_solve(seed);
-    }
-
-    #[test]
-    fn chain_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
-        chain_pose_solves_are_the_model_solves(seed);
-    }
-
-    #[test]
-    fn hand_retargeting_apply_pose_agrees_with_apply_model(seed in any::<u64>()) {
-        hand_retargeting_pose_is_the_model(seed);
-    }
+seeded_properties! {
+    model_reads_follow_the_rule => reads_follow_the_rule,
+    model_writes_invert_the_rule => writes_invert_the_rule,
+    two_bone_solve_pose_agrees_with_the_model_space_solve => two_bone_pose_solve_is_the_model_solve,
+    chain_solve_pose_agrees_with_the_model_space_solve => chain_pose_solves_are_the_model_solves,
+    hand_retargeting_apply_pose_agrees_with_apply_model => hand_retargeting_pose_is_the_model,
 }
