@@ -23,7 +23,7 @@ use sinew::{
 
 mod common;
 
-use common::ffi::{c_skeleton_of, SetTrack};
+use common::ffi::{c_skeleton_of, ok, SetTrack};
 use common::poses::{bits, cubic, sample, skeleton_of, track, trs};
 use common::props::config;
 use common::rotations::rot_between;
@@ -905,11 +905,8 @@ impl CClip {
         let (mut clip, mut pose) = (ptr::null_mut(), ptr::null_mut());
         // SAFETY: a live skeleton; out pointers are valid.
         unsafe {
-            assert_eq!(
-                sinew_clip_create(skeleton, duration, &mut clip),
-                SinewStatus::Ok
-            );
-            assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
+            ok(sinew_clip_create(skeleton, duration, &mut clip));
+            ok(sinew_pose_create(skeleton, &mut pose));
         }
         Self {
             skeleton,
@@ -922,7 +919,7 @@ impl CClip {
         let mut out = vec![SinewTransform::default(); N];
         // SAFETY: live pose of N joints.
         let status = unsafe { sinew_pose_get_local(self.pose, out.as_mut_ptr(), N as u32) };
-        assert_eq!(status, SinewStatus::Ok);
+        ok(status);
         out.into_iter().map(Transform::from).collect()
     }
 }
@@ -985,7 +982,7 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
     let mut duration = 0.0;
     // SAFETY: live handles and valid pointers throughout; arrays hold `n` items.
     unsafe {
-        assert_eq!(sinew_clip_duration(c.clip, &mut duration), SinewStatus::Ok);
+        ok(sinew_clip_duration(c.clip, &mut duration));
         assert_eq!(duration, DURATION);
         let n = TIMES.len() as u32;
         for (k, interp) in INTERPOLATIONS.into_iter().enumerate() {
@@ -1007,18 +1004,9 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
                 c_quat(&quat_keys()),
                 c_vec(&scale_keys()),
             );
-            assert_eq!(
-                c_track(sinew_clip_set_translation_track, at, &moves, vt),
-                SinewStatus::Ok
-            );
-            assert_eq!(
-                c_track(sinew_clip_set_rotation_track, at, &turns, qt),
-                SinewStatus::Ok
-            );
-            assert_eq!(
-                c_track(sinew_clip_set_scale_track, at, &sizes, vt),
-                SinewStatus::Ok
-            );
+            ok(c_track(sinew_clip_set_translation_track, at, &moves, vt));
+            ok(c_track(sinew_clip_set_rotation_track, at, &turns, qt));
+            ok(c_track(sinew_clip_set_scale_track, at, &sizes, vt));
         }
         // The same clip in the core (the last interpolation set on each joint wins).
         let mut core = Clip::new(&s, DURATION).unwrap();
@@ -1032,17 +1020,11 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
                 .unwrap();
         }
         let mut cursor = ptr::null_mut();
-        assert_eq!(
-            sinew_clip_cursor_create(c.clip, &mut cursor),
-            SinewStatus::Ok
-        );
+        ok(sinew_clip_cursor_create(c.clip, &mut cursor));
         for frame in 0..200 {
             let t = frame as f32 / 30.0 - 1.0;
             for (looping, cur) in [(0u32, ptr::null_mut()), (1, cursor)] {
-                assert_eq!(
-                    sinew_clip_sample(c.clip, cur, t, looping, c.pose),
-                    SinewStatus::Ok
-                );
+                ok(sinew_clip_sample(c.clip, cur, t, looping, c.pose));
                 let want = sample(&core, &s, t, looping == 1);
                 assert_eq!(c.local(), want.local(), "t={t} looping={looping}");
             }
@@ -1076,10 +1058,7 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
             );
             assert_eq!(set, status, "case {k}");
         }
-        assert_eq!(
-            sinew_clip_sample(c.clip, cursor, 0.5, 1, c.pose),
-            SinewStatus::Ok
-        );
+        ok(sinew_clip_sample(c.clip, cursor, 0.5, 1, c.pose));
         let mut core_pose = Pose::new(s.clone());
         core.sample(0.5, true, None, &mut core_pose).unwrap();
         assert_eq!(c.local(), core_pose.local(), "the clip is unchanged");
@@ -1102,7 +1081,7 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
             sinew_clip_clear_track(c.clip, N as u32, 0),
             SinewStatus::OutOfRange
         );
-        assert_eq!(sinew_clip_clear_track(c.clip, 0, 0), SinewStatus::Ok);
+        ok(sinew_clip_clear_track(c.clip, 0, 0));
         sinew_clip_cursor_destroy(cursor);
 
         let mut bad = ptr::null_mut();

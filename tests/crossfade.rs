@@ -25,7 +25,7 @@ use sinew::{
 
 mod common;
 
-use common::ffi::c_skeleton_of;
+use common::ffi::{c_skeleton_of, ok};
 use common::poses::{bits, sample, skeleton_of, trs};
 use common::rotations::rot_between;
 
@@ -984,7 +984,7 @@ fn c_local(pose: *const SinewPose) -> Vec<Transform> {
     let mut out = vec![SinewTransform::default(); N];
     // SAFETY: live pose of N joints.
     let status = unsafe { sinew_pose_get_local(pose, out.as_mut_ptr(), N as u32) };
-    assert_eq!(status, SinewStatus::Ok);
+    ok(status);
     out.into_iter().map(Transform::from).collect()
 }
 
@@ -1016,12 +1016,9 @@ fn c_crossfade_matches_the_core() {
         };
         for e in &ends {
             let mut clip = ptr::null_mut();
-            assert_eq!(
-                sinew_clip_create(h.skeleton, 1.0, &mut clip),
-                SinewStatus::Ok
-            );
+            ok(sinew_clip_create(h.skeleton, 1.0, &mut clip));
             h.clips.push(clip);
-            assert_eq!(track(clip, 0, &e.map(SinewVec3::from)), SinewStatus::Ok);
+            ok(track(clip, 0, &e.map(SinewVec3::from)));
             let mut core = Clip::new(&s, 1.0).unwrap();
             core.set_translation_track(
                 0,
@@ -1034,21 +1031,15 @@ fn c_crossfade_matches_the_core() {
             sinew_crossfade_create(h.skeleton, 0, &mut h.crossfade),
             SinewStatus::OutOfRange
         );
-        assert_eq!(
-            sinew_crossfade_create(h.skeleton, 2, &mut h.crossfade),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_pose_create(h.skeleton, &mut h.pose), SinewStatus::Ok);
+        ok(sinew_crossfade_create(h.skeleton, 2, &mut h.crossfade));
+        ok(sinew_pose_create(h.skeleton, &mut h.pose));
         let mut core = Crossfade::new(s.clone(), 2).unwrap();
 
         assert_eq!(
             sinew_crossfade_play(h.crossfade, h.clips[0], 2),
             SinewStatus::InvalidArgument
         );
-        assert_eq!(
-            sinew_crossfade_play(h.crossfade, h.clips[0], 1),
-            SinewStatus::Ok
-        );
+        ok(sinew_crossfade_play(h.crossfade, h.clips[0], 1));
         core.play(core_clips[0].clone(), true).unwrap();
         // Playing clips are shared: editing them is refused until the controller lets go.
         let edit = |clip| track(clip, 1, &[SinewVec3::default(); 2]);
@@ -1078,25 +1069,26 @@ fn c_crossfade_matches_the_core() {
             SinewStatus::InvalidArgument
         );
         assert_eq!(queued, 7, "untouched on error");
-        assert_eq!(
-            sinew_crossfade_fade_to(h.crossfade, h.clips[0], 0.5, 0, 1, &mut queued),
-            SinewStatus::Ok
-        );
-        assert_eq!(queued, 0, "already playing");
+        // A request through the C ABI that must succeed: whether it queued a fade (7 before).
+        let c_fade = |clip, duration, curve, looping| {
+            let mut queued = 7u32;
+            ok(sinew_crossfade_fade_to(
+                h.crossfade,
+                clip,
+                duration,
+                curve,
+                looping,
+                &mut queued,
+            ));
+            queued
+        };
+        assert_eq!(c_fade(h.clips[0], 0.5, 0, 1), 0, "already playing");
         for frame in 0..120 {
             if frame == 30 {
                 // An inertialized switch while the fade is queued drops it, with OK.
-                queued = 7;
-                assert_eq!(
-                    sinew_crossfade_fade_to(h.crossfade, h.clips[0], 0.3, 2, 1, &mut queued),
-                    SinewStatus::Ok
-                );
-                assert_eq!(queued, 1);
+                assert_eq!(c_fade(h.clips[0], 0.3, 2, 1), 1);
                 let mut count = 7u32;
-                assert_eq!(
-                    sinew_crossfade_fade_count(h.crossfade, &mut count),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_fade_count(h.crossfade, &mut count));
                 assert_eq!(count, 0);
                 assert!(core
                     .fade_to(core_clips[0].clone(), 0.3, FadeCurve::Inertialize, true)
@@ -1104,76 +1096,75 @@ fn c_crossfade_matches_the_core() {
             }
             if frame == 70 {
                 // The clip already playing: no transition, looping turned off.
-                queued = 7;
-                assert_eq!(
-                    sinew_crossfade_fade_to(h.crossfade, h.clips[0], 0.5, 0, 0, &mut queued),
-                    SinewStatus::Ok
-                );
-                assert_eq!(queued, 0);
+                assert_eq!(c_fade(h.clips[0], 0.5, 0, 0), 0);
                 assert!(!core
                     .fade_to(core_clips[0].clone(), 0.5, FadeCurve::Linear, false)
                     .unwrap());
             }
             if frame == 10 {
-                assert_eq!(
-                    sinew_crossfade_fade_to(h.crossfade, h.clips[1], 0.5, 1, 1, &mut queued),
-                    SinewStatus::Ok
-                );
-                assert_eq!(queued, 1);
+                assert_eq!(c_fade(h.clips[1], 0.5, 1, 1), 1);
                 assert!(core
                     .fade_to(core_clips[1].clone(), 0.5, FadeCurve::Smooth, true)
                     .unwrap());
-                assert_eq!(
-                    sinew_crossfade_fade_to(h.crossfade, h.clips[1], 0.5, 1, 1, ptr::null_mut()),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_fade_to(
+                    h.crossfade,
+                    h.clips[1],
+                    0.5,
+                    1,
+                    1,
+                    ptr::null_mut(),
+                ));
             }
-            assert_eq!(sinew_crossfade_update(h.crossfade, DT), SinewStatus::Ok);
+            ok(sinew_crossfade_update(h.crossfade, DT));
             core.update(DT).unwrap();
-            assert_eq!(
-                sinew_crossfade_get_pose(h.crossfade, h.pose),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_get_pose(h.crossfade, h.pose));
             assert_eq!(c_local(h.pose), core.pose().local(), "frame {frame}");
             let mut count = 0u32;
-            assert_eq!(
-                sinew_crossfade_fade_count(h.crossfade, &mut count),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_fade_count(h.crossfade, &mut count));
             assert_eq!(count as usize, core.fade_count());
             let mut w = [f32::NAN; 4];
-            assert_eq!(
-                sinew_crossfade_get_weights(h.crossfade, w.as_mut_ptr(), 4, &mut count),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_get_weights(
+                h.crossfade,
+                w.as_mut_ptr(),
+                4,
+                &mut count,
+            ));
             assert_eq!(w[..count as usize], weights(&core)[..]);
-            assert_eq!(
-                sinew_crossfade_get_weights(h.crossfade, ptr::null_mut(), 0, &mut count),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_get_weights(
+                h.crossfade,
+                ptr::null_mut(),
+                0,
+                &mut count,
+            ));
             assert_eq!(count as usize, 1 + core.fade_count());
             let mut t = [f32::NAN; 4];
-            assert_eq!(
-                sinew_crossfade_get_times(h.crossfade, t.as_mut_ptr(), 4, &mut count),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_get_times(
+                h.crossfade,
+                t.as_mut_ptr(),
+                4,
+                &mut count,
+            ));
             assert_eq!(t[..count as usize], clip_times(&core)[..], "frame {frame}");
-            assert_eq!(
-                sinew_crossfade_get_times(h.crossfade, ptr::null_mut(), 0, &mut count),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_get_times(
+                h.crossfade,
+                ptr::null_mut(),
+                0,
+                &mut count,
+            ));
             assert_eq!(count as usize, 1 + core.fade_count());
             let (mut active, mut left) = (7u32, f32::NAN);
-            assert_eq!(
-                sinew_crossfade_is_inertializing(h.crossfade, &mut active, &mut left),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_is_inertializing(
+                h.crossfade,
+                &mut active,
+                &mut left,
+            ));
             assert_eq!(active, u32::from(core.is_inertializing()));
             assert_eq!(left, core.inertialization_remaining().unwrap_or(0.0));
-            assert_eq!(
-                sinew_crossfade_is_inertializing(h.crossfade, &mut active, ptr::null_mut()),
-                SinewStatus::Ok
-            );
+            ok(sinew_crossfade_is_inertializing(
+                h.crossfade,
+                &mut active,
+                ptr::null_mut(),
+            ));
             // 0.3 s from frame 30: 18 frames, give or take the rounding of their sum.
             if !(46..48).contains(&frame) {
                 assert_eq!(active == 1, (30..46).contains(&frame), "frame {frame}");
@@ -1182,10 +1173,12 @@ fn c_crossfade_matches_the_core() {
         // Held at its end since looping went off at 40 frames in (a 1 s clip).
         let mut t = [f32::NAN; 1];
         let mut count = 0;
-        assert_eq!(
-            sinew_crossfade_get_times(h.crossfade, t.as_mut_ptr(), 1, &mut count),
-            SinewStatus::Ok
-        );
+        ok(sinew_crossfade_get_times(
+            h.crossfade,
+            t.as_mut_ptr(),
+            1,
+            &mut count,
+        ));
         assert_eq!((t[0], count), (1.0, 1));
         assert_eq!(
             sinew_crossfade_update(h.crossfade, -1.0),
@@ -1196,10 +1189,10 @@ fn c_crossfade_matches_the_core() {
             SinewStatus::NonFinite
         );
         // The dropped fade's clip was let go; once the controller is gone, so is the other.
-        assert_eq!(edit(h.clips[1]), SinewStatus::Ok);
+        ok(edit(h.clips[1]));
         assert_eq!(edit(h.clips[0]), SinewStatus::InvalidArgument);
         sinew_crossfade_destroy(h.crossfade);
         h.crossfade = ptr::null_mut();
-        assert_eq!(edit(h.clips[0]), SinewStatus::Ok);
+        ok(edit(h.clips[0]));
     }
 }

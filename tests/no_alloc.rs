@@ -11,7 +11,7 @@ use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBo
 
 mod common;
 
-use common::ffi::{c_skeleton_of, default_chain_solvers};
+use common::ffi::{c_skeleton_of, default_chain_solvers, ok};
 use common::poses::{cubic, track};
 
 struct Counting;
@@ -159,11 +159,8 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
     settings.allow_stretching = 1;
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
-        assert_eq!(
-            sinew_two_bone_ik_create(&settings, &mut solver),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_create(skeleton, &mut pose));
+        ok(sinew_two_bone_ik_create(&settings, &mut solver));
         let goal = SinewVec3 {
             x: 0.4,
             y: 1.2,
@@ -178,10 +175,7 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
         let mut model = [SinewTransform::default(); 4];
         assert_eq!(
             allocations(|| {
-                assert_eq!(
-                    sinew_pose_get_model(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model(pose, model.as_mut_ptr(), 4));
                 let mut chain = [model[1], model[2], model[3]];
                 let s = sinew_two_bone_ik_solve(
                     solver,
@@ -191,7 +185,7 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
                     &pole,
                     &mut result,
                 );
-                assert_eq!(s, SinewStatus::Ok);
+                ok(s);
                 let s = sinew_two_bone_ik_solve_pose(
                     solver,
                     pose,
@@ -203,32 +197,14 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
                     &pole,
                     &mut result,
                 );
-                assert_eq!(s, SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_set_model(pose, model.as_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_set_local(pose, rest.as_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_get_local(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_compute_model(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
+                ok(s);
+                ok(sinew_pose_set_model(pose, model.as_ptr(), 4));
+                ok(sinew_pose_set_local(pose, rest.as_ptr(), 4));
+                ok(sinew_pose_get_local(pose, model.as_mut_ptr(), 4));
+                ok(sinew_pose_compute_model(pose, model.as_mut_ptr(), 4));
                 let mut hand = SinewTransform::default();
-                assert_eq!(
-                    sinew_pose_get_model_transform(pose, 3, &mut hand),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_set_model_transform(pose, 3, &hand),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model_transform(pose, 3, &mut hand));
+                ok(sinew_pose_set_model_transform(pose, 3, &hand));
             }),
             0
         );
@@ -344,20 +320,11 @@ fn c_abi_chain_paths_allocate_nothing() {
     unsafe {
         let mut hs = std::mem::MaybeUninit::uninit();
         sinew_hand_ik_retargeting_settings_default(hs.as_mut_ptr());
-        assert_eq!(
-            sinew_hand_ik_retargeting_create(hs.as_ptr(), &mut hands),
-            SinewStatus::Ok
-        );
+        ok(sinew_hand_ik_retargeting_create(hs.as_ptr(), &mut hands));
         sinew_joint_constraint_default(constraint.as_mut_ptr());
         let constraint = constraint.assume_init();
-        assert_eq!(
-            sinew_fabrik_set_constraint(fabrik, 2, &constraint),
-            SinewStatus::Ok
-        );
-        assert_eq!(
-            sinew_ccd_set_constraint(ccd, 2, &constraint),
-            SinewStatus::Ok
-        );
+        ok(sinew_fabrik_set_constraint(fabrik, 2, &constraint));
+        ok(sinew_ccd_set_constraint(ccd, 2, &constraint));
         let goal = SinewVec3 {
             x: 1.0,
             y: 1.2,
@@ -376,14 +343,24 @@ fn c_abi_chain_paths_allocate_nothing() {
         assert_eq!(
             allocations(|| {
                 let p = c_chain.as_mut_ptr();
-                assert_eq!(
-                    sinew_fabrik_solve(fabrik, p, n, null(), &goal, null(), &mut result),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_ccd_solve(ccd, p, n, null(), &goal, null(), &mut result),
-                    SinewStatus::Ok
-                );
+                ok(sinew_fabrik_solve(
+                    fabrik,
+                    p,
+                    n,
+                    null(),
+                    &goal,
+                    null(),
+                    &mut result,
+                ));
+                ok(sinew_ccd_solve(
+                    ccd,
+                    p,
+                    n,
+                    null(),
+                    &goal,
+                    null(),
+                    &mut result,
+                ));
                 let s = sinew_hand_ik_retargeting_apply_model(
                     hands,
                     p,
@@ -393,7 +370,7 @@ fn c_abi_chain_paths_allocate_nothing() {
                     2,
                     &mut offset,
                 );
-                assert_eq!(s, SinewStatus::Ok);
+                ok(s);
             }),
             0
         );
@@ -532,13 +509,10 @@ fn c_abi_blending_paths_allocate_nothing() {
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
         for p in [&mut a, &mut b, &mut out] {
-            assert_eq!(sinew_pose_create(skeleton, p), SinewStatus::Ok);
+            ok(sinew_pose_create(skeleton, p));
         }
-        assert_eq!(
-            sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_clip_create(skeleton, 1.0, &mut clip), SinewStatus::Ok);
+        ok(sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask));
+        ok(sinew_clip_create(skeleton, 1.0, &mut clip));
         let times = [0.0f32, 1.0];
         let keys = [
             SinewQuat {
@@ -561,13 +535,10 @@ fn c_abi_blending_paths_allocate_nothing() {
             null(),
             2,
         );
-        assert_eq!(s, SinewStatus::Ok);
-        assert_eq!(sinew_clip_cursor_create(clip, &mut cursor), SinewStatus::Ok);
-        assert_eq!(
-            sinew_crossfade_create(skeleton, 2, &mut fade),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_crossfade_play(fade, clip, 1), SinewStatus::Ok);
+        ok(s);
+        ok(sinew_clip_cursor_create(clip, &mut cursor));
+        ok(sinew_crossfade_create(skeleton, 2, &mut fade));
+        ok(sinew_crossfade_play(fade, clip, 1));
         let layers = [
             SinewBlendLayer {
                 pose: a,
@@ -584,33 +555,27 @@ fn c_abi_blending_paths_allocate_nothing() {
         assert_eq!(
             allocations(|| {
                 time += 1.0 / 60.0;
-                assert_eq!(sinew_clip_sample(clip, cursor, time, 1, a), SinewStatus::Ok);
-                assert_eq!(sinew_pose_blend(a, b, 0.4, mask, 1, out), SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_blend(out, b, 0.4, null(), 0, out),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out),
-                    SinewStatus::Ok
-                );
-                assert_eq!(sinew_pose_make_additive(a, b, out), SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_apply_additive(b, out, 0.5, mask, b),
-                    SinewStatus::Ok
-                );
-                assert_eq!(sinew_crossfade_update(fade, 1.0 / 60.0), SinewStatus::Ok);
-                assert_eq!(sinew_crossfade_get_pose(fade, out), SinewStatus::Ok);
+                ok(sinew_clip_sample(clip, cursor, time, 1, a));
+                ok(sinew_pose_blend(a, b, 0.4, mask, 1, out));
+                ok(sinew_pose_blend(out, b, 0.4, null(), 0, out));
+                ok(sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out));
+                ok(sinew_pose_make_additive(a, b, out));
+                ok(sinew_pose_apply_additive(b, out, 0.5, mask, b));
+                ok(sinew_crossfade_update(fade, 1.0 / 60.0));
+                ok(sinew_crossfade_get_pose(fade, out));
                 let (mut times, mut count) = ([0.0f32; 2], 0u32);
-                assert_eq!(
-                    sinew_crossfade_get_times(fade, times.as_mut_ptr(), 2, &mut count),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_get_times(
+                    fade,
+                    times.as_mut_ptr(),
+                    2,
+                    &mut count,
+                ));
                 let (mut active, mut left) = (0u32, 0.0f32);
-                assert_eq!(
-                    sinew_crossfade_is_inertializing(fade, &mut active, &mut left),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_is_inertializing(
+                    fade,
+                    &mut active,
+                    &mut left,
+                ));
             }),
             0
         );
@@ -662,7 +627,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
                     std::ptr::null(),
                     c_results.as_mut_ptr(),
                 );
-                assert_eq!(status, SinewStatus::Ok);
+                ok(status);
             }),
             0
         );
@@ -728,7 +693,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
                         n as u32,
                         c_goals.as_ptr(),
                     );
-                    assert_eq!(status, SinewStatus::Ok);
+                    ok(status);
                 }),
                 0
             );

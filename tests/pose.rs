@@ -13,7 +13,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::ffi::c_skeleton;
+use common::ffi::{c_skeleton, ok};
 use common::props::config;
 use common::rng::Rng;
 use common::rotations::same_rotation;
@@ -215,11 +215,8 @@ fn ffi_pose(parents: &[i32], local: &[Transform]) -> (*mut SinewSkeleton, *mut S
     // SAFETY: a live skeleton; `rest` holds `parents.len()` items; the out-pointer is a local.
     unsafe {
         let n = parents.len() as u32;
-        assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
-        assert_eq!(
-            sinew_pose_set_local(pose, rest.as_ptr(), n),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_create(skeleton, &mut pose));
+        ok(sinew_pose_set_local(pose, rest.as_ptr(), n));
     }
     (skeleton, pose)
 }
@@ -232,21 +229,16 @@ fn ffi_reads(pose: *mut SinewPose, n: usize) -> (Vec<Transform>, Vec<Transform>)
     let mut one = SinewTransform::default();
     // SAFETY: a live pose of `n` joints and buffers of `n` transforms.
     unsafe {
-        assert_eq!(
-            sinew_pose_get_model(pose, all.as_mut_ptr(), n as u32),
-            SinewStatus::Ok
-        );
-        assert_eq!(
-            sinew_pose_compute_model(pose, computed.as_mut_ptr(), n as u32),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_get_model(pose, all.as_mut_ptr(), n as u32));
+        ok(sinew_pose_compute_model(
+            pose,
+            computed.as_mut_ptr(),
+            n as u32,
+        ));
         assert_eq!(all, computed, "sinew_pose_compute_model");
         let each = (0..n)
             .map(|j| {
-                assert_eq!(
-                    sinew_pose_get_model_transform(pose, j as u32, &mut one),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model_transform(pose, j as u32, &mut one));
                 one.into()
             })
             .collect();
@@ -283,7 +275,7 @@ fn the_issue_example_reads_and_writes_by_one_rule() {
     let sinew_target: SinewTransform = target.into();
     // SAFETY: a live pose and a local transform.
     let st = unsafe { sinew_pose_set_model_transform(pose, 2, &sinew_target) };
-    assert_eq!(st, SinewStatus::Ok);
+    ok(st);
     let (all, each) = ffi_reads(pose, 3);
     assert_close("get_model after set", &all[2], &target, 1e-5);
     assert_close("get_model_transform after set", &each[2], &target, 1e-5);

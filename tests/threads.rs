@@ -24,7 +24,7 @@ use sinew::ffi::*;
 
 mod common;
 
-use common::ffi::{c_skeleton, default_chain_solvers, SetTrack};
+use common::ffi::{c_skeleton, default_chain_solvers, ok, SetTrack};
 
 /// A skeleton handle shared read-only across threads (the C ABI documents this as safe).
 #[derive(Clone, Copy)]
@@ -67,11 +67,6 @@ fn quat(x: f32, y: f32, z: f32, angle: f32) -> SinewQuat {
         z: z / n * s,
         w: c,
     }
-}
-
-#[track_caller]
-fn ok(status: SinewStatus) {
-    assert_eq!(status, SinewStatus::Ok, "{}", last_error_message());
 }
 
 fn make_skeleton() -> *mut SinewSkeleton {

@@ -1,7 +1,15 @@
 //! C ABI handles that several tests set up the same way.
 
+use sinew::ffi::error::last_error_message;
 use sinew::ffi::*;
 use sinew::Skeleton;
+
+/// Asserts `SINEW_STATUS_OK`, showing the error message otherwise (formatted only then: it
+/// allocates nothing on success).
+#[track_caller]
+pub fn ok(status: SinewStatus) {
+    assert_eq!(status, SinewStatus::Ok, "{}", last_error_message());
+}
 
 /// A track setter of the C ABI (`sinew_clip_set_{translation,rotation,scale}_track`): clip,
 /// joint, interpolation, times, values, in and out tangents, key count.

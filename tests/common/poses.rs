@@ -274,6 +274,7 @@ pub fn sample(clip: &Clip, s: &Arc<Skeleton>, time: f32, looping: bool) -> Pose 
 /// through the C ABI: C poses holding `a`, `b` and `a` again (an output) and the C mask.
 pub struct CPair {
     pub s: Arc<Skeleton>,
+    pub la: Vec<Transform>,
     pub lb: Vec<Transform>,
     pub a: Pose,
     pub b: Pose,
@@ -285,15 +286,22 @@ pub struct CPair {
 
 /// A [`CPair`]; its handles live as long as its `h`.
 pub fn c_pair() -> CPair {
+    c_pair_of(1.0, CHEST)
+}
+
+/// A [`CPair`] of `b` from the sample seed `seed_b` (`a` from 0) and the mask of `root`'s
+/// subtree.
+pub fn c_pair_of(seed_b: f32, root: usize) -> CPair {
     let s = body();
-    let (la, lb) = (sample_locals(0.0), sample_locals(1.0));
+    let (la, lb) = (sample_locals(0.0), sample_locals(seed_b));
     let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
-    let mask = JointMask::subtree(&s, CHEST, 0).unwrap();
+    let mask = JointMask::subtree(&s, root, 0).unwrap();
     let mut h = Handles::new(&s);
-    let c_mask = h.subtree_mask(CHEST as u32);
+    let c_mask = h.subtree_mask(root as u32);
     let c = [h.pose(&la), h.pose(&lb), h.pose(&la)];
     CPair {
         s,
+        la,
         lb,
         a,
         b,
