@@ -246,6 +246,13 @@ impl<'a> Tokens<'a> {
         (self.parse(), self.f32(), self.parse())
     }
 
+    /// [`Tokens::result`], the end of the line.
+    fn last_result(mut self) -> (u32, f32, u32) {
+        let result = self.result();
+        self.end();
+        result
+    }
+
     fn status(&mut self) -> i32 {
         self.tag("ST");
         self.parse()
@@ -674,6 +681,24 @@ impl Compare {
         }
     }
 
+    /// Runs `job` on a copy of `input` and compares it with what C wrote back (`out`, after a call
+    /// that returned `status`), as [`Compare::outcome`]; `more` compares the job's result.
+    fn on_copy<T>(
+        &mut self,
+        what: &str,
+        (status, out): (i32, &[Transform]),
+        input: &[Transform],
+        job: impl FnOnce(&mut [Transform]) -> sinew::Result<T>,
+        more: impl FnOnce(&mut Self, &[Transform], T),
+    ) {
+        let mut copy = input.to_vec();
+        let outcome = job(&mut copy);
+        self.outcome(what, status, outcome, (out, input), |cmp, r| {
+            cmp.transforms(what, out, &copy);
+            more(cmp, &copy, r);
+        });
+    }
+
     /// Compares the model transforms C wrote with those of the Rust `pose`; a pose with no
     /// finite model is a property that does not hold (`which` pose: "solved", "moved").
     fn model(&mut self, what: &str, c: &[Transform], pose: &mut Pose, which: &str) {
@@ -833,10 +858,8 @@ fn check_case(line: &str, cmp: &mut Compare) {
     t.end();
 
     let solver = TwoBoneIk::new(settings).unwrap_or_else(|e| panic!("{what}: settings: {e}"));
-    let mut chain = input;
-    let outcome = solver.solve(&mut chain, &target);
-    cmp.outcome(&what, status, outcome, (&out, &input), |cmp, r| {
-        cmp.transforms(&what, &out, &chain);
+    let solve = |c: &mut [Transform]| solver.solve(c.try_into().expect("3 joints"), &target);
+    cmp.on_copy(&what, (status, &out), &input, solve, |cmp, _, r| {
         cmp.result(&what, result, r);
     });
 }
@@ -891,17 +914,15 @@ fn check_chain(line: &str, cmp: &mut Compare) {
     let what = format!("{} {what}", solver_name(&settings));
     let input = t.counted_transforms("IN");
     let joints = t.chain_joints(&settings, input.len());
+    let configured = configured_chain_solver(cmp, &what, &settings, max_joints, &joints);
     t.tag("PARENT");
     let parent = t.optional(Tokens::quat);
     let target = t.chain_target();
     let status = t.status();
     let out = t.counted_transforms("OUT");
-    let result = t.result();
-    t.end();
+    let result = t.last_result();
 
-    let Some((mut solver, constraints)) =
-        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
-    else {
+    let Some((mut solver, constraints)) = configured else {
         return;
     };
     // As documented: NULL is the identity; a rotation of any length is renormalized.
@@ -909,10 +930,8 @@ fn check_chain(line: &str, cmp: &mut Compare) {
         sinew::rotation::normalize_robust(q)
             .unwrap_or_else(|| panic!("{what}: unusable root parent rotation {q}"))
     });
-    let mut chain = input.clone();
-    let outcome = solver.solve(&mut chain, parent, &target);
-    cmp.outcome(&what, status, outcome, (&out, &input), |cmp, r| {
-        cmp.transforms(&what, &out, &chain);
+    let solve = |c: &mut [Transform]| solver.solve(c, parent, &target);
+    cmp.on_copy(&what, (status, &out), &input, solve, |cmp, chain, r| {
         cmp.result(&what, result, r);
         let mut parent_rotation = parent;
         for (i, (joint, c)) in chain.iter().zip(&constraints).enumerate() {
@@ -933,15 +952,13 @@ fn check_chain_pose(line: &str, cmp: &mut Compare) {
     let what = format!("{} {what}", solver_name(&settings));
     let indices = t.indices("JOINTS");
     let joints = t.chain_joints(&settings, indices.len());
+    let configured = configured_chain_solver(cmp, &what, &settings, max_joints, &joints);
     let target = t.chain_target();
     let status = t.status();
     let (out_local, out_model) = t.local_and_model(n);
-    let result = t.result();
-    t.end();
+    let result = t.last_result();
 
-    let Some((mut solver, constraints)) =
-        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
-    else {
+    let Some((mut solver, constraints)) = configured else {
         return;
     };
     let before = pose.local().to_vec();
@@ -1019,18 +1036,10 @@ fn check_hand_model(line: &str, cmp: &mut Compare) {
     t.end();
 
     let node = HandIkRetargeting::new(settings).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut model = input.clone();
-    let outcome = node.apply_model(&mut model, &hands, &bones);
-    cmp.outcome(
-        &what,
-        status,
-        outcome,
-        (&out, &input),
-        |cmp, rust_offset| {
-            cmp.transforms(&what, &out, &model);
-            cmp.offset(&what, offset, rust_offset);
-        },
-    );
+    let apply = |m: &mut [Transform]| node.apply_model(m, &hands, &bones);
+    cmp.on_copy(&what, (status, &out), &input, apply, |cmp, _, r| {
+        cmp.offset(&what, offset, r);
+    });
 }
 
 /// `HANDP id NAMES .. PAR .. REST .. LOCAL .. HS .. H .. BONES k <k> ST st OUT <n> MODEL <n>
@@ -1049,17 +1058,11 @@ fn check_hand_pose(line: &str, cmp: &mut Compare) {
     let node = HandIkRetargeting::new(settings).unwrap_or_else(|e| panic!("{what}: {e}"));
     let before = pose.local().to_vec();
     let outcome = node.apply_pose(&mut pose, &hands, &bones);
-    cmp.outcome(
-        &what,
-        status,
-        outcome,
-        (&out_local, &before),
-        |cmp, rust_offset| {
-            cmp.transforms(&format!("{what} local"), &out_local, pose.local());
-            cmp.offset(&what, offset, rust_offset);
-            cmp.model(&what, &out_model, &mut pose, "moved");
-        },
-    );
+    cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
+        cmp.transforms(&format!("{what} local"), &out_local, pose.local());
+        cmp.offset(&what, offset, r);
+        cmp.model(&what, &out_model, &mut pose, "moved");
+    });
 }
 
 // ------------------------------------------------------------------------------ blending
