@@ -331,11 +331,12 @@ fn c_abi_chain_paths_allocate_nothing() {
             z: 0.3,
         };
         let mut result = SinewIkResult::default();
+        let [right_fk, left_fk, right_ik, left_ik] = [5, 4, 1, 0];
         let pair = SinewHandJoints {
-            right_fk: 5,
-            left_fk: 4,
-            right_ik: 1,
-            left_ik: 0,
+            right_fk,
+            left_fk,
+            right_ik,
+            left_ik,
         };
         let bones = [2u32, 3];
         let mut offset = SinewVec3::default();

@@ -79,34 +79,66 @@ fn created<H, T>(
     (handle, settings)
 }
 
-/// A solver's `*_get_settings` and `*_set_settings` exports.
-type GetSet<H, T> = (
+/// A solver's settings exports: `*_settings_default`, `*_get_settings`, `*_set_settings`.
+type SettingsExports<H, T> = (
+    unsafe extern "C" fn(*mut T),
     unsafe extern "C" fn(*const H, *mut T) -> SinewStatus,
     unsafe extern "C" fn(*mut H, *const T) -> SinewStatus,
 );
 
-/// On a live handle whose settings are `current` (read back through `get`), every `(settings,
-/// status, name)` of `bad` is rejected by `set` with that status and a message naming the
-/// field, and the settings stay `current`.
+/// Each solver's [`SettingsExports`], declared once.
+macro_rules! settings_exports {
+    ($($name:ident: $handle:ty, $settings:ty = ($default:ident, $get:ident, $set:ident))*) => {
+        $(const $name: SettingsExports<$handle, $settings> = ($default, $get, $set);)*
+    };
+}
+
+settings_exports! {
+    TWO_BONE: SinewTwoBoneIk, SinewTwoBoneIkSettings = (sinew_two_bone_ik_settings_default,
+        sinew_two_bone_ik_get_settings, sinew_two_bone_ik_set_settings)
+    FABRIK: SinewFabrik, SinewFabrikSettings = (sinew_fabrik_settings_default,
+        sinew_fabrik_get_settings, sinew_fabrik_set_settings)
+    CCD: SinewCcd, SinewCcdSettings = (sinew_ccd_settings_default,
+        sinew_ccd_get_settings, sinew_ccd_set_settings)
+    HAND: SinewHandIkRetargeting, SinewHandIkRetargetingSettings = (
+        sinew_hand_ik_retargeting_settings_default, sinew_hand_ik_retargeting_get_settings,
+        sinew_hand_ik_retargeting_set_settings)
+}
+
+/// An edit that makes settings invalid, the status it gets and the field the message names.
+type BadSettings<T> = (fn(&mut T), SinewStatus, &'static str);
+
+/// A handle `create` makes from its default settings, put through a settings round trip: the
+/// defaults read back; `change` of them is accepted and reads back; each `bad` edit of the
+/// changed settings is rejected with its status and a message naming its field, and the
+/// changed settings stay. Returns the handle and the default settings.
 ///
 /// # Safety
 ///
-/// `handle` is a live handle of the solver `get` and `set` take.
-unsafe fn rejects_bad_settings<H, T: Copy + PartialEq + std::fmt::Debug>(
-    handle: *mut H,
-    (get, set): GetSet<H, T>,
-    current: T,
-    bad: &[(T, SinewStatus, &str)],
-) {
-    assert_eq!(settings_of(get, handle), current);
-    for (settings, status, field) in bad {
-        fails(set(handle, settings), *status, field);
+/// `create` makes a handle of the solver the exports take.
+unsafe fn settings_round_trip<H, T: Copy + PartialEq + std::fmt::Debug>(
+    (fill, get, set): SettingsExports<H, T>,
+    create: impl FnOnce(&T, &mut *mut H) -> SinewStatus,
+    change: fn(&mut T),
+    bad: &[BadSettings<T>],
+) -> (*mut H, T) {
+    let (handle, defaults) = created(fill, |_| {}, create);
+    assert_eq!(settings_of(get, handle), defaults);
+    let mut changed = defaults;
+    change(&mut changed);
+    ok(set(handle, &changed));
+    assert_eq!(settings_of(get, handle), changed);
+    for (edit, status, field) in bad {
+        let mut settings = changed;
+        edit(&mut settings);
+        fails(set(handle, &settings), *status, field);
         assert_eq!(
             settings_of(get, handle),
-            current,
+            changed,
             "unchanged by failed sets"
         );
     }
+    (handle, defaults)
 }
 
 /// Asserts `SINEW_STATUS_OK`, showing the error message otherwise.

@@ -13,29 +13,24 @@ fn two_bone_ik_round_trip_and_errors() {
     // SAFETY: settings are written before read; handles are live until destroyed; pointers are
     // to locals or arrays of the stated sizes.
     unsafe {
-        let (solver, defaults) = created(
-            sinew_two_bone_ik_settings_default,
-            |_| {},
-            |s, out| sinew_two_bone_ik_create(s, out),
-        );
-        let get_set: GetSet<_, _> = (
-            sinew_two_bone_ik_get_settings,
-            sinew_two_bone_ik_set_settings,
-        );
-        rejects_bad_settings(solver, get_set, defaults, &[]);
-        let mut stretchy = defaults;
-        stretchy.allow_stretching = 1;
-        ok(sinew_two_bone_ik_set_settings(solver, &stretchy));
-        let (mut wrong_flag, mut wrong_end, mut nan) = (defaults, defaults, defaults);
-        wrong_flag.allow_stretching = 2;
-        wrong_end.end_rotation = 9;
-        nan.weight = f32::NAN;
-        let bad = [
-            (wrong_flag, SinewStatus::InvalidArgument, "allow_stretching"),
-            (wrong_end, SinewStatus::InvalidArgument, "end_rotation"),
-            (nan, SinewStatus::NonFinite, "weight"),
+        let bad: [BadSettings<SinewTwoBoneIkSettings>; 3] = [
+            (
+                |s| s.allow_stretching = 2,
+                SinewStatus::InvalidArgument,
+                "allow_stretching",
+            ),
+            (
+                |s| s.end_rotation = 9,
+                SinewStatus::InvalidArgument,
+                "end_rotation",
+            ),
+            (|s| s.weight = f32::NAN, SinewStatus::NonFinite, "weight"),
         ];
-        rejects_bad_settings(solver, get_set, stretchy, &bad);
+        let create = |s: &_, out: &mut _| sinew_two_bone_ik_create(s, out);
+        let stretchy = |s: &mut SinewTwoBoneIkSettings| s.allow_stretching = 1;
+        let (solver, defaults) = settings_round_trip(TWO_BONE, create, stretchy, &bad);
+        let mut nan = defaults;
+        nan.weight = f32::NAN;
         let mut other = null_mut();
         assert_ne!(sinew_two_bone_ik_create(&nan, &mut other), SinewStatus::Ok);
         assert!(other.is_null());
@@ -159,28 +154,17 @@ fn fabrik_and_ccd_round_trips_and_errors() {
         assert_eq!(s, SinewStatus::OutOfRange, "{}", last_error_message());
         assert!(fabrik.is_null());
         let create = |s: &_, out: &mut _| sinew_fabrik_create(s, 4, out);
-        let (fabrik, fabrik_defaults) = created(sinew_fabrik_settings_default, |_| {}, create);
-        let get_set: GetSet<_, _> = (sinew_fabrik_get_settings, sinew_fabrik_set_settings);
-        rejects_bad_settings(fabrik, get_set, fabrik_defaults, &[]);
-        let mut changed = fabrik_defaults;
-        changed.max_iterations = 20;
-        ok(sinew_fabrik_set_settings(fabrik, &changed));
-        let mut bad = changed;
-        bad.stop_when_stalled = 3;
-        let bad = [(bad, SinewStatus::InvalidArgument, "stop_when_stalled")];
-        rejects_bad_settings(fabrik, get_set, changed, &bad);
+        let bad: [BadSettings<SinewFabrikSettings>; 1] = [(
+            |s| s.stop_when_stalled = 3,
+            SinewStatus::InvalidArgument,
+            "stop_when_stalled",
+        )];
+        let (fabrik, _) = settings_round_trip(FABRIK, create, |s| s.max_iterations = 20, &bad);
 
         let create = |s: &_, out: &mut _| sinew_ccd_create(s, 4, out);
-        let (ccd, ccd_defaults) = created(sinew_ccd_settings_default, |_| {}, create);
-        let get_set: GetSet<_, _> = (sinew_ccd_get_settings, sinew_ccd_set_settings);
-        rejects_bad_settings(ccd, get_set, ccd_defaults, &[]);
-        let mut changed = ccd_defaults;
-        changed.start_from_tail = 0;
-        ok(sinew_ccd_set_settings(ccd, &changed));
-        let mut bad = changed;
-        bad.fix_root = 5;
-        let bad = [(bad, SinewStatus::InvalidArgument, "fix_root")];
-        rejects_bad_settings(ccd, get_set, changed, &bad);
+        let bad: [BadSettings<SinewCcdSettings>; 1] =
+            [(|s| s.fix_root = 5, SinewStatus::InvalidArgument, "fix_root")];
+        let (ccd, _) = settings_round_trip(CCD, create, |s| s.start_from_tail = 0, &bad);
         ok(sinew_ccd_set_joint(ccd, 1, 30.0, 0.8));
         let s = sinew_ccd_set_joint(ccd, 1, 270.0, 0.8);
         assert_eq!(s, SinewStatus::InvalidArgument, "{}", last_error_message());
@@ -273,23 +257,16 @@ fn fabrik_and_ccd_round_trips_and_errors() {
 fn hand_ik_retargeting_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let (node, defaults) = created(
-            sinew_hand_ik_retargeting_settings_default,
-            |_| {},
-            |s, out| sinew_hand_ik_retargeting_create(s, out),
-        );
-        let get_set: GetSet<_, _> = (
-            sinew_hand_ik_retargeting_get_settings,
-            sinew_hand_ik_retargeting_set_settings,
-        );
-        rejects_bad_settings(node, get_set, defaults, &[]);
-        let mut right = defaults;
-        right.hand_fk_weight = 1.0;
-        ok(sinew_hand_ik_retargeting_set_settings(node, &right));
-        let mut bad = right;
+        let create = |s: &_, out: &mut _| sinew_hand_ik_retargeting_create(s, out);
+        let alpha: [BadSettings<SinewHandIkRetargetingSettings>; 1] = [(
+            |s| s.per_axis_alpha.y = 1.5,
+            SinewStatus::InvalidArgument,
+            "per_axis_alpha",
+        )];
+        let (node, defaults) =
+            settings_round_trip(HAND, create, |s| s.hand_fk_weight = 1.0, &alpha);
+        let mut bad = defaults;
         bad.per_axis_alpha.y = 1.5;
-        let bad_alpha = [(bad, SinewStatus::InvalidArgument, "per_axis_alpha")];
-        rejects_bad_settings(node, get_set, right, &bad_alpha);
         let mut other = null_mut();
         let s = sinew_hand_ik_retargeting_create(&bad, &mut other);
         assert_eq!(s, SinewStatus::InvalidArgument);
