@@ -805,12 +805,12 @@ proptest! {
         half.blend(&a, &b, 0.5, None, BlendSpace::Local).unwrap();
         // Joints in the mask are the half blend; the others are `outside` (`why`).
         let masked = |out: &Pose, outside: &[Transform], why: &str| {
-            for i in 0..N {
+            for (i, (got, outside)) in out.local().iter().zip(outside).enumerate() {
                 if mask.weight(i) == 0.0 {
-                    prop_assert_eq!(out.local()[i], outside[i], "joint {} {}", i, why);
+                    prop_assert_eq!(got, outside, "joint {} {}", i, why);
                 } else {
                     let what = format!("joint {i}");
-                    assert_close_transform(&out.local()[i], &half.local()[i], 2e-6, &what);
+                    assert_close_transform(got, &half.local()[i], 2e-6, &what);
                 }
             }
             Ok(())

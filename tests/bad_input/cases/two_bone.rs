@@ -74,9 +74,12 @@ impl<'a> Limb<'a> {
     }
 }
 
+/// An edit of a [`Limb`].
+type LimbEdit = fn(Limb<'_>);
+
 /// Degenerate limbs every two-bone solve must solve, single or batched (the last two: the
 /// effector far beyond reach, and nearer the root than |l1 - l2|).
-fn degenerate_limbs() -> [(&'static str, fn(Limb<'_>)); 11] {
+fn degenerate_limbs() -> [(&'static str, LimbEdit); 11] {
     [
         ("upper bone of zero length", |l| {
             l.chain[1].translation = l.chain[0].translation
