@@ -1,6 +1,7 @@
 //! What FABRIK and CCD both promise, one body per property: tests/fabrik.rs and tests/ccd.rs run
 //! every body for their solver through [`chain_contract_tests!`] (validity cases first). The
-//! scenarios are the ones tests/chain_ik.rs drew for both solvers (its salt, its draw order).
+//! scenarios are the ones the former tests/chain_ik.rs drew for both solvers (its salt, its draw
+//! order).
 
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use super::rng::Rng;
 use super::rotations::rot_between;
 use super::solvers::{ccd_settings, fabrik_settings, Kind, Solver};
 
-/// The chain solvers' random scenarios: SplitMix64 streams salted with tests/chain_ik.rs's
+/// The chain solvers' random scenarios: SplitMix64 streams salted with the former tests/chain_ik.rs
 /// constant, so the seeds it recorded keep their meaning.
 pub fn seeded(seed: u64) -> Rng {
     Rng::salted(seed, 0x5DEE_CE66_D1A4_F87B)
@@ -40,7 +41,7 @@ fn bent_chain(seed: u64, n: usize, bend: f32) -> (Rng, Vec<Transform>, f32) {
     (rng, chain, total)
 }
 
-/// A random chain as chain_ik.rs drew them (each bone's length before its bend).
+/// A random chain as the former chain_ik.rs drew them (each bone's length before its bend).
 pub fn random_chain_of(rng: &mut Rng, n: usize, bend: f32, x_aligned: bool) -> Vec<Transform> {
     random_chain(rng, n, bend, x_aligned, Draw::LengthFirst)
 }
