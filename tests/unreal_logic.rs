@@ -16,18 +16,14 @@
 mod common;
 mod unreal_support;
 
-use std::time::Instant;
-
 use common::native;
 use unreal_support::{cxx_command, root};
 
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn unreal_logic_program_passes() {
-    let start = Instant::now();
-    let lib = native::shared_library();
-    let out_dir = native::scratch_dir("unreal_logic");
-    let exe = out_dir.join("unreal_logic_test");
+    let run = native::Run::start("unreal_logic");
+    let exe = run.dir.join("unreal_logic_test");
 
     let mut cmd = cxx_command(&[]);
     // Unreal builds modules without exceptions or RTTI and with shadowing as an error; the
@@ -57,6 +53,5 @@ fn unreal_logic_program_passes() {
     assert!(passed > 100, "only {passed} checks ran");
     assert!(output.status.success(), "exit status {}", output.status);
 
-    let _ = std::fs::remove_dir_all(&out_dir);
-    println!("linked {}; took {:?}", lib.display(), start.elapsed());
+    run.finish("");
 }
