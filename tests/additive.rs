@@ -13,6 +13,7 @@ use sinew::{ErrorKind, JointMask, Pose, Quat, Skeleton, Transform, Vec3};
 
 mod common;
 
+use common::ffi::ok;
 use common::poses::*;
 use common::props::{config, unit_quat, vec3};
 use common::rotations::rot_between;
@@ -454,7 +455,7 @@ fn c_additive_matches_the_core_and_checks_aliasing() {
     let cd = h.pose(&sample_locals(5.0));
     // SAFETY: live handles.
     unsafe {
-        assert_eq!(sinew_pose_make_additive(ca, cb, cd), SinewStatus::Ok);
+        ok(sinew_pose_make_additive(ca, cb, cd));
         assert_eq!(c_bits(cd), bits(&delta));
         let before = c_bits(ca);
         assert_eq!(
@@ -467,16 +468,10 @@ fn c_additive_matches_the_core_and_checks_aliasing() {
         );
         assert_eq!(c_bits(ca), before);
 
-        assert_eq!(
-            sinew_pose_apply_additive(cb, cd, 0.7, c_mask, out),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_apply_additive(cb, cd, 0.7, c_mask, out));
         assert_eq!(c_bits(out), bits(&applied));
         let base = h.pose(&lb);
-        assert_eq!(
-            sinew_pose_apply_additive(base, cd, 0.7, c_mask, base),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_apply_additive(base, cd, 0.7, c_mask, base));
         assert_eq!(c_bits(base), bits(&applied), "in place on the base");
         let delta_before = c_bits(cd);
         assert_eq!(

@@ -225,31 +225,16 @@ fn fabrik_and_ccd_batches_equal_single_solves_bit_for_bit() {
             targets.iter().map(|t| t.rotation.unwrap().into()).collect();
         let c_parents: Vec<SinewQuat> = parents.iter().map(|&q| q.into()).collect();
         let mut c_results = vec![SinewIkResult::default(); count];
-        let (chains_ptr, results_ptr) = (c_batch.as_mut_ptr(), c_results.as_mut_ptr());
+        // The batch's arrays: chains, joints per chain, count, root parents, targets, results.
+        let (ch, j, c) = (c_batch.as_mut_ptr(), n as u32, count as u32);
+        let (pa, po, ro) = (c_parents.as_ptr(), positions.as_ptr(), rotations.as_ptr());
+        let re = c_results.as_mut_ptr();
         // SAFETY: every array holds `count` items (chains `count * n`).
         let status = unsafe {
             if use_ccd {
-                sinew_ccd_solve_batch(
-                    c_ccd,
-                    chains_ptr,
-                    n as u32,
-                    count as u32,
-                    c_parents.as_ptr(),
-                    positions.as_ptr(),
-                    rotations.as_ptr(),
-                    results_ptr,
-                )
+                sinew_ccd_solve_batch(c_ccd, ch, j, c, pa, po, ro, re)
             } else {
-                sinew_fabrik_solve_batch(
-                    c_fabrik,
-                    chains_ptr,
-                    n as u32,
-                    count as u32,
-                    c_parents.as_ptr(),
-                    positions.as_ptr(),
-                    rotations.as_ptr(),
-                    results_ptr,
-                )
+                sinew_fabrik_solve_batch(c_fabrik, ch, j, c, pa, po, ro, re)
             }
         };
         assert_eq!(status, SinewStatus::Ok);

@@ -18,6 +18,7 @@ use sinew::{BlendSpace, ErrorKind, JointMask, Layer, Pose, Quat, Skeleton, Trans
 
 mod common;
 
+use common::ffi::ok;
 use common::poses::*;
 use common::props::config;
 use common::rotations::rot_between;
@@ -802,24 +803,22 @@ proptest! {
         out.blend_layers(&[layer(&a, 1.0, None), layer(&b, 1.0, Some(&mask))], 0.1).unwrap();
         let mut half = Pose::new(s.clone());
         half.blend(&a, &b, 0.5, None, BlendSpace::Local).unwrap();
-        for i in 0..N {
-            if mask.weight(i) == 0.0 {
-                prop_assert_eq!(out.local()[i], a.local()[i], "joint {} outside the mask", i);
-            } else {
-                let what = format!("joint {i}");
-                assert_close_transform(&out.local()[i], &half.local()[i], 2e-6, &what);
+        // Joints in the mask are the half blend; the others are `outside` (`why`).
+        let masked = |out: &Pose, outside: &[Transform], why: &str| {
+            for (i, (got, outside)) in out.local().iter().zip(outside).enumerate() {
+                if mask.weight(i) == 0.0 {
+                    prop_assert_eq!(got, outside, "joint {} {}", i, why);
+                } else {
+                    let what = format!("joint {i}");
+                    assert_close_transform(got, &half.local()[i], 2e-6, &what);
+                }
             }
-        }
+            Ok(())
+        };
+        masked(&out, a.local(), "outside the mask")?;
         // With a mask on both layers, joints outside both ease to the rest pose.
         out.blend_layers(&[layer(&a, 1.0, Some(&mask)), layer(&b, 1.0, Some(&mask))], 0.1).unwrap();
-        for i in 0..N {
-            if mask.weight(i) == 0.0 {
-                prop_assert_eq!(out.local()[i], s.rest_pose()[i], "joint {} is in no layer", i);
-            } else {
-                let what = format!("joint {i}");
-                assert_close_transform(&out.local()[i], &half.local()[i], 2e-6, &what);
-            }
-        }
+        masked(&out, s.rest_pose(), "is in no layer")?;
     }
 }
 
@@ -949,12 +948,17 @@ fn huge_layer_weights_still_normalize() {
 /// gives the same bits as the core's out-of-place blend; failures leave the output untouched.
 #[test]
 fn c_blend_allows_the_output_to_be_an_input() {
-    let s = body();
-    let (la, lb) = (sample_locals(0.0), sample_locals(2.5));
-    let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
-    let mask = JointMask::subtree(&s, SPINE, 0).unwrap();
-    let mut h = Handles::new(&s);
-    let c_mask = h.subtree_mask(SPINE as u32);
+    let CPair {
+        s,
+        la,
+        lb,
+        a,
+        b,
+        mask,
+        mut h,
+        c_mask,
+        ..
+    } = c_pair_of(2.5, SPINE);
     for (space, c_space) in [(BlendSpace::Local, 0), (BlendSpace::ModelRotation, 1)] {
         for (use_mask, m) in [(false, ptr::null()), (true, c_mask.cast_const())] {
             let t = 0.3;
@@ -966,26 +970,17 @@ fn c_blend_allows_the_output_to_be_an_input() {
             let (ca, cb, out) = (h.pose(&la), h.pose(&lb), h.pose(&la));
             // SAFETY: live handles; aliasing of `out` with `a` or `b` is documented as allowed.
             unsafe {
-                assert_eq!(
-                    sinew_pose_blend(ca, cb, t, m, c_space, out),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_blend(ca, cb, t, m, c_space, out));
                 assert_eq!(c_bits(out), want, "distinct output {space:?}");
-                assert_eq!(sinew_pose_blend(ca, cb, t, m, c_space, ca), SinewStatus::Ok);
+                ok(sinew_pose_blend(ca, cb, t, m, c_space, ca));
                 assert_eq!(c_bits(ca), want, "out = a {space:?}");
                 assert_eq!(c_bits(cb), bits(&b), "b untouched");
                 let ca2 = h.pose(&la);
-                assert_eq!(
-                    sinew_pose_blend(ca2, cb, t, m, c_space, cb),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_blend(ca2, cb, t, m, c_space, cb));
                 assert_eq!(c_bits(cb), want, "out = b {space:?}");
                 // A pose blended with itself is itself.
                 let same = h.pose(&la);
-                assert_eq!(
-                    sinew_pose_blend(same, same, t, m, c_space, same),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_blend(same, same, t, m, c_space, same));
                 assert_eq!(c_bits(same), bits(&a));
                 // Errors leave the output alone, aliased or not.
                 let before = c_bits(out);
@@ -1036,10 +1031,7 @@ fn c_layers_match_the_core_and_check_aliasing() {
     ];
     // SAFETY: live handles; `layers` holds 2 items.
     unsafe {
-        assert_eq!(
-            sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out));
         assert_eq!(c_bits(out), bits(&expected));
         let before = c_bits(ca);
         assert_eq!(
@@ -1053,16 +1045,10 @@ fn c_layers_match_the_core_and_check_aliasing() {
         );
         assert_eq!(c_bits(out), bits(&expected));
         // Zero layers: the rest pose.
-        assert_eq!(
-            sinew_pose_blend_layers(ptr::null(), 0, 0.1, out),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_blend_layers(ptr::null(), 0, 0.1, out));
         // (Compared as values: the sum may turn a -0.0 of the rest pose into +0.0.)
         let mut got = vec![SinewTransform::default(); N];
-        assert_eq!(
-            sinew_pose_get_local(out, got.as_mut_ptr(), N as u32),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_get_local(out, got.as_mut_ptr(), N as u32));
         let got: Vec<Transform> = got.into_iter().map(Transform::from).collect();
         assert_eq!(&got[..], s.rest_pose());
     }

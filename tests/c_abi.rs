@@ -34,7 +34,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use sinew::ffi::SinewStatus;
 use sinew::ik::CcdJoint;
@@ -97,12 +96,29 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    /// A parity line's tokens after its `keyword` and id, and the id.
-    fn parity(line: &'a str, keyword: &str) -> (Self, u32) {
+    /// A parity line's tokens after its `keyword` and id, and the case's name: `name` and the
+    /// id.
+    fn parity(line: &'a str, keyword: &str, name: &str) -> (Self, String) {
         let mut t = Self::new(line);
         t.tag(keyword);
-        let id = t.parse();
-        (t, id)
+        let id: u32 = t.parse();
+        (t, format!("{name} {id}"))
+    }
+
+    /// [`Tokens::parity`] for a line that opens with a skeleton ([`Tokens::skeleton`]): the
+    /// tokens after it, the case's name and the skeleton.
+    fn parity_skeleton(line: &'a str, keyword: &str, name: &str) -> (Self, String, Arc<Skeleton>) {
+        let (mut t, what) = Self::parity(line, keyword, name);
+        let (skeleton, _) = t.skeleton(&what);
+        (t, what, skeleton)
+    }
+
+    /// [`Tokens::parity`] for a line that opens with a pose ([`Tokens::pose`]): the tokens
+    /// after it, the case's name, the pose and its joint names.
+    fn parity_pose(line: &'a str, keyword: &str, name: &str) -> (Self, String, Pose, Vec<&'a str>) {
+        let (mut t, what) = Self::parity(line, keyword, name);
+        let (pose, names) = t.pose(&what);
+        (t, what, pose, names)
     }
 
     fn word(&mut self) -> &'a str {
@@ -127,20 +143,16 @@ impl<'a> Tokens<'a> {
     }
 
     fn flag(&mut self) -> bool {
-        match self.parse::<u32>() {
-            0 => false,
-            1 => true,
-            v => panic!("flag {v} in: {}", self.line),
-        }
+        flag(self.parse())
     }
 
     fn end_rotation(&mut self) -> EndRotation {
-        match self.parse::<i32>() {
-            0 => EndRotation::KeepModel,
-            1 => EndRotation::CopyEffector,
-            2 => EndRotation::KeepLocal,
-            v => panic!("end_rotation {v} in: {}", self.line),
-        }
+        let values = [
+            EndRotation::KeepModel,
+            EndRotation::CopyEffector,
+            EndRotation::KeepLocal,
+        ];
+        decode("end_rotation", self.parse(), &values)
     }
 
     fn vec3(&mut self) -> Vec3 {
@@ -234,6 +246,13 @@ impl<'a> Tokens<'a> {
         (self.parse(), self.f32(), self.parse())
     }
 
+    /// [`Tokens::result`], the end of the line.
+    fn last_result(mut self) -> (u32, f32, u32) {
+        let result = self.result();
+        self.end();
+        result
+    }
+
     fn status(&mut self) -> i32 {
         self.tag("ST");
         self.parse()
@@ -281,6 +300,15 @@ impl<'a> Tokens<'a> {
         assert_eq!(local.len(), pose.joint_count(), "{tag} in: {}", self.line);
         pose.local_mut().copy_from_slice(&local);
         pose
+    }
+
+    /// One [`Tokens::exact_pose`] per tag, in order.
+    fn exact_poses<const N: usize>(
+        &mut self,
+        tags: [&str; N],
+        skeleton: &Arc<Skeleton>,
+    ) -> [Pose; N] {
+        tags.map(|tag| self.exact_pose(tag, skeleton))
     }
 
     /// `MASK -` (NULL) or `MASK n <n weights>`: a mask of `skeleton` with exactly these weights.
@@ -442,6 +470,15 @@ impl<'a> Tokens<'a> {
         (settings, hands)
     }
 
+    /// `ST st OUT n <n>`, the end of a line: the status and output transforms of a call.
+    fn status_and_out(self) -> (i32, Vec<Transform>) {
+        let mut t = self;
+        let status = t.status();
+        let out = t.counted_transforms("OUT");
+        t.end();
+        (status, out)
+    }
+
     fn end(mut self) {
         assert!(
             self.words.next().is_none(),
@@ -579,26 +616,41 @@ impl Compare {
         }
     }
 
-    fn vec3(&mut self, what: &str, c: Vec3, rust: Vec3) {
+    /// The hand offset C printed, if it asked for one.
+    fn offset(&mut self, what: &str, c: Option<Vec3>, rust: Vec3) {
+        let Some(c) = c else { return };
         for (k, (x, y)) in c.to_array().into_iter().zip(rust.to_array()).enumerate() {
-            self.float(&format!("{what} component {k}"), x, y);
+            self.float(&format!("{what} offset component {k}"), x, y);
         }
     }
 
-    fn transforms(&mut self, what: &str, c: &[Transform], rust: &[Transform]) {
+    /// Lists that must have the same length (of `items`), compared item by item by `item`.
+    fn lists<T>(
+        &mut self,
+        (what, items): (&str, &str),
+        c: &[T],
+        rust: &[T],
+        mut item: impl FnMut(&mut Self, usize, &T, &T),
+    ) {
         if c.len() != rust.len() {
             self.mismatches.push(format!(
-                "{what}: C wrote {} transforms, Rust {}",
+                "{what}: C wrote {} {items}, Rust {}",
                 c.len(),
                 rust.len()
             ));
             return;
         }
         for (i, (a, b)) in c.iter().zip(rust).enumerate() {
-            for (k, (x, y)) in components(a).into_iter().zip(components(b)).enumerate() {
-                self.float(&format!("{what}[{i}] field {k}"), x, y);
-            }
+            item(self, i, a, b);
         }
+    }
+
+    fn transforms(&mut self, what: &str, c: &[Transform], rust: &[Transform]) {
+        self.lists((what, "transforms"), c, rust, |cmp, i, a, b| {
+            for (k, (x, y)) in components(a).into_iter().zip(components(b)).enumerate() {
+                cmp.float(&format!("{what}[{i}] field {k}"), x, y);
+            }
+        });
     }
 
     fn result(&mut self, what: &str, c: (u32, f32, u32), rust: IkResult) {
@@ -611,9 +663,40 @@ impl Compare {
         self.float(&format!("{what} error"), c.1, rust.error);
     }
 
-    /// After an error on both sides: what C wrote back is its input, as Rust leaves its own.
-    fn untouched(&mut self, what: &str, c: &[Transform], before: &[Transform]) {
-        self.transforms(&format!("{what} (error, untouched)"), c, before);
+    /// Compares the statuses of a call; when both sides succeeded, `ok` compares the outputs
+    /// (given Rust's result), and when both failed, what C wrote back (`out`) must be what it
+    /// passed in (`before`), as Rust leaves its own.
+    fn outcome<T>(
+        &mut self,
+        what: &str,
+        c: i32,
+        rust: sinew::Result<T>,
+        (out, before): (&[Transform], &[Transform]),
+        ok: impl FnOnce(&mut Self, T),
+    ) {
+        if self.status(what, c, &rust) {
+            ok(self, rust.expect("ok"));
+        } else if rust.is_err() {
+            self.transforms(&format!("{what} (error, untouched)"), out, before);
+        }
+    }
+
+    /// Runs `job` on a copy of `input` and compares it with what C wrote back (`out`, after a call
+    /// that returned `status`), as [`Compare::outcome`]; `more` compares the job's result.
+    fn on_copy<T>(
+        &mut self,
+        what: &str,
+        (status, out): (i32, &[Transform]),
+        input: &[Transform],
+        job: impl FnOnce(&mut [Transform]) -> sinew::Result<T>,
+        more: impl FnOnce(&mut Self, &[Transform], T),
+    ) {
+        let mut copy = input.to_vec();
+        let outcome = job(&mut copy);
+        self.outcome(what, status, outcome, (out, input), |cmp, r| {
+            cmp.transforms(what, out, &copy);
+            more(cmp, &copy, r);
+        });
     }
 
     /// Compares the model transforms C wrote with those of the Rust `pose`; a pose with no
@@ -644,17 +727,9 @@ impl Compare {
 
     /// Float lists of the same length, element by element.
     fn floats(&mut self, what: &str, c: &[f32], rust: &[f32]) {
-        if c.len() != rust.len() {
-            self.mismatches.push(format!(
-                "{what}: C wrote {} values, Rust {}",
-                c.len(),
-                rust.len()
-            ));
-            return;
-        }
-        for (i, (&x, &y)) in c.iter().zip(rust).enumerate() {
-            self.float(&format!("{what}[{i}]"), x, y);
-        }
+        self.lists((what, "values"), c, rust, |cmp, i, &x, &y| {
+            cmp.float(&format!("{what}[{i}]"), x, y);
+        });
     }
 
     /// A count or flag that must be equal.
@@ -771,8 +846,7 @@ const LINE_KINDS: &[LineKind] = &[
 
 /// `CASE id S .. IN <3 transforms> E .. R .. P .. ST st OUT <3 transforms> RES ..`
 fn check_case(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "CASE");
-    let what = format!("case {id}");
+    let (mut t, what) = Tokens::parity(line, "CASE", "case");
     let settings = t.settings();
     t.tag("IN");
     let input: [Transform; 3] = std::array::from_fn(|_| t.transform());
@@ -784,23 +858,16 @@ fn check_case(line: &str, cmp: &mut Compare) {
     t.end();
 
     let solver = TwoBoneIk::new(settings).unwrap_or_else(|e| panic!("{what}: settings: {e}"));
-    let mut chain = input;
-    let outcome = solver.solve(&mut chain, &target);
-    if cmp.status(&what, status, &outcome) {
-        cmp.transforms(&what, &out, &chain);
-        cmp.result(&what, result, outcome.expect("ok"));
-    } else if outcome.is_err() {
-        // Both sides leave the chain as it was.
-        cmp.untouched(&what, &out, &input);
-    }
+    let solve = |c: &mut [Transform]| solver.solve(c.try_into().expect("3 joints"), &target);
+    cmp.on_copy(&what, (status, &out), &input, solve, |cmp, _, r| {
+        cmp.result(&what, result, r);
+    });
 }
 
 /// `POSE id NAMES n <names> PAR <n> REST <n> LOCAL <n> S .. J name i name i name i E .. R .. P ..
 /// ST st OUT <n> MODEL <n> RES ..`
 fn check_pose(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "POSE");
-    let what = format!("pose case {id}");
-    let (mut pose, names) = t.pose(&what);
+    let (mut t, what, mut pose, names) = Tokens::parity_pose(line, "POSE", "pose case");
     let n = names.len();
     let settings = t.settings();
     t.tag("J");
@@ -819,16 +886,17 @@ fn check_pose(line: &str, cmp: &mut Compare) {
     let solver = TwoBoneIk::new(settings).unwrap_or_else(|e| panic!("{what}: settings: {e}"));
     // The index type is inferred from `solve_pose` (it has been `usize` and `u32`).
     let indices = joints.map(|j| j.try_into().expect("joint index fits"));
+    let before = pose.local().to_vec();
     let outcome = solver.solve_pose(&mut pose, indices, &target);
-    if cmp.status(&what, status, &outcome) {
+    cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
         cmp.transforms(&format!("{what} local"), &out_local, pose.local());
         cmp.transforms(
             &format!("{what} model"),
             &out_model,
             pose.model().expect("finite model"),
         );
-        cmp.result(&what, result, outcome.expect("ok"));
-    }
+        cmp.result(&what, result, r);
+    });
 }
 
 fn solver_name(settings: &ChainSettings) -> &'static str {
@@ -841,22 +909,20 @@ fn solver_name(settings: &ChainSettings) -> &'static str {
 /// `CHAIN id <FS|CS ..> MAXJ m IN n <n> K <n> [JT <n>] PARENT q|- E .. R .. ST st OUT n <n>
 /// RES ..`
 fn check_chain(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "CHAIN");
+    let (mut t, what) = Tokens::parity(line, "CHAIN", "case");
     let (settings, max_joints) = t.chain_solver();
-    let what = format!("{} case {id}", solver_name(&settings));
+    let what = format!("{} {what}", solver_name(&settings));
     let input = t.counted_transforms("IN");
     let joints = t.chain_joints(&settings, input.len());
+    let configured = configured_chain_solver(cmp, &what, &settings, max_joints, &joints);
     t.tag("PARENT");
     let parent = t.optional(Tokens::quat);
     let target = t.chain_target();
     let status = t.status();
     let out = t.counted_transforms("OUT");
-    let result = t.result();
-    t.end();
+    let result = t.last_result();
 
-    let Some((mut solver, constraints)) =
-        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
-    else {
+    let Some((mut solver, constraints)) = configured else {
         return;
     };
     // As documented: NULL is the identity; a rotation of any length is renormalized.
@@ -864,11 +930,9 @@ fn check_chain(line: &str, cmp: &mut Compare) {
         sinew::rotation::normalize_robust(q)
             .unwrap_or_else(|| panic!("{what}: unusable root parent rotation {q}"))
     });
-    let mut chain = input.clone();
-    let outcome = solver.solve(&mut chain, parent, &target);
-    if cmp.status(&what, status, &outcome) {
-        cmp.transforms(&what, &out, &chain);
-        cmp.result(&what, result, outcome.expect("ok"));
+    let solve = |c: &mut [Transform]| solver.solve(c, parent, &target);
+    cmp.on_copy(&what, (status, &out), &input, solve, |cmp, chain, r| {
+        cmp.result(&what, result, r);
         let mut parent_rotation = parent;
         for (i, (joint, c)) in chain.iter().zip(&constraints).enumerate() {
             if let Some(c) = c {
@@ -876,54 +940,44 @@ fn check_chain(line: &str, cmp: &mut Compare) {
             }
             parent_rotation = joint.rotation;
         }
-    } else if outcome.is_err() {
-        cmp.untouched(&what, &out, &input);
-    }
+    });
 }
 
 /// `CHPOSE id NAMES .. PAR .. REST .. LOCAL .. <FS|CS ..> MAXJ m JOINTS k <k> K <k> [JT <k>]
 /// E .. R .. ST st OUT <n> MODEL <n> RES ..`
 fn check_chain_pose(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "CHPOSE");
-    let what = format!("chain pose case {id}");
-    let (mut pose, names) = t.pose(&what);
+    let (mut t, what, mut pose, names) = Tokens::parity_pose(line, "CHPOSE", "chain pose case");
     let n = names.len();
     let (settings, max_joints) = t.chain_solver();
     let what = format!("{} {what}", solver_name(&settings));
     let indices = t.indices("JOINTS");
     let joints = t.chain_joints(&settings, indices.len());
+    let configured = configured_chain_solver(cmp, &what, &settings, max_joints, &joints);
     let target = t.chain_target();
     let status = t.status();
     let (out_local, out_model) = t.local_and_model(n);
-    let result = t.result();
-    t.end();
+    let result = t.last_result();
 
-    let Some((mut solver, constraints)) =
-        configured_chain_solver(cmp, &what, &settings, max_joints, &joints)
-    else {
+    let Some((mut solver, constraints)) = configured else {
         return;
     };
     let before = pose.local().to_vec();
     let outcome = solver.solve_pose(&mut pose, &indices, &target);
-    if cmp.status(&what, status, &outcome) {
+    cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
         cmp.transforms(&format!("{what} local"), &out_local, pose.local());
-        cmp.result(&what, result, outcome.expect("ok"));
+        cmp.result(&what, result, r);
         for (&j, c) in indices.iter().zip(&constraints) {
             if let Some(c) = c {
                 cmp.within(&what, j as usize, c, pose.local()[j as usize].rotation);
             }
         }
         cmp.model(&what, &out_model, &mut pose, "solved");
-    } else if outcome.is_err() {
-        cmp.untouched(&what, &out_local, &before);
-    }
+    });
 }
 
 /// `APPLY id NAMES .. PAR .. REST .. LOCAL .. LIST k (joint constraint)* ST st OUT <n>`
 fn check_apply(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "APPLY");
-    let what = format!("apply case {id}");
-    let (mut pose, names) = t.pose(&what);
+    let (mut t, what, mut pose, names) = Tokens::parity_pose(line, "APPLY", "apply case");
     t.tag("LIST");
     let count: usize = t.parse();
     let list: Vec<(u32, ConstraintFields)> = (0..count)
@@ -952,24 +1006,26 @@ fn check_apply(line: &str, cmp: &mut Compare) {
         }
         Ok(v)
     });
-    if cmp.status(&what, status, &outcome) {
-        cmp.transforms(&what, &out_local, pose.local());
-        // The last constraint applied to each joint holds.
-        let applied = outcome.expect("ok");
-        for (k, (j, c)) in applied.iter().enumerate() {
-            if !applied[k + 1..].iter().any(|(later, _)| later == j) {
-                cmp.within(&what, *j, c, pose.local()[*j].rotation);
+    cmp.outcome(
+        &what,
+        status,
+        outcome,
+        (&out_local, &before),
+        |cmp, applied| {
+            cmp.transforms(&what, &out_local, pose.local());
+            // The last constraint applied to each joint holds.
+            for (k, (j, c)) in applied.iter().enumerate() {
+                if !applied[k + 1..].iter().any(|(later, _)| later == j) {
+                    cmp.within(&what, *j, c, pose.local()[*j].rotation);
+                }
             }
-        }
-    } else if outcome.is_err() {
-        cmp.untouched(&what, &out_local, &before);
-    }
+        },
+    );
 }
 
 /// `HANDM id HS .. H .. IN n <n> BONES k <k> ST st OUT n <n> OFF v|-`
 fn check_hand_model(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "HANDM");
-    let what = format!("hand model case {id}");
+    let (mut t, what) = Tokens::parity(line, "HANDM", "hand model case");
     let (settings, hands) = t.hand_settings();
     let input = t.counted_transforms("IN");
     let bones = t.indices("BONES");
@@ -980,24 +1036,16 @@ fn check_hand_model(line: &str, cmp: &mut Compare) {
     t.end();
 
     let node = HandIkRetargeting::new(settings).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut model = input.clone();
-    let outcome = node.apply_model(&mut model, &hands, &bones);
-    if cmp.status(&what, status, &outcome) {
-        cmp.transforms(&what, &out, &model);
-        if let Some(offset) = offset {
-            cmp.vec3(&format!("{what} offset"), offset, outcome.expect("ok"));
-        }
-    } else if outcome.is_err() {
-        cmp.untouched(&what, &out, &input);
-    }
+    let apply = |m: &mut [Transform]| node.apply_model(m, &hands, &bones);
+    cmp.on_copy(&what, (status, &out), &input, apply, |cmp, _, r| {
+        cmp.offset(&what, offset, r);
+    });
 }
 
 /// `HANDP id NAMES .. PAR .. REST .. LOCAL .. HS .. H .. BONES k <k> ST st OUT <n> MODEL <n>
 /// OFF v|-`
 fn check_hand_pose(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "HANDP");
-    let what = format!("hand pose case {id}");
-    let (mut pose, names) = t.pose(&what);
+    let (mut t, what, mut pose, names) = Tokens::parity_pose(line, "HANDP", "hand pose case");
     let n = names.len();
     let (settings, hands) = t.hand_settings();
     let bones = t.indices("BONES");
@@ -1010,15 +1058,11 @@ fn check_hand_pose(line: &str, cmp: &mut Compare) {
     let node = HandIkRetargeting::new(settings).unwrap_or_else(|e| panic!("{what}: {e}"));
     let before = pose.local().to_vec();
     let outcome = node.apply_pose(&mut pose, &hands, &bones);
-    if cmp.status(&what, status, &outcome) {
+    cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
         cmp.transforms(&format!("{what} local"), &out_local, pose.local());
-        if let Some(offset) = offset {
-            cmp.vec3(&format!("{what} offset"), offset, outcome.expect("ok"));
-        }
+        cmp.offset(&what, offset, r);
         cmp.model(&what, &out_model, &mut pose, "moved");
-    } else if outcome.is_err() {
-        cmp.untouched(&what, &out_local, &before);
-    }
+    });
 }
 
 // ------------------------------------------------------------------------------ blending
@@ -1045,23 +1089,27 @@ struct ClipSpec {
     edits: Vec<TrackEdit>,
 }
 
+/// The value a C enum's `code` stands for: `values` in the enum's order.
+fn decode<T: Copy>(what: &str, code: i64, values: &[T]) -> T {
+    usize::try_from(code)
+        .ok()
+        .and_then(|i| values.get(i).copied())
+        .unwrap_or_else(|| panic!("{what} {code} in a parity line"))
+}
+
 fn property(value: i32) -> Property {
-    match value {
-        0 => Property::Translation,
-        1 => Property::Rotation,
-        2 => Property::Scale,
-        v => panic!("property {v} in a parity line"),
-    }
+    let values = [Property::Translation, Property::Rotation, Property::Scale];
+    decode("property", value.into(), &values)
 }
 
 fn interpolation(value: i32) -> Interpolation {
-    match value {
-        0 => Interpolation::Step,
-        1 => Interpolation::Linear,
-        2 => Interpolation::Slerp,
-        3 => Interpolation::Cubic,
-        v => panic!("interpolation {v} in a parity line"),
-    }
+    let values = [
+        Interpolation::Step,
+        Interpolation::Linear,
+        Interpolation::Slerp,
+        Interpolation::Cubic,
+    ];
+    decode("interpolation", value.into(), &values)
 }
 
 fn vec3s(flat: &[f32]) -> Vec<Vec3> {
@@ -1124,46 +1172,33 @@ fn build_clip(cmp: &mut Compare, what: &str, skeleton: &Skeleton, spec: &ClipSpe
 }
 
 fn blend_space(value: i32) -> BlendSpace {
-    match value {
-        0 => BlendSpace::Local,
-        1 => BlendSpace::ModelRotation,
-        v => panic!("space {v} in a parity line"),
-    }
+    let values = [BlendSpace::Local, BlendSpace::ModelRotation];
+    decode("space", value.into(), &values)
 }
 
 fn fade_curve(value: i32) -> FadeCurve {
-    match value {
-        0 => FadeCurve::Linear,
-        1 => FadeCurve::Smooth,
-        2 => FadeCurve::Inertialize,
-        v => panic!("curve {v} in a parity line"),
-    }
+    let values = [FadeCurve::Linear, FadeCurve::Smooth, FadeCurve::Inertialize];
+    decode("curve", value.into(), &values)
 }
 
 fn flag(value: u32) -> bool {
-    match value {
-        0 => false,
-        1 => true,
-        v => panic!("flag {v} in a parity line"),
-    }
+    decode("flag", value.into(), &[false, true])
 }
 
-/// Compares an output pose after a call: C's `out` against Rust's pose on success, against
-/// the pose before the call (`before`) when both failed.
+/// Runs a job on `pose` and compares its output pose with what C wrote (`out`, after a call that
+/// returned `status`): Rust's pose on success, the pose before the call when both failed.
 fn pose_outcome<T>(
     cmp: &mut Compare,
     what: &str,
-    status: i32,
-    outcome: &sinew::Result<T>,
-    out: &[Transform],
-    rust: &Pose,
-    before: &[Transform],
+    (status, out): (i32, &[Transform]),
+    pose: &mut Pose,
+    job: impl FnOnce(&mut Pose) -> sinew::Result<T>,
 ) {
-    if cmp.status(what, status, outcome) {
-        cmp.transforms(what, out, rust.local());
-    } else if outcome.is_err() {
-        cmp.untouched(what, out, before);
-    }
+    let before = pose.local().to_vec();
+    let outcome = job(pose);
+    cmp.outcome(what, status, outcome, (out, &before), |cmp, _| {
+        cmp.transforms(what, out, pose.local());
+    });
 }
 
 /// `BLEND id NAMES .. PAR .. REST .. A n <n> B n <n> OUTIN n <n> T t MASK .. SPACE s ALIAS k
@@ -1172,33 +1207,25 @@ fn pose_outcome<T>(
 /// validates and leaves the pose as it is, while `Pose::blend(a, a)` renormalizes rotations:
 /// those agree within the tolerance, not bit for bit.)
 fn check_blend(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "BLEND");
-    let what = format!("blend case {id}");
-    let (skeleton, _) = t.skeleton(&what);
-    let a = t.exact_pose("A", &skeleton);
-    let b = t.exact_pose("B", &skeleton);
-    let before = t.exact_pose("OUTIN", &skeleton);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "BLEND", "blend case");
+    let [a, b, mut pose] = t.exact_poses(["A", "B", "OUTIN"], &skeleton);
     let factor = t.parse_tagged("T");
     let mask = t.mask(&skeleton);
     let space = blend_space(t.parse_tagged("SPACE"));
     let alias: u32 = t.parse_tagged("ALIAS");
-    let status = t.status();
-    let out = t.counted_transforms("OUT");
-    t.end();
+    let (status, out) = t.status_and_out();
 
     let what = format!("{what} (alias {alias}, {space:?})");
-    let mut pose = before.clone();
-    let outcome = pose.blend(&a, &b, factor, mask.as_ref(), space);
-    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+    pose_outcome(cmp, &what, (status, &out), &mut pose, |p| {
+        p.blend(&a, &b, factor, mask.as_ref(), space)
+    });
 }
 
 /// `LAYERS id NAMES .. PAR .. REST .. OUTIN n <n> THR thr L k (P n <n> W w MASK ..)* ST st
 /// OUT n <n>`
 fn check_layers(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "LAYERS");
-    let what = format!("layers case {id}");
-    let (skeleton, _) = t.skeleton(&what);
-    let before = t.exact_pose("OUTIN", &skeleton);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "LAYERS", "layers case");
+    let mut pose = t.exact_pose("OUTIN", &skeleton);
     let threshold = t.parse_tagged("THR");
     let k: usize = t.parse_tagged("L");
     let inputs: Vec<(Pose, f32, Option<JointMask>)> = (0..k)
@@ -1208,9 +1235,7 @@ fn check_layers(line: &str, cmp: &mut Compare) {
             (pose, weight, t.mask(&skeleton))
         })
         .collect();
-    let status = t.status();
-    let out = t.counted_transforms("OUT");
-    t.end();
+    let (status, out) = t.status_and_out();
 
     let layers: Vec<Layer<'_>> = inputs
         .iter()
@@ -1220,49 +1245,36 @@ fn check_layers(line: &str, cmp: &mut Compare) {
             mask: mask.as_ref(),
         })
         .collect();
-    let mut pose = before.clone();
-    let outcome = pose.blend_layers(&layers, threshold);
-    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+    pose_outcome(cmp, &what, (status, &out), &mut pose, |p| {
+        p.blend_layers(&layers, threshold)
+    });
 }
 
 /// `ADDMAKE id NAMES .. PAR .. REST .. P n <n> R n <n> OUTIN n <n> ST st OUT n <n>`
 fn check_make_additive(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "ADDMAKE");
-    let what = format!("make_additive case {id}");
-    let (skeleton, _) = t.skeleton(&what);
-    let p = t.exact_pose("P", &skeleton);
-    let r = t.exact_pose("R", &skeleton);
-    let before = t.exact_pose("OUTIN", &skeleton);
-    let status = t.status();
-    let out = t.counted_transforms("OUT");
-    t.end();
-
-    let mut delta = before.clone();
-    let outcome = delta.make_additive(&p, &r);
-    pose_outcome(cmp, &what, status, &outcome, &out, &delta, before.local());
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "ADDMAKE", "make_additive case");
+    let [p, r, mut delta] = t.exact_poses(["P", "R", "OUTIN"], &skeleton);
+    let (status, out) = t.status_and_out();
+    pose_outcome(cmp, &what, (status, &out), &mut delta, |d| {
+        d.make_additive(&p, &r)
+    });
 }
 
 /// `ADDAPPLY id NAMES .. PAR .. REST .. BASE n <n> D n <n> OUTIN n <n> W w MASK .. ALIAS k
 /// ST st OUT n <n>`. ALIAS: 0 distinct, 1 out == base, 2 base == delta; every form must give
 /// `Pose::add_to` into a distinct pose.
 fn check_apply_additive(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "ADDAPPLY");
-    let what = format!("apply_additive case {id}");
-    let (skeleton, _) = t.skeleton(&what);
-    let base = t.exact_pose("BASE", &skeleton);
-    let delta = t.exact_pose("D", &skeleton);
-    let before = t.exact_pose("OUTIN", &skeleton);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "ADDAPPLY", "apply_additive case");
+    let [base, delta, mut pose] = t.exact_poses(["BASE", "D", "OUTIN"], &skeleton);
     let weight = t.parse_tagged("W");
     let mask = t.mask(&skeleton);
     let alias: u32 = t.parse_tagged("ALIAS");
-    let status = t.status();
-    let out = t.counted_transforms("OUT");
-    t.end();
+    let (status, out) = t.status_and_out();
 
     let what = format!("{what} (alias {alias})");
-    let mut pose = before.clone();
-    let outcome = pose.add_to(&base, &delta, weight, mask.as_ref());
-    pose_outcome(cmp, &what, status, &outcome, &out, &pose, before.local());
+    pose_outcome(cmp, &what, (status, &out), &mut pose, |p| {
+        p.add_to(&base, &delta, weight, mask.as_ref())
+    });
 }
 
 enum MaskOp {
@@ -1273,9 +1285,7 @@ enum MaskOp {
 /// `MASK id NAMES .. PAR .. REST .. MK (U value | S root depth) ST st OPS k (W joint w ST st |
 /// A n <n weights> ST st)* OUT (n <n weights> | -)`
 fn check_mask(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "MASK");
-    let what = format!("mask case {id}");
-    let (skeleton, _) = t.skeleton(&what);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "MASK", "mask case");
     t.tag("MK");
     let created = match t.word() {
         "U" => JointMask::uniform(&skeleton, t.f32()),
@@ -1330,9 +1340,7 @@ fn check_mask(line: &str, cmp: &mut Compare) {
 /// `CLIP id NAMES .. PAR .. REST .. <clip> SAMPLES m (T t L looping C cursor ST st OUT n <n>)*`:
 /// C samples into one pose, with one cursor for the samples marked C 1, in order.
 fn check_clip(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "CLIP");
-    let what = format!("clip case {id}");
-    let (skeleton, _) = t.skeleton(&what);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "CLIP", "clip case");
     let spec = t.clip_spec();
     let m: usize = t.parse_tagged("SAMPLES");
     let samples: Vec<(f32, bool, bool, i32, Vec<Transform>)> = (0..m)
@@ -1353,71 +1361,67 @@ fn check_clip(line: &str, cmp: &mut Compare) {
     let mut pose = Pose::new(skeleton);
     for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {
         let what = format!("{what} sample {k} at {time} (looping {looping}, cursor {use_cursor})");
-        let before = pose.local().to_vec();
-        let outcome = clip.sample(
-            *time,
-            *looping,
-            use_cursor.then_some(&mut cursor),
-            &mut pose,
-        );
-        pose_outcome(cmp, &what, *status, &outcome, out, &pose, &before);
+        pose_outcome(cmp, &what, (*status, out), &mut pose, |p| {
+            clip.sample(*time, *looping, use_cursor.then_some(&mut cursor), p)
+        });
     }
-}
-
-enum CrossfadeOp {
-    Play {
-        clip: usize,
-        looping: bool,
-        status: i32,
-    },
-    Fade {
-        clip: usize,
-        duration: f32,
-        curve: i32,
-        looping: bool,
-        status: i32,
-        queued: Option<u32>,
-    },
-    Update {
-        dt: f32,
-        status: i32,
-        out: Vec<Transform>,
-        count: usize,
-        weights: Vec<f32>,
-        capacity: usize,
-        fades: usize,
-    },
 }
 
 /// `XFADE id NAMES .. PAR .. REST .. MAXF m CLIPS k <k clips> OPS q (PLAY c looping ST st |
 /// FADE c duration curve looping ST st Q (0|1|-) | UPD dt ST st OUT n <n> W count capacity
-/// <min(count, capacity) weights> FC fades)*`: one controller driven through the script.
+/// <min(count, capacity) weights> FC fades)*`: one controller driven through the script, each
+/// operation checked as it is read (the whole line is read even when a clip or the controller
+/// could not be created).
 fn check_crossfade(line: &str, cmp: &mut Compare) {
-    let (mut t, id) = Tokens::parity(line, "XFADE");
-    let what = format!("crossfade case {id}");
-    let (skeleton, _) = t.skeleton(&what);
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "XFADE", "crossfade case");
     let max_fades: usize = t.parse_tagged("MAXF");
     let k: usize = t.parse_tagged("CLIPS");
     let specs: Vec<ClipSpec> = (0..k).map(|_| t.clip_spec()).collect();
+    let clips: Option<Vec<Arc<Clip>>> = specs
+        .iter()
+        .enumerate()
+        .map(|(c, spec)| {
+            build_clip(cmp, &format!("{what} clip {c}"), &skeleton, spec).map(Arc::new)
+        })
+        .collect();
+    let mut run = clips.and_then(|clips| match Crossfade::new(skeleton, max_fades) {
+        Ok(controller) => Some((controller, clips)),
+        Err(e) => {
+            cmp.property(&what, format!("Crossfade::new: {e}"));
+            None
+        }
+    });
     let n_ops: usize = t.parse_tagged("OPS");
-    let ops: Vec<CrossfadeOp> = (0..n_ops)
-        .map(|_| match t.word() {
-            "PLAY" => CrossfadeOp::Play {
-                clip: t.parse(),
-                looping: flag(t.parse()),
-                status: t.status(),
-            },
-            "FADE" => CrossfadeOp::Fade {
-                clip: t.parse(),
-                duration: t.f32(),
-                curve: t.parse(),
-                looping: flag(t.parse()),
-                status: t.status(),
-                queued: {
-                    t.tag("Q");
-                    t.optional(|t| t.parse())
-                },
-            },
+    for k in 0..n_ops {
+        let what = format!("{what} op {k}");
+        match t.word() {
+            "PLAY" => {
+                let (clip, looping): (usize, u32) = (t.parse(), t.parse());
+                let status = t.status();
+                if let Some((controller, clips)) = &mut run {
+                    let outcome = controller.play(clips[clip].clone(), flag(looping));
+                    cmp.status(&format!("{what} play"), status, &outcome);
+                }
+            }
+            "FADE" => {
+                let (clip, duration, curve, looping): (usize, f32, i32, u32) =
+                    (t.parse(), t.f32(), t.parse(), t.parse());
+                let status = t.status();
+                t.tag("Q");
+                let queued: Option<u32> = t.optional(|t| t.parse());
+                if let Some((controller, clips)) = &mut run {
+                    let fade = fade_curve(curve);
+                    let outcome =
+                        controller.fade_to(clips[clip].clone(), duration, fade, flag(looping));
+                    let what = format!("{what} fade_to");
+                    if cmp.status(&what, status, &outcome) {
+                        if let Some(q) = queued {
+                            let rust = u32::from(outcome.expect("ok"));
+                            cmp.same(&format!("{what} queued"), q, rust);
+                        }
+                    }
+                }
+            }
             "UPD" => {
                 let dt = t.f32();
                 let status = t.status();
@@ -1426,95 +1430,29 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
                 let count: usize = t.parse();
                 let capacity: usize = t.parse();
                 let weights = t.floats(count.min(capacity));
-                let fades = t.parse_tagged("FC");
-                CrossfadeOp::Update {
-                    dt,
-                    status,
-                    out,
-                    count,
-                    weights,
-                    capacity,
-                    fades,
-                }
-            }
-            w => panic!("expected PLAY, FADE or UPD, got {w:?} in: {line}"),
-        })
-        .collect();
-    t.end();
-
-    let mut clips = Vec::new();
-    for (c, spec) in specs.iter().enumerate() {
-        match build_clip(cmp, &format!("{what} clip {c}"), &skeleton, spec) {
-            Some(clip) => clips.push(Arc::new(clip)),
-            None => return,
-        }
-    }
-    let mut controller = match Crossfade::new(skeleton, max_fades) {
-        Ok(c) => c,
-        Err(e) => return cmp.property(&what, format!("Crossfade::new: {e}")),
-    };
-    for (k, op) in ops.iter().enumerate() {
-        let what = format!("{what} op {k}");
-        match op {
-            CrossfadeOp::Play {
-                clip,
-                looping,
-                status,
-            } => {
-                let outcome = controller.play(clips[*clip].clone(), *looping);
-                cmp.status(&format!("{what} play"), *status, &outcome);
-            }
-            CrossfadeOp::Fade {
-                clip,
-                duration,
-                curve,
-                looping,
-                status,
-                queued,
-            } => {
-                let outcome = controller.fade_to(
-                    clips[*clip].clone(),
-                    *duration,
-                    fade_curve(*curve),
-                    *looping,
-                );
-                let what = format!("{what} fade_to");
-                if cmp.status(&what, *status, &outcome) {
-                    if let Some(q) = queued {
-                        cmp.same(
-                            &format!("{what} queued"),
-                            *q,
-                            u32::from(outcome.expect("ok")),
-                        );
-                    }
-                }
-            }
-            CrossfadeOp::Update {
-                dt,
-                status,
-                out,
-                count,
-                weights,
-                capacity,
-                fades,
-            } => {
-                let outcome = controller.update(*dt);
+                let fades: usize = t.parse_tagged("FC");
+                let Some((controller, _)) = &mut run else {
+                    continue;
+                };
+                let outcome = controller.update(dt);
                 let what = format!("{what} update({dt})");
-                cmp.status(&what, *status, &outcome);
-                cmp.transforms(&format!("{what} pose"), out, controller.pose().local());
-                let mut buf = vec![f32::NAN; *capacity];
+                cmp.status(&what, status, &outcome);
+                cmp.transforms(&format!("{what} pose"), &out, controller.pose().local());
+                let mut buf = vec![f32::NAN; capacity];
                 let rust_count = controller.weights(&mut buf);
-                cmp.same(&format!("{what} weight count"), *count, rust_count);
-                buf.truncate(rust_count.min(*capacity));
-                cmp.floats(&format!("{what} weights"), weights, &buf);
+                cmp.same(&format!("{what} weight count"), count, rust_count);
+                buf.truncate(rust_count.min(capacity));
+                cmp.floats(&format!("{what} weights"), &weights, &buf);
                 cmp.same(
                     &format!("{what} fade_count"),
-                    *fades,
+                    fades,
                     controller.fade_count(),
                 );
             }
+            w => panic!("expected PLAY, FADE or UPD, got {w:?} in: {line}"),
         }
     }
+    t.end();
 }
 
 // ------------------------------------------------------------------------------ the test
@@ -1522,11 +1460,8 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
 #[test]
 #[cfg_attr(not(unix), ignore = "links the cdylib with Unix linker flags")]
 fn c_program_passes_and_matches_rust_core() {
-    let start = Instant::now();
-    let lib = native::shared_library();
-    let out_dir = native::scratch_dir("c_abi");
-
-    let exe = compile(&out_dir);
+    let run = native::Run::start("c_abi");
+    let exe = compile(&run.dir);
     let output = native::run_program(&exe);
     let stdout = String::from_utf8(output.stdout).expect("C output is UTF-8");
     // FAIL lines go to stderr; the assertions below show them.
@@ -1619,7 +1554,5 @@ fn c_program_passes_and_matches_rust_core() {
         cmp.mismatches.len(),
         cmp.mismatches.join("\n")
     );
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let elapsed = start.elapsed();
-    println!("linked {} ; took {elapsed:?}", lib.display());
+    run.finish("");
 }

@@ -13,8 +13,8 @@ use sinew::ffi::{
     sinew_clip_clear_track, sinew_clip_create, sinew_clip_cursor_create, sinew_clip_cursor_destroy,
     sinew_clip_destroy, sinew_clip_duration, sinew_clip_sample, sinew_clip_set_rotation_track,
     sinew_clip_set_scale_track, sinew_clip_set_translation_track, sinew_pose_create,
-    sinew_pose_destroy, sinew_pose_get_local, sinew_skeleton_create, sinew_skeleton_destroy,
-    SinewClip, SinewPose, SinewQuat, SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
+    sinew_pose_destroy, sinew_pose_get_local, sinew_skeleton_destroy, SinewClip, SinewPose,
+    SinewQuat, SinewSkeleton, SinewStatus, SinewTransform, SinewVec3,
 };
 use sinew::{
     Clip, ClipCursor, ErrorKind, Interpolation, Pose, Property, Quat, Skeleton, Track, Transform,
@@ -23,9 +23,12 @@ use sinew::{
 
 mod common;
 
-use common::poses::{bits, sample};
+use common::ffi::{c_skeleton_of, ok, SetTrack};
+use common::poses::{bits, cubic, sample, skeleton_of, track, trs};
 use common::props::config;
 use common::rotations::rot_between;
+use sinew::clip::Keyframe;
+use sinew::Interpolation::{Linear, Slerp};
 
 /// root -> spine -> head, root -> leg (the leg never gets tracks in most tests).
 const PARENTS: [i32; 4] = [-1, 0, 1, 0];
@@ -34,29 +37,14 @@ const N: usize = PARENTS.len();
 const LEG: usize = 3;
 
 fn skeleton() -> Arc<Skeleton> {
+    let leg = Quat::from_euler(glam::EulerRot::XYZ, 0.4, 0.5, -0.6);
     let rest = [
-        Transform::new(
-            Vec3::new(0.0, 1.0, 0.0),
-            Quat::from_rotation_y(0.3),
-            Vec3::ONE,
-        ),
-        Transform::new(
-            Vec3::new(0.0, 0.4, 0.1),
-            Quat::from_rotation_x(-0.2),
-            Vec3::splat(1.1),
-        ),
-        Transform::new(
-            Vec3::new(0.0, 0.3, 0.0),
-            Quat::from_rotation_z(0.1),
-            Vec3::new(1.0, 0.9, 1.2),
-        ),
-        Transform::new(
-            Vec3::new(0.2, -0.1, 0.0),
-            Quat::from_euler(glam::EulerRot::XYZ, 0.4, 0.5, -0.6),
-            Vec3::splat(0.8),
-        ),
+        trs([0.0, 1.0, 0.0], Quat::from_rotation_y(0.3), [1.0; 3]),
+        trs([0.0, 0.4, 0.1], Quat::from_rotation_x(-0.2), [1.1; 3]),
+        trs([0.0, 0.3, 0.0], Quat::from_rotation_z(0.1), [1.0, 0.9, 1.2]),
+        trs([0.2, -0.1, 0.0], leg, [0.8; 3]),
     ];
-    Arc::new(Skeleton::new(&PARENTS, &rest, None).unwrap())
+    skeleton_of(&PARENTS, &rest)
 }
 
 fn assert_close_pose(got: &Pose, want: &Pose, eps: f32, what: &str) {
@@ -126,22 +114,25 @@ fn tangents_quat(n: usize, k: f32) -> Vec<Quat> {
         .collect()
 }
 
-fn vec_track(interpolation: Interpolation, keys: &[Vec3]) -> Track<Vec3> {
-    let (i, o) = (
-        tangents_vec(keys.len(), 1.0),
-        tangents_vec(keys.len(), -0.5),
-    );
+/// A track of `keys` at [`TIMES`]; cubic tracks get the tangents `tangents(n, k)` for the two
+/// factors `k` of `(in, out)`.
+fn keyed<T: Keyframe>(
+    interpolation: Interpolation,
+    keys: &[T],
+    tangents: fn(usize, f32) -> Vec<T>,
+    (k_in, k_out): (f32, f32),
+) -> Track<T> {
+    let (i, o) = (tangents(keys.len(), k_in), tangents(keys.len(), k_out));
     let tangents = (interpolation == Interpolation::Cubic).then_some((&i[..], &o[..]));
     Track::new(interpolation, &TIMES, keys, tangents, DURATION).unwrap()
 }
 
+fn vec_track(interpolation: Interpolation, keys: &[Vec3]) -> Track<Vec3> {
+    keyed(interpolation, keys, tangents_vec, (1.0, -0.5))
+}
+
 fn quat_track(interpolation: Interpolation, keys: &[Quat]) -> Track<Quat> {
-    let (i, o) = (
-        tangents_quat(keys.len(), 1.0),
-        tangents_quat(keys.len(), -0.7),
-    );
-    let tangents = (interpolation == Interpolation::Cubic).then_some((&i[..], &o[..]));
-    Track::new(interpolation, &TIMES, keys, tangents, DURATION).unwrap()
+    keyed(interpolation, keys, tangents_quat, (1.0, -0.7))
 }
 
 /// A clip animating the root, spine and head (all three properties) with one interpolation;
@@ -190,14 +181,7 @@ fn sampling_errors_leave_the_output_untouched() {
     // Keys and tangents so large the curve leaves f32's range between keys.
     let mut wild = Clip::new(&s, 1.0).unwrap();
     let big = Vec3::splat(3e38);
-    let track = Track::new(
-        Interpolation::Cubic,
-        &[0.0, 1.0],
-        &[big, big],
-        Some((&[big, -big], &[big, big])),
-        1.0,
-    )
-    .unwrap();
+    let track = cubic(&[0.0, 1.0], &[big, big], (&[big, -big], &[big, big]), 1.0);
     wild.set_translation_track(0, track).unwrap();
     let e = wild.sample(0.25, false, None, &mut out).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NumericOverflow);
@@ -264,60 +248,36 @@ fn bad_tracks_are_rejected_with_the_right_kind() {
             InvalidArgument,
             "tangents on a {interp:?} track"
         );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            InvalidArgument,
-            "zero quaternion"
-        );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(1e-9, 0.0, 0.0, 1e-9),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            InvalidArgument,
-            "tiny quaternion"
-        );
-        let q = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
-            Quat::IDENTITY,
-        ];
-        assert_eq!(
-            quat_err(interp, &ok_t, &q, None),
-            NonFinite,
-            "NaN quaternion"
-        );
+        let xyzw = Quat::from_xyzw;
+        for (bad, kind, what) in [
+            (xyzw(0.0, 0.0, 0.0, 0.0), InvalidArgument, "zero"),
+            (xyzw(1e-9, 0.0, 0.0, 1e-9), InvalidArgument, "tiny"),
+            (xyzw(f32::NAN, 0.0, 0.0, 1.0), NonFinite, "NaN"),
+        ] {
+            let q = [Quat::IDENTITY, bad, Quat::IDENTITY];
+            let got = quat_err(interp, &ok_t, &q, None);
+            assert_eq!(got, kind, "{what} quaternion");
+        }
     }
     // Cubic: tangents required, one in and one out per key, finite.
     let tan = [Vec3::ZERO; 3];
     let e = |tangents: Option<(&[Vec3], &[Vec3])>| vec_err(Cubic, &ok_t, &v3, tangents, 1.0);
-    assert_eq!(e(None), InvalidArgument, "cubic without tangents");
-    assert_eq!(
-        e(Some((&tan[..2], &tan))),
-        SizeMismatch,
-        "short in tangents"
-    );
-    assert_eq!(
-        e(Some((&tan, &tan[..2]))),
-        SizeMismatch,
-        "short out tangents"
-    );
-    assert_eq!(
-        e(Some((&[Vec3::ZERO; 4], &tan))),
-        SizeMismatch,
-        "long in tangents"
-    );
-    let mut bad = tan;
+    let (long, mut bad) = ([Vec3::ZERO; 4], tan);
     bad[2].x = f32::NAN;
-    assert_eq!(e(Some((&tan, &bad))), NonFinite, "NaN out tangent");
-    assert_eq!(e(Some((&bad, &tan))), NonFinite, "NaN in tangent");
+    for (tangents, kind, what) in [
+        (None, InvalidArgument, "cubic without tangents"),
+        (
+            Some((&tan[..2], &tan[..])),
+            SizeMismatch,
+            "short in tangents",
+        ),
+        (Some((&tan, &tan[..2])), SizeMismatch, "short out tangents"),
+        (Some((&long, &tan)), SizeMismatch, "long in tangents"),
+        (Some((&tan, &bad)), NonFinite, "NaN out tangent"),
+        (Some((&bad, &tan)), NonFinite, "NaN in tangent"),
+    ] {
+        assert_eq!(e(tangents), kind, "{what}");
+    }
     let qt = [Quat::from_xyzw(0.0, 0.0, 0.0, 0.0); 3];
     let qv = [Quat::IDENTITY; 3];
     assert_eq!(quat_err(Cubic, &ok_t, &qv, None), InvalidArgument);
@@ -380,14 +340,12 @@ fn bad_clips_are_rejected_with_the_right_kind() {
 fn tracks_with_keys_beyond_the_clip_are_rejected() {
     let s = skeleton();
     let mut clip = Clip::new(&s, 1.0).unwrap();
-    let long = Track::new(
-        Interpolation::Linear,
+    let long = track(
+        Linear,
         &[0.0, 1.0, 3.0],
         &[Vec3::ZERO, Vec3::X, Vec3::Y],
-        None,
         3.0,
-    )
-    .unwrap();
+    );
     let before = clip.clone();
     let r = clip.set_translation_track(0, long.clone());
     assert_eq!(
@@ -396,14 +354,12 @@ fn tracks_with_keys_beyond_the_clip_are_rejected() {
         "a key at 3 s accepted into a 1 s clip"
     );
     assert_eq!(clip, before);
-    let rot = Track::new(
-        Interpolation::Linear,
+    let rot = track(
+        Linear,
         &[0.0, 2.0],
         &[Quat::IDENTITY, Quat::from_rotation_x(1.0)],
-        None,
         2.0,
-    )
-    .unwrap();
+    );
     assert_eq!(
         clip.set_rotation_track(0, rot).map_err(|e| e.kind()),
         Err(ErrorKind::OutOfRange)
@@ -413,14 +369,7 @@ fn tracks_with_keys_beyond_the_clip_are_rejected() {
         Err(ErrorKind::OutOfRange)
     );
     // A track made for a shorter (or the same) duration fits.
-    let short = Track::new(
-        Interpolation::Linear,
-        &[0.0, 0.5],
-        &[Vec3::ZERO, Vec3::X],
-        None,
-        0.5,
-    )
-    .unwrap();
+    let short = track(Linear, &[0.0, 0.5], &[Vec3::ZERO, Vec3::X], 0.5);
     clip.set_translation_track(0, short).unwrap();
 }
 
@@ -589,14 +538,7 @@ fn cubic_hermite_matches_hand_computed_values() {
     let values = [Vec3::new(0.0, 1.0, 0.0), Vec3::new(2.0, 1.0, -1.0)];
     let ins = [Vec3::splat(9.0), Vec3::new(0.5, -1.0, 0.0)];
     let outs = [Vec3::new(1.0, 0.0, 2.0), Vec3::splat(-7.0)];
-    let track = Track::new(
-        Interpolation::Cubic,
-        &times,
-        &values,
-        Some((&ins, &outs)),
-        3.0,
-    )
-    .unwrap();
+    let track = cubic(&times, &values, (&ins, &outs), 3.0);
     let mut clip = Clip::new(&s, 3.0).unwrap();
     clip.set_translation_track(1, track.clone()).unwrap();
     clip.set_scale_track(2, track).unwrap();
@@ -647,14 +589,7 @@ fn cubic_rotations_are_sign_independent() {
     ];
     let flipped_in = [tin[0], -tin[1]];
     let build = |b: Quat, ins: &[Quat]| {
-        let track = Track::new(
-            Interpolation::Cubic,
-            &[0.0, 1.0],
-            &[q0, b],
-            Some((ins, &tout[..])),
-            1.0,
-        )
-        .unwrap();
+        let track = cubic(&[0.0, 1.0], &[q0, b], (ins, &tout[..]), 1.0);
         let mut clip = Clip::new(&s, 1.0).unwrap();
         clip.set_rotation_track(0, track).unwrap();
         clip
@@ -752,14 +687,7 @@ fn clamped_playback_holds_the_ends() {
     // Keys that stop before the clip's end hold their last value to the end (looping or not),
     // and keys that start late hold their first value before.
     let mut clip = Clip::new(&s, 4.0).unwrap();
-    let track = Track::new(
-        Interpolation::Linear,
-        &[1.0, 2.0],
-        &[Vec3::X, Vec3::Y],
-        None,
-        4.0,
-    )
-    .unwrap();
+    let track = track(Linear, &[1.0, 2.0], &[Vec3::X, Vec3::Y], 4.0);
     clip.set_translation_track(0, track).unwrap();
     for (t, looping, want) in [
         (0.5, false, Vec3::X),
@@ -834,30 +762,25 @@ fn dense_clip_of(s: &Skeleton, seed: u32, keys: [usize; 3], tracks: [bool; 3]) -
     let f = seed as f32;
     let mut clip = Clip::new(s, d).unwrap();
     for j in 0..N {
-        let tt = times(keys[0]);
+        let [tt, tr, ts] = keys.map(times);
         let v: Vec<Vec3> = (0..tt.len())
             .map(|i| Vec3::new((i as f32 + f).sin(), (j as f32 + 0.3 * i as f32).cos(), f))
             .collect();
-        let t = Track::new(Interpolation::Linear, &tt, &v, None, d).unwrap();
-        if tracks[0] {
-            clip.set_translation_track(j, t).unwrap();
-        }
-        let tr = times(keys[1]);
         let q: Vec<Quat> = (0..tr.len())
             .map(|i| Quat::from_euler(glam::EulerRot::XYZ, 0.4 * i as f32, f, -0.3 * j as f32))
             .collect();
-        let t = Track::new(Interpolation::Slerp, &tr, &q, None, d).unwrap();
-        if tracks[1] {
-            clip.set_rotation_track(j, t).unwrap();
-        }
-        let ts = times(keys[2]);
         let sc: Vec<Vec3> = (0..ts.len())
             .map(|i| Vec3::splat(1.0 + 0.1 * i as f32))
             .collect();
         let tan = vec![Vec3::new(0.1, -0.2, 0.3); ts.len()];
-        let t = Track::new(Interpolation::Cubic, &ts, &sc, Some((&tan, &tan)), d).unwrap();
-        if tracks[2] {
-            clip.set_scale_track(j, t).unwrap();
+        // The selected properties, in order.
+        for k in (0..3).filter(|&k| tracks[k]) {
+            match k {
+                0 => clip.set_translation_track(j, track(Linear, &tt, &v, d)),
+                1 => clip.set_rotation_track(j, track(Slerp, &tr, &q, d)),
+                _ => clip.set_scale_track(j, cubic(&ts, &sc, (&tan, &tan), d)),
+            }
+            .unwrap();
         }
     }
     clip
@@ -978,26 +901,12 @@ struct CClip {
 
 impl CClip {
     fn new(s: &Skeleton, duration: f32) -> Self {
-        let rest: Vec<SinewTransform> = s.rest_pose().iter().map(|&t| t.into()).collect();
-        let (mut skeleton, mut clip, mut pose) =
-            (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-        // SAFETY: arrays hold the joint count; out pointers are valid.
+        let skeleton = c_skeleton_of(s);
+        let (mut clip, mut pose) = (ptr::null_mut(), ptr::null_mut());
+        // SAFETY: a live skeleton; out pointers are valid.
         unsafe {
-            assert_eq!(
-                sinew_skeleton_create(
-                    s.parents().as_ptr(),
-                    rest.as_ptr(),
-                    ptr::null(),
-                    N as u32,
-                    &mut skeleton
-                ),
-                SinewStatus::Ok
-            );
-            assert_eq!(
-                sinew_clip_create(skeleton, duration, &mut clip),
-                SinewStatus::Ok
-            );
-            assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
+            ok(sinew_clip_create(skeleton, duration, &mut clip));
+            ok(sinew_pose_create(skeleton, &mut pose));
         }
         Self {
             skeleton,
@@ -1010,7 +919,7 @@ impl CClip {
         let mut out = vec![SinewTransform::default(); N];
         // SAFETY: live pose of N joints.
         let status = unsafe { sinew_pose_get_local(self.pose, out.as_mut_ptr(), N as u32) };
-        assert_eq!(status, SinewStatus::Ok);
+        ok(status);
         out.into_iter().map(Transform::from).collect()
     }
 }
@@ -1023,6 +932,36 @@ impl Drop for CClip {
             sinew_clip_destroy(self.clip);
             sinew_skeleton_destroy(self.skeleton);
         }
+    }
+}
+
+/// Sets a track of `clip` (joint `j`, interpolation `k`) through `set`: `keys` at [`TIMES`],
+/// with `(in, out)` tangents if given.
+///
+/// # Safety
+/// `clip` is a live clip; `keys` and the tangents hold [`TIMES`]`.len()` items.
+unsafe fn c_track<T>(
+    set: SetTrack<T>,
+    (clip, j, k): (*mut SinewClip, usize, usize),
+    keys: &[T],
+    tangents: Option<(&Vec<T>, &Vec<T>)>,
+) -> SinewStatus {
+    let (tin, tout) = tangents.map_or((ptr::null(), ptr::null()), |(i, o)| {
+        (i.as_ptr(), o.as_ptr())
+    });
+    let n = TIMES.len() as u32;
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(
+            clip,
+            j as u32,
+            k as i32,
+            TIMES.as_ptr(),
+            keys.as_ptr(),
+            tin,
+            tout,
+            n,
+        )
     }
 }
 
@@ -1043,7 +982,7 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
     let mut duration = 0.0;
     // SAFETY: live handles and valid pointers throughout; arrays hold `n` items.
     unsafe {
-        assert_eq!(sinew_clip_duration(c.clip, &mut duration), SinewStatus::Ok);
+        ok(sinew_clip_duration(c.clip, &mut duration));
         assert_eq!(duration, DURATION);
         let n = TIMES.len() as u32;
         for (k, interp) in INTERPOLATIONS.into_iter().enumerate() {
@@ -1053,48 +992,21 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
                 c_quat(&tangents_quat(5, 1.0)),
                 c_quat(&tangents_quat(5, -0.7)),
             );
+            // Tangents only for cubic tracks.
             let cubic = interp == Interpolation::Cubic;
-            let pick = |p: *const SinewVec3| if cubic { p } else { ptr::null() };
-            let pickq = |p: *const SinewQuat| if cubic { p } else { ptr::null() };
-            assert_eq!(
-                sinew_clip_set_translation_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_vec(&vec_keys()).as_ptr(),
-                    pick(vi.as_ptr()),
-                    pick(vo.as_ptr()),
-                    n
-                ),
-                SinewStatus::Ok
+            let (at, vt, qt) = (
+                (c.clip, j, k),
+                cubic.then_some((&vi, &vo)),
+                cubic.then_some((&qi, &qo)),
             );
-            assert_eq!(
-                sinew_clip_set_rotation_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_quat(&quat_keys()).as_ptr(),
-                    pickq(qi.as_ptr()),
-                    pickq(qo.as_ptr()),
-                    n
-                ),
-                SinewStatus::Ok
+            let (moves, turns, sizes) = (
+                c_vec(&vec_keys()),
+                c_quat(&quat_keys()),
+                c_vec(&scale_keys()),
             );
-            assert_eq!(
-                sinew_clip_set_scale_track(
-                    c.clip,
-                    j as u32,
-                    k as i32,
-                    TIMES.as_ptr(),
-                    c_vec(&scale_keys()).as_ptr(),
-                    pick(vi.as_ptr()),
-                    pick(vo.as_ptr()),
-                    n
-                ),
-                SinewStatus::Ok
-            );
+            ok(c_track(sinew_clip_set_translation_track, at, &moves, vt));
+            ok(c_track(sinew_clip_set_rotation_track, at, &turns, qt));
+            ok(c_track(sinew_clip_set_scale_track, at, &sizes, vt));
         }
         // The same clip in the core (the last interpolation set on each joint wins).
         let mut core = Clip::new(&s, DURATION).unwrap();
@@ -1108,17 +1020,11 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
                 .unwrap();
         }
         let mut cursor = ptr::null_mut();
-        assert_eq!(
-            sinew_clip_cursor_create(c.clip, &mut cursor),
-            SinewStatus::Ok
-        );
+        ok(sinew_clip_cursor_create(c.clip, &mut cursor));
         for frame in 0..200 {
             let t = frame as f32 / 30.0 - 1.0;
             for (looping, cur) in [(0u32, ptr::null_mut()), (1, cursor)] {
-                assert_eq!(
-                    sinew_clip_sample(c.clip, cur, t, looping, c.pose),
-                    SinewStatus::Ok
-                );
+                ok(sinew_clip_sample(c.clip, cur, t, looping, c.pose));
                 let want = sample(&core, &s, t, looping == 1);
                 assert_eq!(c.local(), want.local(), "t={t} looping={looping}");
             }
@@ -1130,121 +1036,29 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
         let unsorted = [0.0f32, 1.0, 0.5, 1.5, 2.0];
         let late = [0.0f32, 0.5, 1.0, 1.5, 2.5];
         let nan = [0.0f32, 0.5, f32::NAN, 1.5, 2.0];
-        let cases: [(
-            u32,
-            i32,
-            *const f32,
-            *const SinewVec3,
-            *const SinewVec3,
-            SinewStatus,
-        ); 9] = [
-            (
-                0,
-                1,
-                unsorted.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                1,
-                late.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::OutOfRange,
-            ),
-            (
-                0,
-                1,
-                nan.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::NonFinite,
-            ),
-            (
-                0,
-                3,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                3,
-                TIMES.as_ptr(),
-                tangents.as_ptr(),
-                ptr::null(),
-                SinewStatus::NullPointer,
-            ),
-            (
-                0,
-                1,
-                TIMES.as_ptr(),
-                tangents.as_ptr(),
-                tangents.as_ptr(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                0,
-                4,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::InvalidArgument,
-            ),
-            (
-                N as u32,
-                1,
-                TIMES.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::OutOfRange,
-            ),
-            (
-                0,
-                1,
-                ptr::null(),
-                ptr::null(),
-                ptr::null(),
-                SinewStatus::NullPointer,
-            ),
+        // (joint, interpolation, times, in and out tangents, key count; status).
+        use SinewStatus::{InvalidArgument as Invalid, NonFinite, NullPointer, OutOfRange};
+        let (t, tn, no) = (TIMES.as_ptr(), tangents.as_ptr(), ptr::null());
+        let cases: [(u32, i32, *const f32, _, _, u32, SinewStatus); 10] = [
+            (0, 1, unsorted.as_ptr(), no, no, n, Invalid),
+            (0, 1, late.as_ptr(), no, no, n, OutOfRange),
+            (0, 1, nan.as_ptr(), no, no, n, NonFinite),
+            (0, 3, t, no, no, n, Invalid),
+            (0, 3, t, tn, no, n, NullPointer),
+            (0, 1, t, tn, tn, n, Invalid),
+            (0, 4, t, no, no, n, Invalid),
+            (N as u32, 1, t, no, no, n, OutOfRange),
+            (0, 1, ptr::null(), no, no, n, NullPointer),
+            (0, 1, t, no, no, 0, Invalid),
         ];
-        for (k, (joint, interp, times, tin, tout, status)) in cases.into_iter().enumerate() {
-            assert_eq!(
-                sinew_clip_set_translation_track(
-                    c.clip,
-                    joint,
-                    interp,
-                    times,
-                    v.as_ptr(),
-                    tin,
-                    tout,
-                    n
-                ),
-                status,
-                "case {k}"
+        let values = v.as_ptr();
+        for (k, (joint, interp, times, tin, tout, keys, status)) in cases.into_iter().enumerate() {
+            let set = sinew_clip_set_translation_track(
+                c.clip, joint, interp, times, values, tin, tout, keys,
             );
+            assert_eq!(set, status, "case {k}");
         }
-        assert_eq!(
-            sinew_clip_set_translation_track(
-                c.clip,
-                0,
-                1,
-                TIMES.as_ptr(),
-                v.as_ptr(),
-                ptr::null(),
-                ptr::null(),
-                0
-            ),
-            SinewStatus::InvalidArgument,
-            "no keys"
-        );
-        assert_eq!(
-            sinew_clip_sample(c.clip, cursor, 0.5, 1, c.pose),
-            SinewStatus::Ok
-        );
+        ok(sinew_clip_sample(c.clip, cursor, 0.5, 1, c.pose));
         let mut core_pose = Pose::new(s.clone());
         core.sample(0.5, true, None, &mut core_pose).unwrap();
         assert_eq!(c.local(), core_pose.local(), "the clip is unchanged");
@@ -1267,7 +1081,7 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
             sinew_clip_clear_track(c.clip, N as u32, 0),
             SinewStatus::OutOfRange
         );
-        assert_eq!(sinew_clip_clear_track(c.clip, 0, 0), SinewStatus::Ok);
+        ok(sinew_clip_clear_track(c.clip, 0, 0));
         sinew_clip_cursor_destroy(cursor);
 
         let mut bad = ptr::null_mut();

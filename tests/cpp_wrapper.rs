@@ -19,7 +19,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Instant;
 
 mod common;
 
@@ -202,7 +201,6 @@ fn run_program(variant: &Variant, exe: &Path) -> String {
     ignore = "no C++ compiler (c++, or $CXX) was found when sinew was built: apt-get install g++"
 )]
 fn cpp_wrapper_builds_and_matches_c_abi() {
-    let start = Instant::now();
     let compiler = compiler();
     if let Err(e) = Command::new(compiler.path()).arg("--version").output() {
         panic!(
@@ -211,22 +209,22 @@ fn cpp_wrapper_builds_and_matches_c_abi() {
         );
     }
 
-    let lib = native::shared_library();
-    let out_dir = native::scratch_dir("cpp_wrapper");
+    let run = native::Run::start("cpp_wrapper");
+    let out_dir = &run.dir;
 
     // Compile everything at once: the two builds dominate the test's time.
     let exes: Vec<PathBuf> = std::thread::scope(|scope| {
         let builds: Vec<_> = VARIANTS
             .iter()
             .map(|v| {
-                let (compiler, out_dir) = (&compiler, &out_dir);
+                let compiler = &compiler;
                 scope.spawn(move || build(compiler, v, out_dir))
             })
             .collect();
         let rejections: Vec<_> = MUST_NOT_COMPILE
             .iter()
             .map(|&(name, source, flags, word)| {
-                let (compiler, out_dir) = (&compiler, &out_dir);
+                let compiler = &compiler;
                 scope.spawn(move || reject(compiler, out_dir, name, source, flags, word))
             })
             .collect();
@@ -245,11 +243,5 @@ fn cpp_wrapper_builds_and_matches_c_abi() {
         let summary = run_program(variant, exe);
         println!("{}: {summary}", variant.name);
     }
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let elapsed = start.elapsed();
-    println!(
-        "compiler {} ; linked {} ; took {elapsed:?}",
-        compiler.path().display(),
-        lib.display()
-    );
+    run.finish(&format!("compiler {}; ", compiler.path().display()));
 }

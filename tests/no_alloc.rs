@@ -11,7 +11,8 @@ use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBo
 
 mod common;
 
-use common::ffi::default_chain_solvers;
+use common::ffi::{c_skeleton_of, default_chain_solvers, ok};
+use common::poses::{cubic, track};
 
 struct Counting;
 
@@ -150,26 +151,16 @@ fn model_reads_of_deep_and_shuffled_skeletons_allocate_nothing() {
 
 #[test]
 fn c_abi_solve_and_pose_paths_allocate_nothing() {
-    let rest: Vec<SinewTransform> = arm_skeleton()
-        .rest_pose()
-        .iter()
-        .map(|&t| t.into())
-        .collect();
-    let parents = [-1, 0, 1, 2];
-    let (mut skeleton, mut pose, mut solver) = (null_mut(), null_mut(), null_mut());
+    let arm = arm_skeleton();
+    let rest: Vec<SinewTransform> = arm.rest_pose().iter().map(|&t| t.into()).collect();
+    let skeleton = c_skeleton_of(&arm);
+    let (mut pose, mut solver) = (null_mut(), null_mut());
     let mut settings = SinewTwoBoneIkSettings::from(TwoBoneIkSettings::default());
     settings.allow_stretching = 1;
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        assert_eq!(
-            sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
-        assert_eq!(
-            sinew_two_bone_ik_create(&settings, &mut solver),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_create(skeleton, &mut pose));
+        ok(sinew_two_bone_ik_create(&settings, &mut solver));
         let goal = SinewVec3 {
             x: 0.4,
             y: 1.2,
@@ -184,10 +175,7 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
         let mut model = [SinewTransform::default(); 4];
         assert_eq!(
             allocations(|| {
-                assert_eq!(
-                    sinew_pose_get_model(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model(pose, model.as_mut_ptr(), 4));
                 let mut chain = [model[1], model[2], model[3]];
                 let s = sinew_two_bone_ik_solve(
                     solver,
@@ -197,7 +185,7 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
                     &pole,
                     &mut result,
                 );
-                assert_eq!(s, SinewStatus::Ok);
+                ok(s);
                 let s = sinew_two_bone_ik_solve_pose(
                     solver,
                     pose,
@@ -209,32 +197,14 @@ fn c_abi_solve_and_pose_paths_allocate_nothing() {
                     &pole,
                     &mut result,
                 );
-                assert_eq!(s, SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_set_model(pose, model.as_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_set_local(pose, rest.as_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_get_local(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_compute_model(pose, model.as_mut_ptr(), 4),
-                    SinewStatus::Ok
-                );
+                ok(s);
+                ok(sinew_pose_set_model(pose, model.as_ptr(), 4));
+                ok(sinew_pose_set_local(pose, rest.as_ptr(), 4));
+                ok(sinew_pose_get_local(pose, model.as_mut_ptr(), 4));
+                ok(sinew_pose_compute_model(pose, model.as_mut_ptr(), 4));
                 let mut hand = SinewTransform::default();
-                assert_eq!(
-                    sinew_pose_get_model_transform(pose, 3, &mut hand),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_set_model_transform(pose, 3, &hand),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model_transform(pose, 3, &mut hand));
+                ok(sinew_pose_set_model_transform(pose, 3, &hand));
             }),
             0
         );
@@ -350,31 +320,23 @@ fn c_abi_chain_paths_allocate_nothing() {
     unsafe {
         let mut hs = std::mem::MaybeUninit::uninit();
         sinew_hand_ik_retargeting_settings_default(hs.as_mut_ptr());
-        assert_eq!(
-            sinew_hand_ik_retargeting_create(hs.as_ptr(), &mut hands),
-            SinewStatus::Ok
-        );
+        ok(sinew_hand_ik_retargeting_create(hs.as_ptr(), &mut hands));
         sinew_joint_constraint_default(constraint.as_mut_ptr());
         let constraint = constraint.assume_init();
-        assert_eq!(
-            sinew_fabrik_set_constraint(fabrik, 2, &constraint),
-            SinewStatus::Ok
-        );
-        assert_eq!(
-            sinew_ccd_set_constraint(ccd, 2, &constraint),
-            SinewStatus::Ok
-        );
+        ok(sinew_fabrik_set_constraint(fabrik, 2, &constraint));
+        ok(sinew_ccd_set_constraint(ccd, 2, &constraint));
         let goal = SinewVec3 {
             x: 1.0,
             y: 1.2,
             z: 0.3,
         };
         let mut result = SinewIkResult::default();
+        let [right_fk, left_fk, right_ik, left_ik] = [5, 4, 1, 0];
         let pair = SinewHandJoints {
-            right_fk: 5,
-            left_fk: 4,
-            right_ik: 1,
-            left_ik: 0,
+            right_fk,
+            left_fk,
+            right_ik,
+            left_ik,
         };
         let bones = [2u32, 3];
         let mut offset = SinewVec3::default();
@@ -382,14 +344,24 @@ fn c_abi_chain_paths_allocate_nothing() {
         assert_eq!(
             allocations(|| {
                 let p = c_chain.as_mut_ptr();
-                assert_eq!(
-                    sinew_fabrik_solve(fabrik, p, n, null(), &goal, null(), &mut result),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_ccd_solve(ccd, p, n, null(), &goal, null(), &mut result),
-                    SinewStatus::Ok
-                );
+                ok(sinew_fabrik_solve(
+                    fabrik,
+                    p,
+                    n,
+                    null(),
+                    &goal,
+                    null(),
+                    &mut result,
+                ));
+                ok(sinew_ccd_solve(
+                    ccd,
+                    p,
+                    n,
+                    null(),
+                    &goal,
+                    null(),
+                    &mut result,
+                ));
                 let s = sinew_hand_ik_retargeting_apply_model(
                     hands,
                     p,
@@ -399,7 +371,7 @@ fn c_abi_chain_paths_allocate_nothing() {
                     2,
                     &mut offset,
                 );
-                assert_eq!(s, SinewStatus::Ok);
+                ok(s);
             }),
             0
         );
@@ -412,7 +384,8 @@ fn c_abi_chain_paths_allocate_nothing() {
 /// Two clips on the arm skeleton: a cubic rotation track; linear translation and scale tracks
 /// keyed at the same times on one joint (located once per sample) and a slerp rotation track.
 fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
-    use sinew::{Clip, Interpolation, Track};
+    use sinew::Clip;
+    use sinew::Interpolation::{Linear, Slerp};
     let times = [0.0, 0.4, 1.0];
     let swing = [
         Quat::IDENTITY,
@@ -421,33 +394,17 @@ fn arm_clips(skeleton: &Skeleton) -> (Arc<sinew::Clip>, Arc<sinew::Clip>) {
     ];
     let spin = [Quat::from_rotation_y(0.2); 3];
     let mut a = Clip::new(skeleton, 1.0).unwrap();
-    let cubic = Track::new(
-        Interpolation::Cubic,
-        &times,
-        &swing,
-        Some((&spin, &spin)),
-        1.0,
-    )
-    .unwrap();
-    a.set_rotation_track(2, cubic).unwrap();
+    a.set_rotation_track(2, cubic(&times, &swing, (&spin, &spin), 1.0))
+        .unwrap();
     let mut b = Clip::new(skeleton, 1.0).unwrap();
     let lift = [Vec3::X * 0.3, Vec3::new(0.3, 0.1, 0.0), Vec3::X * 0.3];
-    b.set_translation_track(
-        3,
-        Track::new(Interpolation::Linear, &times, &lift, None, 1.0).unwrap(),
-    )
-    .unwrap();
     let grow = [Vec3::ONE, Vec3::splat(1.2), Vec3::ONE];
-    b.set_scale_track(
-        3,
-        Track::new(Interpolation::Linear, &times, &grow, None, 1.0).unwrap(),
-    )
-    .unwrap();
-    b.set_rotation_track(
-        1,
-        Track::new(Interpolation::Slerp, &times, &swing, None, 1.0).unwrap(),
-    )
-    .unwrap();
+    b.set_translation_track(3, track(Linear, &times, &lift, 1.0))
+        .unwrap();
+    b.set_scale_track(3, track(Linear, &times, &grow, 1.0))
+        .unwrap();
+    b.set_rotation_track(1, track(Slerp, &times, &swing, 1.0))
+        .unwrap();
     (Arc::new(a), Arc::new(b))
 }
 
@@ -540,14 +497,8 @@ fn blending_sampling_and_crossfade_allocate_nothing() {
 
 #[test]
 fn c_abi_blending_paths_allocate_nothing() {
-    let rest: Vec<SinewTransform> = arm_skeleton()
-        .rest_pose()
-        .iter()
-        .map(|&t| t.into())
-        .collect();
-    let parents = [-1, 0, 1, 2];
-    let (mut skeleton, mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
-        null_mut(),
+    let skeleton = c_skeleton_of(&arm_skeleton());
+    let (mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
         null_mut(),
         null_mut(),
         null_mut(),
@@ -558,18 +509,11 @@ fn c_abi_blending_paths_allocate_nothing() {
     );
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        assert_eq!(
-            sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton),
-            SinewStatus::Ok
-        );
         for p in [&mut a, &mut b, &mut out] {
-            assert_eq!(sinew_pose_create(skeleton, p), SinewStatus::Ok);
+            ok(sinew_pose_create(skeleton, p));
         }
-        assert_eq!(
-            sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_clip_create(skeleton, 1.0, &mut clip), SinewStatus::Ok);
+        ok(sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask));
+        ok(sinew_clip_create(skeleton, 1.0, &mut clip));
         let times = [0.0f32, 1.0];
         let keys = [
             SinewQuat {
@@ -592,13 +536,10 @@ fn c_abi_blending_paths_allocate_nothing() {
             null(),
             2,
         );
-        assert_eq!(s, SinewStatus::Ok);
-        assert_eq!(sinew_clip_cursor_create(clip, &mut cursor), SinewStatus::Ok);
-        assert_eq!(
-            sinew_crossfade_create(skeleton, 2, &mut fade),
-            SinewStatus::Ok
-        );
-        assert_eq!(sinew_crossfade_play(fade, clip, 1), SinewStatus::Ok);
+        ok(s);
+        ok(sinew_clip_cursor_create(clip, &mut cursor));
+        ok(sinew_crossfade_create(skeleton, 2, &mut fade));
+        ok(sinew_crossfade_play(fade, clip, 1));
         let layers = [
             SinewBlendLayer {
                 pose: a,
@@ -615,33 +556,27 @@ fn c_abi_blending_paths_allocate_nothing() {
         assert_eq!(
             allocations(|| {
                 time += 1.0 / 60.0;
-                assert_eq!(sinew_clip_sample(clip, cursor, time, 1, a), SinewStatus::Ok);
-                assert_eq!(sinew_pose_blend(a, b, 0.4, mask, 1, out), SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_blend(out, b, 0.4, null(), 0, out),
-                    SinewStatus::Ok
-                );
-                assert_eq!(
-                    sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out),
-                    SinewStatus::Ok
-                );
-                assert_eq!(sinew_pose_make_additive(a, b, out), SinewStatus::Ok);
-                assert_eq!(
-                    sinew_pose_apply_additive(b, out, 0.5, mask, b),
-                    SinewStatus::Ok
-                );
-                assert_eq!(sinew_crossfade_update(fade, 1.0 / 60.0), SinewStatus::Ok);
-                assert_eq!(sinew_crossfade_get_pose(fade, out), SinewStatus::Ok);
+                ok(sinew_clip_sample(clip, cursor, time, 1, a));
+                ok(sinew_pose_blend(a, b, 0.4, mask, 1, out));
+                ok(sinew_pose_blend(out, b, 0.4, null(), 0, out));
+                ok(sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out));
+                ok(sinew_pose_make_additive(a, b, out));
+                ok(sinew_pose_apply_additive(b, out, 0.5, mask, b));
+                ok(sinew_crossfade_update(fade, 1.0 / 60.0));
+                ok(sinew_crossfade_get_pose(fade, out));
                 let (mut times, mut count) = ([0.0f32; 2], 0u32);
-                assert_eq!(
-                    sinew_crossfade_get_times(fade, times.as_mut_ptr(), 2, &mut count),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_get_times(
+                    fade,
+                    times.as_mut_ptr(),
+                    2,
+                    &mut count,
+                ));
                 let (mut active, mut left) = (0u32, 0.0f32);
-                assert_eq!(
-                    sinew_crossfade_is_inertializing(fade, &mut active, &mut left),
-                    SinewStatus::Ok
-                );
+                ok(sinew_crossfade_is_inertializing(
+                    fade,
+                    &mut active,
+                    &mut left,
+                ));
             }),
             0
         );
@@ -693,7 +628,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
                     std::ptr::null(),
                     c_results.as_mut_ptr(),
                 );
-                assert_eq!(status, SinewStatus::Ok);
+                ok(status);
             }),
             0
         );
@@ -759,7 +694,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
                         n as u32,
                         c_goals.as_ptr(),
                     );
-                    assert_eq!(status, SinewStatus::Ok);
+                    ok(status);
                 }),
                 0
             );

@@ -13,14 +13,16 @@ mod common;
 
 use std::sync::Arc;
 
+use common::ffi::{c_skeleton, ok};
 use common::props::config;
 use common::rng::Rng;
 use common::rotations::same_rotation;
+use common::solvers::{Kind, Solver};
 use proptest::prelude::*;
 use sinew::ffi::*;
 use sinew::{
-    Ccd, CcdSettings, ChainTarget, ErrorKind, Fabrik, FabrikSettings, HandIkRetargeting,
-    HandIkRetargetingSettings, HandPair, Pose, Quat, Skeleton, Transform, TwoBoneIk,
+    CcdSettings, ChainTarget, ErrorKind, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk,
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
@@ -208,23 +210,13 @@ fn posed(parents: &[i32], local: &[Transform]) -> Pose {
 /// A C ABI pose of `parents` set to `local`, with its skeleton; the caller destroys both.
 fn ffi_pose(parents: &[i32], local: &[Transform]) -> (*mut SinewSkeleton, *mut SinewPose) {
     let rest: Vec<SinewTransform> = local.iter().map(|&t| t.into()).collect();
-    let (mut skeleton, mut pose) = (std::ptr::null_mut(), std::ptr::null_mut());
-    // SAFETY: the arrays hold `parents.len()` items; the out-pointers are locals.
+    let skeleton = c_skeleton(parents, &rest);
+    let mut pose = std::ptr::null_mut();
+    // SAFETY: a live skeleton; `rest` holds `parents.len()` items; the out-pointer is a local.
     unsafe {
         let n = parents.len() as u32;
-        let st = sinew_skeleton_create(
-            parents.as_ptr(),
-            rest.as_ptr(),
-            std::ptr::null(),
-            n,
-            &mut skeleton,
-        );
-        assert_eq!(st, SinewStatus::Ok);
-        assert_eq!(sinew_pose_create(skeleton, &mut pose), SinewStatus::Ok);
-        assert_eq!(
-            sinew_pose_set_local(pose, rest.as_ptr(), n),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_create(skeleton, &mut pose));
+        ok(sinew_pose_set_local(pose, rest.as_ptr(), n));
     }
     (skeleton, pose)
 }
@@ -237,21 +229,16 @@ fn ffi_reads(pose: *mut SinewPose, n: usize) -> (Vec<Transform>, Vec<Transform>)
     let mut one = SinewTransform::default();
     // SAFETY: a live pose of `n` joints and buffers of `n` transforms.
     unsafe {
-        assert_eq!(
-            sinew_pose_get_model(pose, all.as_mut_ptr(), n as u32),
-            SinewStatus::Ok
-        );
-        assert_eq!(
-            sinew_pose_compute_model(pose, computed.as_mut_ptr(), n as u32),
-            SinewStatus::Ok
-        );
+        ok(sinew_pose_get_model(pose, all.as_mut_ptr(), n as u32));
+        ok(sinew_pose_compute_model(
+            pose,
+            computed.as_mut_ptr(),
+            n as u32,
+        ));
         assert_eq!(all, computed, "sinew_pose_compute_model");
         let each = (0..n)
             .map(|j| {
-                assert_eq!(
-                    sinew_pose_get_model_transform(pose, j as u32, &mut one),
-                    SinewStatus::Ok
-                );
+                ok(sinew_pose_get_model_transform(pose, j as u32, &mut one));
                 one.into()
             })
             .collect();
@@ -288,7 +275,7 @@ fn the_issue_example_reads_and_writes_by_one_rule() {
     let sinew_target: SinewTransform = target.into();
     // SAFETY: a live pose and a local transform.
     let st = unsafe { sinew_pose_set_model_transform(pose, 2, &sinew_target) };
-    assert_eq!(st, SinewStatus::Ok);
+    ok(st);
     let (all, each) = ffi_reads(pose, 3);
     assert_close("get_model after set", &all[2], &target, 1e-5);
     assert_close("get_model_transform after set", &each[2], &target, 1e-5);
@@ -417,6 +404,27 @@ fn writes_invert_the_rule(seed: u64) {
     }
 }
 
+impl Scenario {
+    /// A pose-level solve (`got` on `pose`) agrees with the model-space solve of its `chain`
+    /// (`want`, solving `solved`): the same error, and every chain joint where it put it.
+    fn assert_pose_solve(
+        &self,
+        name: &str,
+        (pose, got): (&Pose, IkResult),
+        chain: &[usize],
+        (solved, want): (&[Transform], IkResult),
+    ) {
+        assert!(
+            (got.error - want.error).abs() <= 1e-4,
+            "{name}: {got:?} vs {want:?}"
+        );
+        let after = self.model_of_pose(pose);
+        for (k, &j) in chain.iter().enumerate() {
+            assert_close(&format!("{name} joint {j}"), &after[j], &solved[k], 1e-4);
+        }
+    }
+}
+
 fn two_bone_pose_solve_is_the_model_solve(seed: u64) {
     let (s, mut rng) = Scenario::new(seed);
     let Some(chain) = s.chain(&mut rng, 3) else {
@@ -433,19 +441,7 @@ fn two_bone_pose_solve_is_the_model_solve(seed: u64) {
     let mut pose = posed(&s.parents, &s.local);
     let joints = [chain[0] as u32, chain[1] as u32, chain[2] as u32];
     let got = ik.solve_pose(&mut pose, joints, &target).unwrap();
-    assert!(
-        (got.error - want.error).abs() <= 1e-4,
-        "{got:?} vs {want:?}"
-    );
-    let after = s.model_of_pose(&pose);
-    for (k, &j) in chain.iter().enumerate() {
-        assert_close(
-            &format!("two-bone joint {j}"),
-            &after[j],
-            &model_chain[k],
-            1e-4,
-        );
-    }
+    s.assert_pose_solve("two-bone", (&pose, got), &chain, (&model_chain, want));
 }
 
 fn chain_pose_solves_are_the_model_solves(seed: u64) {
@@ -457,42 +453,17 @@ fn chain_pose_solves_are_the_model_solves(seed: u64) {
     let target = ChainTarget::at(s.target(&mut rng, &chain));
     let joints: Vec<u32> = chain.iter().map(|&j| j as u32).collect();
     let root_parent = s.root_parent(&chain).rotation;
-    for ccd in [false, true] {
+    for kind in Kind::ALL {
         let mut model_chain: Vec<Transform> = chain.iter().map(|&j| s.pose_model[j]).collect();
         let mut pose = posed(&s.parents, &s.local);
-        let (want, got) = if ccd {
-            let mut solver = Ccd::new(CcdSettings::default(), 16).unwrap();
-            let want = solver
-                .solve(&mut model_chain, root_parent, &target)
-                .unwrap();
-            (
-                want,
-                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
-            )
-        } else {
-            let mut solver = Fabrik::new(FabrikSettings::default(), 16).unwrap();
-            let want = solver
-                .solve(&mut model_chain, root_parent, &target)
-                .unwrap();
-            (
-                want,
-                solver.solve_pose(&mut pose, &joints, &target).unwrap(),
-            )
-        };
-        let name = if ccd { "CCD" } else { "FABRIK" };
-        assert!(
-            (got.error - want.error).abs() <= 1e-4,
-            "{name}: {got:?} vs {want:?}"
-        );
-        let after = s.model_of_pose(&pose);
-        for (k, &j) in chain.iter().enumerate() {
-            assert_close(
-                &format!("{name} joint {j}"),
-                &after[j],
-                &model_chain[k],
-                1e-4,
-            );
-        }
+        let defaults = (FabrikSettings::default(), CcdSettings::default());
+        let mut solver = Solver::of(kind, defaults.0, defaults.1, 16);
+        let want = solver
+            .solve(&mut model_chain, root_parent, &target)
+            .unwrap();
+        let got = solver.solve_pose(&mut pose, &joints, &target).unwrap();
+        let name = solver.name();
+        s.assert_pose_solve(name, (&pose, got), &chain, (&model_chain, want));
     }
 }
 
@@ -524,31 +495,25 @@ fn hand_retargeting_pose_is_the_model(seed: u64) {
     }
 }
 
-proptest! {
-    #![proptest_config(config(256))]
+/// Each property a proptest of its own, over random scenario seeds.
+macro_rules! seeded_properties {
+    ($($test:ident => $property:ident,)*) => {
+        proptest! {
+            #![proptest_config(config(256))]
+            $(
+                #[test]
+                fn $test(seed in any::<u64>()) {
+                    $property(seed);
+                }
+            )*
+        }
+    };
+}
 
-    #[test]
-    fn model_reads_follow_the_rule(seed in any::<u64>()) {
-        reads_follow_the_rule(seed);
-    }
-
-    #[test]
-    fn model_writes_invert_the_rule(seed in any::<u64>()) {
-        writes_invert_the_rule(seed);
-    }
-
-    #[test]
-    fn two_bone_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
-        two_bone_pose_solve_is_the_model_solve(seed);
-    }
-
-    #[test]
-    fn chain_solve_pose_agrees_with_the_model_space_solve(seed in any::<u64>()) {
-        chain_pose_solves_are_the_model_solves(seed);
-    }
-
-    #[test]
-    fn hand_retargeting_apply_pose_agrees_with_apply_model(seed in any::<u64>()) {
-        hand_retargeting_pose_is_the_model(seed);
-    }
+seeded_properties! {
+    model_reads_follow_the_rule => reads_follow_the_rule,
+    model_writes_invert_the_rule => writes_invert_the_rule,
+    two_bone_solve_pose_agrees_with_the_model_space_solve => two_bone_pose_solve_is_the_model_solve,
+    chain_solve_pose_agrees_with_the_model_space_solve => chain_pose_solves_are_the_model_solves,
+    hand_retargeting_apply_pose_agrees_with_apply_model => hand_retargeting_pose_is_the_model,
 }

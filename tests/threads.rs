@@ -24,7 +24,7 @@ use sinew::ffi::*;
 
 mod common;
 
-use common::ffi::default_chain_solvers;
+use common::ffi::{c_skeleton, default_chain_solvers, ok, SetTrack};
 
 /// A skeleton handle shared read-only across threads (the C ABI documents this as safe).
 #[derive(Clone, Copy)]
@@ -69,11 +69,6 @@ fn quat(x: f32, y: f32, z: f32, angle: f32) -> SinewQuat {
     }
 }
 
-#[track_caller]
-fn ok(status: SinewStatus) {
-    assert_eq!(status, SinewStatus::Ok, "{}", last_error_message());
-}
-
 fn make_skeleton() -> *mut SinewSkeleton {
     let parents = [-1, 0, 1, 2];
     let rest = [
@@ -82,12 +77,7 @@ fn make_skeleton() -> *mut SinewSkeleton {
         transform(0.3, 0.0, 0.2),
         transform(0.28, 0.0, 0.0),
     ];
-    let mut skeleton = null_mut();
-    // SAFETY: valid arrays of 4 and an out-pointer.
-    let status =
-        unsafe { sinew_skeleton_create(parents.as_ptr(), rest.as_ptr(), null(), 4, &mut skeleton) };
-    assert_eq!(status, SinewStatus::Ok);
-    skeleton
+    c_skeleton(&parents, &rest)
 }
 
 /// Every float of every transform, as bits.
@@ -137,10 +127,8 @@ fn model(pose: *mut SinewPose) -> [SinewTransform; JOINTS] {
 /// # Safety
 /// `clip` must be a live, editable clip of the 4-joint skeleton.
 unsafe fn track(clip: *mut SinewClip, kind: u32, joint: u32, interpolation: i32, seed: f32) {
-    let times = [0.0, 0.3, 0.7, 1.0];
-    let cubic = interpolation == SinewInterpolation::Cubic as i32;
     let k = |i: usize| seed + i as f32;
-    // SAFETY (whole body): arrays of 4 keys, tangents only for cubic tracks.
+    // SAFETY: the caller's clip.
     unsafe {
         if kind == 1 {
             let values: [SinewQuat; 4] =
@@ -151,22 +139,8 @@ unsafe fn track(clip: *mut SinewClip, kind: u32, joint: u32, interpolation: i32,
                 z: -0.1,
                 w: 0.0,
             });
-            let (ti, to) = if cubic {
-                (tangents.as_ptr(), tangents.as_ptr())
-            } else {
-                (null(), null())
-            };
-            ok(sinew_clip_set_rotation_track(
-                clip,
-                joint,
-                interpolation,
-                times.as_ptr(),
-                values.as_ptr(),
-                ti,
-                to,
-                4,
-            ));
-            return;
+            let set: SetTrack<_> = sinew_clip_set_rotation_track;
+            return keys(set, (clip, joint, interpolation), &values, &tangents);
         }
         let base = if kind == 0 { 0.1 } else { 1.0 };
         let values: [SinewVec3; 4] = std::array::from_fn(|i| {
@@ -177,17 +151,36 @@ unsafe fn track(clip: *mut SinewClip, kind: u32, joint: u32, interpolation: i32,
             )
         });
         let tangents: [SinewVec3; 4] = std::array::from_fn(|i| vec3(0.2 * k(i).sin(), -0.1, 0.05));
-        let (ti, to) = if cubic {
-            (tangents.as_ptr(), tangents.as_ptr())
-        } else {
-            (null(), null())
-        };
-        let set = if kind == 0 {
+        let set: SetTrack<_> = if kind == 0 {
             sinew_clip_set_translation_track
         } else {
             sinew_clip_set_scale_track
         };
-        ok(set(
+        keys(set, (clip, joint, interpolation), &values, &tangents);
+    }
+}
+
+/// Sets a track of 4 keys at fixed times through `set`: `values`, and `tangents` both ways when
+/// the interpolation is cubic.
+///
+/// # Safety
+/// `clip` must be a live, editable clip of the 4-joint skeleton.
+unsafe fn keys<T>(
+    set: SetTrack<T>,
+    (clip, joint, interpolation): (*mut SinewClip, u32, i32),
+    values: &[T; 4],
+    tangents: &[T; 4],
+) {
+    let times = [0.0, 0.3, 0.7, 1.0];
+    let cubic = interpolation == SinewInterpolation::Cubic as i32;
+    let (ti, to) = if cubic {
+        (tangents.as_ptr(), tangents.as_ptr())
+    } else {
+        (null(), null())
+    };
+    // SAFETY: arrays of 4 keys, tangents only for cubic tracks; the caller's clip.
+    ok(unsafe {
+        set(
             clip,
             joint,
             interpolation,
@@ -196,8 +189,8 @@ unsafe fn track(clip: *mut SinewClip, kind: u32, joint: u32, interpolation: i32,
             ti,
             to,
             4,
-        ));
-    }
+        )
+    });
 }
 
 /// Two clips of one worker: every interpolation, on translation, rotation and scale.
@@ -236,17 +229,6 @@ struct Worker {
 }
 
 impl Worker {
-    const IK: usize = 0;
-    const FABRIK: usize = 1;
-    const CCD: usize = 2;
-    const A: usize = 3;
-    const B: usize = 4;
-    const BLEND: usize = 5;
-    const LAYERS: usize = 6;
-    const DELTA: usize = 7;
-    const ADDED: usize = 8;
-    const FADED: usize = 9;
-
     fn new(skeleton: Shared, seed: u32) -> Self {
         let mut settings = std::mem::MaybeUninit::uninit();
         let (mut two_bone, mut mask, mut crossfade) = (null_mut(), null_mut(), null_mut());
@@ -285,7 +267,9 @@ impl Worker {
 
     /// Frame `f`: IK on three poses, then blending; appends every output's bits to `out`.
     fn frame(&mut self, f: u32, out: &mut Vec<u32>) {
-        let p = self.poses;
+        // The poses of the two-bone, FABRIK and CCD solves, two blend inputs, the blend,
+        // layer, additive delta and sum outputs, and the crossfade's.
+        let [ik, fabrik_pose, ccd_pose, a, b, blend, layered, delta, added, faded] = self.poses;
         let t = f as f32 * 0.01 + self.seed as f32;
         let goal = vec3(
             0.15 + 0.7 * t.cos(),
@@ -299,7 +283,7 @@ impl Worker {
         unsafe {
             ok(sinew_two_bone_ik_solve_pose(
                 self.two_bone,
-                p[Self::IK],
+                ik,
                 1,
                 2,
                 3,
@@ -308,51 +292,40 @@ impl Worker {
                 &pole,
                 &mut result,
             ));
-            out.extend(bits(&model(p[Self::IK])));
+            out.extend(bits(&model(ik)));
             out.extend(result_bits(&result));
             // FABRIK and CCD cost more in debug builds: every fourth frame.
             if f % 4 == 0 {
                 let joints = [0, 1, 2, 3];
                 let reach = vec3(0.1 + 0.5 * t.cos(), 1.4 + 0.5 * t.sin(), 0.2 * t.cos());
-                ok(sinew_fabrik_solve_pose(
-                    self.fabrik,
-                    p[Self::FABRIK],
-                    joints.as_ptr(),
-                    4,
-                    &reach,
-                    null(),
-                    &mut result,
-                ));
-                out.extend(bits(&model(p[Self::FABRIK])));
-                out.extend(result_bits(&result));
-                ok(sinew_ccd_solve_pose(
-                    self.ccd,
-                    p[Self::CCD],
-                    joints.as_ptr(),
-                    4,
-                    &reach,
-                    null(),
-                    &mut result,
-                ));
-                out.extend(bits(&model(p[Self::CCD])));
-                out.extend(result_bits(&result));
+                type Solve<'a> = &'a dyn Fn(*mut SinewIkResult) -> SinewStatus;
+                let (j, at) = (joints.as_ptr(), &reach);
+                let solves: [(Solve, _); 2] = [
+                    (
+                        &|r| sinew_fabrik_solve_pose(self.fabrik, fabrik_pose, j, 4, at, null(), r),
+                        fabrik_pose,
+                    ),
+                    (
+                        &|r| sinew_ccd_solve_pose(self.ccd, ccd_pose, j, 4, at, null(), r),
+                        ccd_pose,
+                    ),
+                ];
+                for (solve, pose) in solves {
+                    ok(solve(&mut result));
+                    out.extend(bits(&model(pose)));
+                    out.extend(result_bits(&result));
+                }
             }
 
             let time = f as f32 * DT + self.seed as f32 * 0.1;
             let [clip_a, clip_b] = self.clips;
-            ok(sinew_clip_sample(
-                clip_a,
-                self.cursors[0],
-                time,
-                1,
-                p[Self::A],
-            ));
+            ok(sinew_clip_sample(clip_a, self.cursors[0], time, 1, a));
             ok(sinew_clip_sample(
                 clip_b,
                 self.cursors[1],
                 time * 0.8,
                 u32::from(f % 500 < 250),
-                p[Self::B],
+                b,
             ));
             let factor = 0.5 + 0.5 * (time * 2.0).sin();
             let mask = if f % 2 == 0 { self.mask } else { null_mut() };
@@ -361,43 +334,27 @@ impl Worker {
             } else {
                 SinewBlendSpace::Local
             };
-            ok(sinew_pose_blend(
-                p[Self::A],
-                p[Self::B],
-                factor,
-                mask,
-                space as i32,
-                p[Self::BLEND],
-            ));
+            ok(sinew_pose_blend(a, b, factor, mask, space as i32, blend));
             let layers = [
                 SinewBlendLayer {
-                    pose: p[Self::A],
+                    pose: a,
                     weight: 0.7,
                     mask: self.mask,
                 },
                 SinewBlendLayer {
-                    pose: p[Self::B],
+                    pose: b,
                     weight: 0.05 + 0.2 * (time * 3.0).sin().abs(),
                     mask: null(),
                 },
             ];
-            ok(sinew_pose_blend_layers(
-                layers.as_ptr(),
-                2,
-                0.1,
-                p[Self::LAYERS],
-            ));
-            ok(sinew_pose_make_additive(
-                p[Self::B],
-                p[Self::A],
-                p[Self::DELTA],
-            ));
+            ok(sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, layered));
+            ok(sinew_pose_make_additive(b, a, delta));
             ok(sinew_pose_apply_additive(
-                p[Self::BLEND],
-                p[Self::DELTA],
+                blend,
+                delta,
                 0.5 * time.sin(),
                 mask,
-                p[Self::ADDED],
+                added,
             ));
             if f % 120 == 60 {
                 let curve = (f / 120) % 3;
@@ -412,7 +369,7 @@ impl Worker {
                 ));
             }
             ok(sinew_crossfade_update(self.crossfade, DT));
-            ok(sinew_crossfade_get_pose(self.crossfade, p[Self::FADED]));
+            ok(sinew_crossfade_get_pose(self.crossfade, faded));
             let mut weights = [0.0f32; 4];
             let mut count = 0;
             ok(sinew_crossfade_get_weights(
@@ -423,15 +380,8 @@ impl Worker {
             ));
             out.push(count);
             out.extend(weights.map(f32::to_bits));
-            for k in [
-                Self::A,
-                Self::B,
-                Self::BLEND,
-                Self::LAYERS,
-                Self::ADDED,
-                Self::FADED,
-            ] {
-                out.extend(bits(&local(p[k])));
+            for p in [a, b, blend, layered, added, faded] {
+                out.extend(bits(&local(p)));
             }
         }
     }
@@ -820,17 +770,10 @@ fn every_op(skeleton: *const SinewSkeleton, kit: &Kit) -> BTreeMap<String, Vec<u
 
 /// Model-space transforms of the 4-joint chain with local transforms `start`.
 fn model_of_start(start: &[SinewTransform; JOINTS]) -> [SinewTransform; JOINTS] {
-    let mut skeleton = null_mut();
+    let skeleton = c_skeleton(&[-1, 0, 1, 2], start);
     let mut pose = null_mut();
-    // SAFETY: arrays of 4; the handles are destroyed before returning.
+    // SAFETY: a live skeleton; the handles are destroyed before returning.
     unsafe {
-        ok(sinew_skeleton_create(
-            [-1, 0, 1, 2].as_ptr(),
-            start.as_ptr(),
-            null(),
-            4,
-            &mut skeleton,
-        ));
         ok(sinew_pose_create(skeleton, &mut pose));
         let m = model(pose);
         sinew_pose_destroy(pose);

@@ -34,6 +34,13 @@ fn build_chain(root: Vec3, r0: Quat, bend: Quat, r2: Quat, l1: f32, l2: f32) -> 
     [a, b, c]
 }
 
+/// A chain rooted at `root`, turned `turn` rad about Y, bent `bend` rad about Z at the joint,
+/// with bones of `lengths` along X and the end unturned.
+fn arm(root: [f32; 3], (turn, bend): (f32, f32), (l1, l2): (f32, f32)) -> [Transform; 3] {
+    let (r0, bend) = (Quat::from_rotation_y(turn), Quat::from_rotation_z(bend));
+    build_chain(root.into(), r0, bend, Quat::IDENTITY, l1, l2)
+}
+
 #[derive(Clone, Debug)]
 struct Case {
     chain: [Transform; 3],
@@ -50,6 +57,61 @@ impl Case {
     fn root(&self) -> Vec3 {
         self.chain[0].translation
     }
+    /// A target along `dir` from the root, the fraction `f` of the way across the reachable
+    /// shell kept `margin` (a fraction of the chain length) inside its edges; and its distance.
+    fn in_reach(&self, dir: Vec3, f: f32, margin: f32) -> (Vec3, f32) {
+        in_reach(self.root(), (self.l1, self.l2), dir, (f, margin))
+    }
+
+    /// A pole `offset` from the root, scaled like the case.
+    fn pole(&self, offset: Option<Vec3>) -> Option<Vec3> {
+        offset.map(|p| self.root() + p * self.scale)
+    }
+}
+
+/// A target along `dir` from `root` for bones of `l1` and `l2`, the fraction `f` of the way
+/// across the reachable shell kept `margin` (a fraction of the chain length) inside its edges;
+/// and its distance.
+fn in_reach(root: Vec3, (l1, l2): (f32, f32), dir: Vec3, (f, margin): (f32, f32)) -> (Vec3, f32) {
+    let len = l1 + l2;
+    let margin = margin * len;
+    let lo = (l1 - l2).abs() + margin;
+    let hi = len - margin;
+    let d = lo + (hi - lo) * f;
+    (root + dir * d, d)
+}
+
+/// Default settings with or without stretching, any end rotation mode, twist kept or not.
+fn varied_settings() -> impl Strategy<Value = TwoBoneIkSettings> {
+    let end = prop_oneof![
+        Just(EndRotation::KeepModel),
+        Just(EndRotation::KeepLocal),
+        Just(EndRotation::CopyEffector)
+    ];
+    (any::<bool>(), end, any::<bool>()).prop_map(|(allow_stretching, end_rotation, keep_twist)| {
+        TwoBoneIkSettings {
+            allow_stretching,
+            end_rotation,
+            keep_twist,
+            ..defaults()
+        }
+    })
+}
+
+/// A goal and maybe a pole, each with components in `-r..r`.
+fn goal_and_pole(r: f32) -> impl Strategy<Value = (Vec3, Option<Vec3>)> {
+    (vec3(r), proptest::option::of(vec3(r)))
+}
+
+/// A chain case aimed at: a unit direction from its root, a number from `fraction` (how far,
+/// in some unit of the test's), and maybe a pole offset (see [`Case::pole`]).
+fn aimed(fraction: std::ops::Range<f32>) -> impl Strategy<Value = (Case, Vec3, f32, Option<Vec3>)> {
+    (
+        chain_case(),
+        unit_dir(),
+        fraction,
+        proptest::option::of(vec3(3.0)),
+    )
 }
 
 /// Random chains: random rotations, random bone lengths (ratio up to 10), random overall scale.
@@ -139,88 +201,69 @@ fn errors_leave_the_chain_untouched() {
         0.8,
     );
     let ok = TwoBoneTarget::at(Vec3::new(1.0, 0.5, 0.0));
-    let nan = f32::NAN;
-    let inf = f32::INFINITY;
-    let cases: Vec<(&str, [Transform; 3], TwoBoneTarget, ErrorKind)> = vec![
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let q = Quat::from_xyzw;
+    // The valid chain and target with one thing broken.
+    let chain_with = |edit: &dyn Fn(&mut [Transform; 3])| {
+        let mut c = chain;
+        edit(&mut c);
+        (c, ok)
+    };
+    let target_with = |edit: &dyn Fn(&mut TwoBoneTarget)| {
+        let mut t = ok;
+        edit(&mut t);
+        (chain, t)
+    };
+    use ErrorKind::{InvalidArgument as Invalid, NonFinite};
+    let cases = [
         (
             "NaN effector",
-            chain,
-            TwoBoneTarget::at(Vec3::new(nan, 0.0, 0.0)),
-            ErrorKind::NonFinite,
+            target_with(&|t| t.position.x = nan),
+            NonFinite,
         ),
         (
             "infinite effector",
-            chain,
-            TwoBoneTarget::at(Vec3::new(0.0, -inf, 0.0)),
-            ErrorKind::NonFinite,
+            target_with(&|t| t.position.y = -inf),
+            NonFinite,
         ),
         (
             "NaN pole",
-            chain,
-            ok.with_pole(Vec3::new(0.0, 0.0, nan)),
-            ErrorKind::NonFinite,
+            target_with(&|t| t.pole = Some(Vec3::new(0.0, 0.0, nan))),
+            NonFinite,
         ),
         (
             "NaN effector rotation",
-            chain,
-            TwoBoneTarget {
-                rotation: Some(Quat::from_xyzw(nan, 0.0, 0.0, 1.0)),
-                ..ok
-            },
-            ErrorKind::NonFinite,
+            target_with(&|t| t.rotation = Some(q(nan, 0.0, 0.0, 1.0))),
+            NonFinite,
         ),
         (
             "zero effector rotation",
-            chain,
-            TwoBoneTarget {
-                rotation: Some(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
-                ..ok
-            },
-            ErrorKind::InvalidArgument,
+            target_with(&|t| t.rotation = Some(q(0.0, 0.0, 0.0, 0.0))),
+            Invalid,
         ),
         (
             "NaN root",
-            {
-                let mut c = chain;
-                c[0].translation.y = nan;
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
+            chain_with(&|c| c[0].translation.y = nan),
+            NonFinite,
         ),
         (
             "NaN joint rotation",
-            {
-                let mut c = chain;
-                c[1].rotation = Quat::from_xyzw(0.0, nan, 0.0, 1.0);
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
+            chain_with(&|c| c[1].rotation = q(0.0, nan, 0.0, 1.0)),
+            NonFinite,
         ),
         (
             "infinite end scale",
-            {
-                let mut c = chain;
-                c[2].scale.z = inf;
-                c
-            },
-            ok,
-            ErrorKind::NonFinite,
+            chain_with(&|c| c[2].scale.z = inf),
+            NonFinite,
         ),
         (
             "zero joint rotation",
-            {
-                let mut c = chain;
-                c[1].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-                c
-            },
-            ok,
-            ErrorKind::InvalidArgument,
+            chain_with(&|c| c[1].rotation = q(0.0, 0.0, 0.0, 0.0)),
+            Invalid,
         ),
     ];
     for settings in all_settings() {
-        for (name, input, target, kind) in &cases {
+        for (name, (input, target), kind) in &cases {
             let mut c = *input;
             let err = solver(settings).solve(&mut c, target).unwrap_err();
             assert_eq!(err.kind(), *kind, "{name}: {err:?}");
@@ -301,23 +344,16 @@ proptest! {
 
     #[test]
     fn reachable_targets_are_reached(
-        case in chain_case(),
-        dir in unit_dir(),
-        f in 0.0f32..1.0,
-        pole in proptest::option::of(vec3(3.0)),
+        (case, dir, f, pole) in aimed(0.0..1.0),
         pole_weight in prop_oneof![Just(1.0f32), 0.0f32..=1.0],
         keep_twist in any::<bool>(),
     ) {
-        let (l1, l2, len) = (case.l1, case.l2, case.length());
-        let margin = 0.01 * len;
-        let lo = (l1 - l2).abs() + margin;
-        let hi = len - margin;
-        let d = lo + (hi - lo) * f;
-        let goal = case.root() + dir * d;
+        let len = case.length();
+        let (goal, d) = case.in_reach(dir, f, 0.01);
         let target = TwoBoneTarget {
             position: goal,
             rotation: None,
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let mut chain = case.chain;
         let settings = TwoBoneIkSettings { pole_weight, keep_twist, ..defaults() };
@@ -331,11 +367,8 @@ proptest! {
 
     #[test]
     fn bone_lengths_are_kept_without_stretching(
-        case in chain_case(),
-        dir in unit_dir(),
+        (case, dir, f, pole) in aimed(0.0..1.0),
         kind in 0u32..5,
-        f in 0.0f32..1.0,
-        pole in proptest::option::of(vec3(3.0)),
         soften in prop_oneof![Just(1.0f32), 0.5f32..1.0],
     ) {
         let (l1, l2, len) = (case.l1, case.l2, case.length());
@@ -350,7 +383,7 @@ proptest! {
         let target = TwoBoneTarget {
             position: case.root() + dir * d,
             rotation: None,
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let settings = TwoBoneIkSettings { soften, ..defaults() };
         let mut chain = case.chain;
@@ -396,10 +429,7 @@ proptest! {
             input[2].translation = input[1].translation + lower;
             None
         };
-        let margin = 0.01 * len;
-        let lo = (l1 - l2).abs() + margin;
-        let d = lo + (len - margin - lo) * f;
-        let goal = a + dir * d;
+        let (goal, _) = in_reach(a, (l1, l2), dir, (f, 0.01));
         let (in1, in2) = bone_lengths(&input);
         let mut chain = input;
         let target = TwoBoneTarget { position: goal, rotation: None, pole };
@@ -413,17 +443,14 @@ proptest! {
 
     #[test]
     fn unreachable_targets_get_a_straight_chain(
-        case in chain_case(),
-        dir in unit_dir(),
-        f in 0.01f32..3.0,
-        pole in proptest::option::of(vec3(3.0)),
+        (case, dir, f, pole) in aimed(0.01..3.0),
     ) {
         let len = case.length();
         let goal = case.root() + dir * len * (1.0 + f);
         let target = TwoBoneTarget {
             position: goal,
             rotation: None,
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let mut chain = case.chain;
         let result = solver(defaults()).solve(&mut chain, &target).unwrap();
@@ -451,13 +478,9 @@ proptest! {
         pole_dist in 0.2f32..5.0,
         along in -2.0f32..2.0,
     ) {
-        let (l1, l2, len) = (case.l1, case.l2, case.length());
+        let len = case.length();
         // Reachable and not nearly straight (nor nearly folded).
-        let margin = 0.05 * len;
-        let lo = (l1 - l2).abs() + margin;
-        let hi = len - margin;
-        let d = lo + (hi - lo) * f;
-        let goal = case.root() + dir * d;
+        let (goal, _) = case.in_reach(dir, f, 0.05);
         // A pole well off the root-target line.
         let side = perp(pole_dir, dir);
         prop_assume!(side.length() > 0.2);
@@ -681,14 +704,7 @@ fn radial_out_and_back_without_pole_is_continuous() {
     for (l1, l2) in [(1.0f32, 1.0f32), (1.0, 0.6), (0.6, 1.0)] {
         let len = l1 + l2;
         let ik = solver(defaults());
-        let mut chain = build_chain(
-            Vec3::new(0.2, -0.1, 0.3),
-            Quat::from_rotation_y(0.3),
-            Quat::from_rotation_z(-1.0),
-            Quat::IDENTITY,
-            l1,
-            l2,
-        );
+        let mut chain = arm([0.2, -0.1, 0.3], (0.3, -1.0), (l1, l2));
         let dir = Vec3::new(1.0, 0.4, -0.2).normalize();
         let step = 0.0025 * len;
         let mut frames = Vec::new();
@@ -858,14 +874,7 @@ fn stretch_uses_the_unreal_formula() {
     });
     let (l1, l2) = (1.0, 0.7);
     let len = l1 + l2;
-    let input = build_chain(
-        Vec3::new(0.5, -1.0, 2.0),
-        Quat::from_rotation_y(0.3),
-        Quat::from_rotation_z(0.9),
-        Quat::IDENTITY,
-        l1,
-        l2,
-    );
+    let input = arm([0.5, -1.0, 2.0], (0.3, 0.9), (l1, l2));
     let dir = Vec3::new(1.0, 2.0, -0.5).normalize();
     let a = input[0].translation;
 
@@ -943,15 +952,14 @@ proptest! {
     #[test]
     fn weight_zero_leaves_the_chain_bit_identical(
         case in chain_case(),
-        goal in vec3(3.0),
-        pole in proptest::option::of(vec3(3.0)),
-        stretch in any::<bool>(),
+        (goal, pole) in goal_and_pole(3.0),
+        settings in varied_settings(),
     ) {
-        let settings = TwoBoneIkSettings { weight: 0.0, allow_stretching: stretch, ..defaults() };
+        let settings = TwoBoneIkSettings { weight: 0.0, ..settings };
         let target = TwoBoneTarget {
             position: case.root() + goal * case.scale,
             rotation: Some(Quat::from_rotation_x(0.5)),
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let mut chain = case.chain;
         let result = solver(settings).solve(&mut chain, &target).unwrap();
@@ -962,16 +970,13 @@ proptest! {
 
     #[test]
     fn weight_one_is_the_default_and_half_is_between(
-        case in chain_case(),
-        dir in unit_dir(),
-        f in 0.0f32..1.5,
-        pole in proptest::option::of(vec3(3.0)),
+        (case, dir, f, pole) in aimed(0.0..1.5),
     ) {
         let len = case.length();
         let target = TwoBoneTarget {
             position: case.root() + dir * f * len,
             rotation: None,
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let mut full = case.chain;
         let full_result = solver(defaults()).solve(&mut full, &target).unwrap();
@@ -985,30 +990,25 @@ proptest! {
         prop_assert!(all_finite(&half));
         let input = &case.chain;
         let a = input[0].translation;
+        // A rotation `of` the chain half way between the input's and the full solve's.
+        let half_way = |what: &str, of: &dyn Fn(&[Transform; 3]) -> Quat| {
+            let total = rot_angle_deg(of(input), of(&full));
+            let first = rot_angle_deg(of(input), of(&half));
+            let second = rot_angle_deg(of(&half), of(&full));
+            prop_assert!((first - total / 2.0).abs() < 0.05 && (second - total / 2.0).abs() < 0.05,
+                "{what}: {first} + {second} vs {total}");
+            Ok(())
+        };
         // Root bone: half way round, in rotation and in direction.
-        let total = rot_angle_deg(input[0].rotation, full[0].rotation);
-        let first = rot_angle_deg(input[0].rotation, half[0].rotation);
-        let second = rot_angle_deg(half[0].rotation, full[0].rotation);
-        prop_assert!((first - total / 2.0).abs() < 0.05 && (second - total / 2.0).abs() < 0.05,
-            "root rotation: {first} + {second} vs {total}");
+        half_way("root rotation", &|c| c[0].rotation)?;
         let (u_in, u_half, u_full) = (input[1].translation - a, half[1].translation - a, full[1].translation - a);
         let total = dir_angle_deg(u_in, u_full);
         prop_assert!((dir_angle_deg(u_in, u_half) - total / 2.0).abs() < 0.05);
         prop_assert!((dir_angle_deg(u_half, u_full) - total / 2.0).abs() < 0.05);
-        // Joint bone: local rotation half way round.
-        let local = |c: &[Transform; 3]| c[0].rotation.conjugate() * c[1].rotation;
-        let total = rot_angle_deg(local(input), local(&full));
-        let first = rot_angle_deg(local(input), local(&half));
-        let second = rot_angle_deg(local(&half), local(&full));
-        prop_assert!((first - total / 2.0).abs() < 0.05 && (second - total / 2.0).abs() < 0.05,
-            "joint local rotation: {first} + {second} vs {total}");
-        // End bone: its rotation relative to the joint bone is half way too.
-        let end_local = |c: &[Transform; 3]| c[1].rotation.conjugate() * c[2].rotation;
-        let total = rot_angle_deg(end_local(input), end_local(&full));
-        let first = rot_angle_deg(end_local(input), end_local(&half));
-        let second = rot_angle_deg(end_local(&half), end_local(&full));
-        prop_assert!((first - total / 2.0).abs() < 0.05 && (second - total / 2.0).abs() < 0.05,
-            "end local rotation: {first} + {second} vs {total}");
+        // Joint bone: local rotation half way round; end bone: its rotation relative to the
+        // joint bone too.
+        half_way("joint local rotation", &|c| c[0].rotation.conjugate() * c[1].rotation)?;
+        half_way("end local rotation", &|c| c[1].rotation.conjugate() * c[2].rotation)?;
         // Bone lengths kept and positions follow the rotations (forward kinematics of the
         // blended local rotations with the input's local offsets).
         let (n1, n2) = bone_lengths(&half);
@@ -1041,7 +1041,7 @@ proptest! {
         let target = TwoBoneTarget {
             position: case.root() + goal * case.scale,
             rotation: Some(effector * 2.0), // not normalized on purpose
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let run = |end_rotation| {
             let mut chain = case.chain;
@@ -1086,7 +1086,7 @@ proptest! {
         let target = TwoBoneTarget {
             position: case.root() + goal * case.scale,
             rotation: None,
-            pole: pole.map(|p| case.root() + p * case.scale),
+            pole: case.pole(pole),
         };
         let mut plain = case.chain;
         solver(TwoBoneIkSettings { end_rotation, ..defaults() }).solve(&mut plain, &target).unwrap();
@@ -1198,22 +1198,8 @@ fn check_solve(name: &str, chain: [Transform; 3], target: TwoBoneTarget, overflo
 
 #[test]
 fn degenerate_inputs_never_nan_or_panic() {
-    let bent = build_chain(
-        Vec3::new(0.1, 0.2, 0.3),
-        Quat::from_rotation_y(0.4),
-        Quat::from_rotation_z(0.7),
-        Quat::IDENTITY,
-        1.0,
-        0.8,
-    );
-    let straight = build_chain(
-        Vec3::ZERO,
-        Quat::IDENTITY,
-        Quat::IDENTITY,
-        Quat::IDENTITY,
-        1.0,
-        0.8,
-    );
+    let bent = arm([0.1, 0.2, 0.3], (0.4, 0.7), (1.0, 0.8));
+    let straight = arm([0.0; 3], (0.0, 0.0), (1.0, 0.8));
     let a = bent[0].translation;
     let dir = Vec3::new(0.3, 1.0, -0.2).normalize();
     let goal = a + dir * 1.2;
@@ -1276,14 +1262,7 @@ fn degenerate_inputs_never_nan_or_panic() {
         ("zero lower", 1.0, 0.0),
         ("both zero", 0.0, 0.0),
     ] {
-        let c = build_chain(
-            Vec3::new(0.1, 0.2, 0.3),
-            Quat::from_rotation_y(0.4),
-            Quat::from_rotation_z(0.7),
-            Quat::IDENTITY,
-            l1,
-            l2,
-        );
+        let c = arm([0.1, 0.2, 0.3], (0.4, 0.7), (l1, l2));
         for target in [
             TwoBoneTarget::at(goal),
             TwoBoneTarget::at(a),
@@ -1341,14 +1320,7 @@ fn degenerate_inputs_never_nan_or_panic() {
 
     // Huge finite values: overflow is reported, never NaN.
     let big = 1e30f32;
-    let huge_chain = build_chain(
-        Vec3::splat(big),
-        Quat::from_rotation_y(0.4),
-        Quat::from_rotation_z(0.7),
-        Quat::IDENTITY,
-        big,
-        big,
-    );
+    let huge_chain = arm([big; 3], (0.4, 0.7), (big, big));
     check_solve(
         "huge chain",
         huge_chain,
@@ -1375,14 +1347,7 @@ fn degenerate_inputs_never_nan_or_panic() {
     );
     check_solve(
         "huge root offset",
-        build_chain(
-            Vec3::splat(big),
-            Quat::IDENTITY,
-            Quat::from_rotation_z(0.5),
-            Quat::IDENTITY,
-            1.0,
-            1.0,
-        ),
+        arm([big; 3], (0.0, 0.5), (1.0, 1.0)),
         TwoBoneTarget::at(Vec3::splat(big)),
         true,
     );
@@ -1398,14 +1363,7 @@ fn degenerate_inputs_never_nan_or_panic() {
     );
     check_solve(
         "max values",
-        build_chain(
-            Vec3::splat(f32::MAX),
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-            0.0,
-            0.0,
-        ),
+        arm([f32::MAX; 3], (0.0, 0.0), (0.0, 0.0)),
         TwoBoneTarget::at(Vec3::splat(-f32::MAX)),
         true,
     );
@@ -1483,17 +1441,13 @@ proptest! {
     #[test]
     fn solve_pose_matches_the_chain_solve(
         locals in local_strategy(),
-        goal in vec3(4.0),
-        pole in proptest::option::of(vec3(4.0)),
-        stretch in any::<bool>(),
-        end_rotation in prop_oneof![Just(EndRotation::KeepModel), Just(EndRotation::KeepLocal), Just(EndRotation::CopyEffector)],
-        keep_twist in any::<bool>(),
+        (goal, pole) in goal_and_pole(4.0),
+        settings in varied_settings(),
         effector in unit_quat(),
     ) {
         let mut pose = arm_pose(&locals);
         let local_before = pose.local().to_vec();
         let model_before = pose.model().unwrap().to_vec();
-        let settings = TwoBoneIkSettings { allow_stretching: stretch, end_rotation, keep_twist, ..defaults() };
         let ik = solver(settings);
         let target = TwoBoneTarget { position: goal, rotation: Some(effector), pole };
 
@@ -1512,7 +1466,7 @@ proptest! {
         // Other children of the chain follow with their local transforms unchanged.
         prop_assert_eq!(pose.local()[4], local_before[4]);
         prop_assert_eq!(pose.local()[5], local_before[5]);
-        if !stretch {
+        if !settings.allow_stretching {
             for (after, before) in pose.local()[1..4].iter().zip(&local_before[1..4]) {
                 prop_assert_eq!(after.translation, before.translation);
                 prop_assert_eq!(after.scale, before.scale);
@@ -1561,10 +1515,7 @@ proptest! {
         let chain = [model[1], model[2], model[3]];
         let (l1, l2) = bone_lengths(&chain);
         let len = l1 + l2;
-        let margin = 0.01 * len;
-        let lo = (l1 - l2).abs() + margin;
-        let d = lo + (len - margin - lo) * f;
-        let goal = chain[0].translation + dir * d;
+        let (goal, _) = in_reach(chain[0].translation, (l1, l2), dir, (f, 0.01));
         let target = TwoBoneTarget { position: goal, rotation: None, pole };
         let result = solver(defaults()).solve_pose(&mut pose, [1, 2, 3], &target).unwrap();
         let end = pose.model().unwrap()[3].translation;
@@ -1682,7 +1633,7 @@ proptest! {
         pole in vec3(3.0),
         w in 0.0f32..1.0,
     ) {
-        let (l1, l2, len) = (case.l1, case.l2, case.length());
+        let (l1, l2) = (case.l1, case.l2);
         let input = case.chain;
         let a = case.root();
         let from = (input[2].translation - a).normalize();
@@ -1690,9 +1641,7 @@ proptest! {
         // the input's end nor nearly straight or folded, so every direction is well defined.
         prop_assume!(perp(input[1].translation - a, from).length() > 0.05 * l1);
         let dir = if dir.dot(from) > -0.9 { dir } else { -dir };
-        let margin = 0.05 * len;
-        let lo = (l1 - l2).abs() + margin;
-        let goal = a + dir * (lo + (len - margin - lo) * f);
+        let (goal, _) = in_reach(a, (l1, l2), dir, (f, 0.05));
         let expected = reference_bend(&input, goal);
 
         let mut chain = input;

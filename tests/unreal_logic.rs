@@ -16,8 +16,6 @@
 mod common;
 mod unreal_support;
 
-use std::time::Instant;
-
 use common::native;
 use unreal_support::{cxx_command, root};
 
@@ -28,10 +26,8 @@ use unreal_support::{cxx_command, root};
     ignore = "no C++ compiler (c++, or $CXX) was found when sinew was built: apt-get install g++"
 )]
 fn unreal_logic_program_passes() {
-    let start = Instant::now();
-    let lib = native::shared_library();
-    let out_dir = native::scratch_dir("unreal_logic");
-    let exe = out_dir.join("unreal_logic_test");
+    let run = native::Run::start("unreal_logic");
+    let exe = run.dir.join("unreal_logic_test");
 
     let mut cmd = cxx_command(&[]);
     // Unreal builds modules without exceptions or RTTI and with shadowing as an error; the
@@ -61,6 +57,5 @@ fn unreal_logic_program_passes() {
     assert!(passed > 100, "only {passed} checks ran");
     assert!(output.status.success(), "exit status {}", output.status);
 
-    let _ = std::fs::remove_dir_all(&out_dir);
-    println!("linked {}; took {:?}", lib.display(), start.elapsed());
+    run.finish("");
 }

@@ -73,6 +73,20 @@ impl Probe {
         self.push(format!("{label} settings"), Kind::Raw, words(&settings));
     }
 
+    /// Solve `k` of `label`: its status, the chain it wrote, its result and error.
+    pub fn solve(
+        &mut self,
+        (label, k): (&str, usize),
+        s: St,
+        chain: &[SinewTransform],
+        result: &SinewIkResult,
+    ) {
+        self.status(format!("{label} solve {k}"), s);
+        self.transforms(format!("{label} chain {k}"), chain, true);
+        self.push(format!("{label} result {k}"), Kind::Raw, words(result));
+        self.floats(format!("{label} error {k}"), &[result.error]);
+    }
+
     pub fn floats(&mut self, label: impl Into<String>, f: &[f32]) {
         self.push(label, Kind::Floats, f.iter().map(|x| x.to_bits()).collect());
     }
@@ -229,10 +243,7 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
                 &fresh.pole,
                 &mut result,
             );
-            p.status(format!("two_bone solve {k}"), s);
-            p.transforms(format!("two_bone chain {k}"), &chain, true);
-            p.push(format!("two_bone result {k}"), Kind::Raw, words(&result));
-            p.floats(format!("two_bone error {k}"), &[result.error]);
+            p.solve(("two_bone", k), s, &chain, &result);
         }
 
         let fabrik = (w.fabrik.cast_const(), fresh.out_fabrik);
@@ -255,10 +266,7 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
                     (target, null()),
                     &mut result,
                 );
-                p.status(format!("{label} solve {k}"), s);
-                p.transforms(format!("{label} chain {k}"), &chain, true);
-                p.push(format!("{label} result {k}"), Kind::Raw, words(&result));
-                p.floats(format!("{label} error {k}"), &[result.error]);
+                p.solve((label, k), s, &chain, &result);
             }
         }
 
@@ -335,22 +343,19 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
                 sinew_crossfade_fade_count(w.crossfade, &mut count),
             );
             p.push(format!("crossfade fades {step}"), Kind::Raw, vec![count]);
-            let mut weights = [SENT_F; 4];
-            let mut n = SENT_U;
-            p.status(
-                format!("crossfade weights {step}"),
-                sinew_crossfade_get_weights(w.crossfade, weights.as_mut_ptr(), 4, &mut n),
-            );
-            p.push(format!("crossfade weight count {step}"), Kind::Raw, vec![n]);
-            p.floats(format!("crossfade weights {step}"), &weights);
-            let mut times = [SENT_F; 4];
-            let mut n = SENT_U;
-            p.status(
-                format!("crossfade times {step}"),
-                sinew_crossfade_get_times(w.crossfade, times.as_mut_ptr(), 4, &mut n),
-            );
-            p.push(format!("crossfade time count {step}"), Kind::Raw, vec![n]);
-            p.floats(format!("crossfade times {step}"), &times);
+            type List = unsafe extern "C" fn(*const SinewCrossfade, *mut f32, u32, *mut u32) -> St;
+            let lists: [(&str, List); 2] = [
+                ("weight", sinew_crossfade_get_weights),
+                ("time", sinew_crossfade_get_times),
+            ];
+            for (item, get) in lists {
+                let mut values = [SENT_F; 4];
+                let mut n = SENT_U;
+                let s = get(w.crossfade, values.as_mut_ptr(), 4, &mut n);
+                p.status(format!("crossfade {item}s {step}"), s);
+                p.push(format!("crossfade {item} count {step}"), Kind::Raw, vec![n]);
+                p.floats(format!("crossfade {item}s {step}"), &values);
+            }
             let (mut active, mut remaining) = (SENT_U, SENT_F);
             p.status(
                 format!("crossfade inertializing {step}"),

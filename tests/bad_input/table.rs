@@ -162,6 +162,29 @@ impl At<'_> {
         self.args(&what, Args::none().float(name, value), expect);
     }
 
+    /// [`At::int`] once per value.
+    pub fn ints(self, values: &[i64], expect: &[St]) {
+        self.each(values, expect, |at, value, expect| at.int(value, expect));
+    }
+
+    /// [`At::float`] once per value.
+    pub fn floats(self, values: &[f32], expect: &[St]) {
+        self.each(values, expect, |at, value, expect| at.float(value, expect));
+    }
+
+    /// `one` case of this argument per value.
+    fn each<V: Copy>(self, values: &[V], expect: &[St], one: fn(At<'_>, V, &[St])) {
+        let At {
+            table,
+            export,
+            param,
+            class,
+        } = self;
+        for &value in values {
+            one(table.at(export, &param, class), value, expect);
+        }
+    }
+
     /// The handle argument swapped for another of the world's.
     pub fn swap(self, what: &str, handle: Swap, expect: &[St]) {
         let name = leak(&self.param);

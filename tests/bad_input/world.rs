@@ -931,8 +931,9 @@ impl Drop for World {
         // SAFETY: every handle is live or NULL (destroying NULL is a no-op).
         unsafe {
             sinew_crossfade_destroy(self.crossfade);
-            sinew_clip_cursor_destroy(self.cursor);
-            sinew_clip_cursor_destroy(self.cursor2);
+            for c in [self.cursor, self.cursor2] {
+                sinew_clip_cursor_destroy(c);
+            }
             for c in [self.clip, self.clip_a, self.clip_b, self.clip2] {
                 sinew_clip_destroy(c);
             }

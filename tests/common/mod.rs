@@ -4,8 +4,11 @@
 //! - [`props`]: the proptest configuration and the strategies for vectors and rotations;
 //! - [`rng`]: a small seeded generator, for tests whose scenarios come from one seed;
 //! - [`rotations`]: rotation angles and comparisons;
-//! - [`chains`]: model-space chains of transforms (forward kinematics, bone lengths, bits);
+//! - [`chains`]: model-space chains of transforms (random chains, forward kinematics, bone
+//!   lengths, bits);
 //! - [`solvers`]: FABRIK and CCD behind one interface;
+//! - [`chain_contract`]: what FABRIK and CCD both promise, as test bodies fabrik.rs and ccd.rs
+//!   run;
 //! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
 //! - [`ffi`]: C ABI handles set up the same way by several tests;
 //! - [`native`]: the cdylib the C, C++, C# and Unreal-logic programs load, and linking them;
@@ -14,6 +17,7 @@
 // No test uses every helper, and each test crate compiles all of them.
 #![allow(dead_code)]
 
+pub mod chain_contract;
 pub mod chains;
 pub mod ffi;
 pub mod limits;

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 /// `target/<profile>/deps`, where this test binary and the lib target's artifacts live.
 pub fn deps_dir() -> PathBuf {
@@ -69,6 +69,33 @@ pub fn scratch_dir(name: &str) -> PathBuf {
         .join(std::process::id().to_string());
     std::fs::create_dir_all(&dir).expect("create temp dir");
     dir
+}
+
+/// One run of a native test program: when it started, the [`shared_library`] it links and its
+/// [`scratch_dir`].
+pub struct Run {
+    start: Instant,
+    pub lib: PathBuf,
+    pub dir: PathBuf,
+}
+
+impl Run {
+    /// The run of the test `name`.
+    pub fn start(name: &str) -> Self {
+        Self {
+            start: Instant::now(),
+            lib: shared_library(),
+            dir: scratch_dir(name),
+        }
+    }
+
+    /// Removes the scratch directory and prints `what` with the library linked and the time
+    /// the run took.
+    pub fn finish(self, what: &str) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        let elapsed = self.start.elapsed();
+        println!("{what}linked {}; took {elapsed:?}", self.lib.display());
+    }
 }
 
 /// The counts of a program's closing `N passed, M failed` line.

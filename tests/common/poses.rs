@@ -7,13 +7,17 @@ use std::ptr;
 use std::sync::Arc;
 
 use proptest::prelude::*;
+use sinew::clip::Keyframe;
 use sinew::ffi::{
     sinew_joint_mask_create_subtree, sinew_joint_mask_destroy, sinew_pose_create,
-    sinew_pose_destroy, sinew_pose_get_local, sinew_pose_set_local, sinew_skeleton_create,
-    sinew_skeleton_destroy, SinewJointMask, SinewPose, SinewSkeleton, SinewStatus, SinewTransform,
+    sinew_pose_destroy, sinew_pose_get_local, sinew_pose_set_local, sinew_skeleton_destroy,
+    SinewJointMask, SinewPose, SinewSkeleton, SinewStatus, SinewTransform,
 };
-use sinew::{BlendSpace, Clip, JointMask, Layer, Pose, Quat, Skeleton, Transform, Vec3};
+use sinew::{
+    BlendSpace, Clip, Interpolation, JointMask, Layer, Pose, Quat, Skeleton, Track, Transform, Vec3,
+};
 
+use super::ffi::c_skeleton_of;
 use super::props::{unit_quat, vec3};
 use super::rotations::rot_between;
 
@@ -45,6 +49,44 @@ pub fn body() -> Arc<Skeleton> {
         })
         .collect();
     Arc::new(Skeleton::new(&PARENTS, &rest, None).unwrap())
+}
+
+/// A transform from its translation, rotation and scale, for fixtures.
+pub fn trs(translation: [f32; 3], rotation: Quat, scale: [f32; 3]) -> Transform {
+    Transform::new(translation.into(), rotation, scale.into())
+}
+
+/// A valid track of `values` at `times` with `interpolation` (no tangents) in a clip of
+/// `duration` seconds.
+pub fn track<T: Keyframe>(
+    interpolation: Interpolation,
+    times: &[f32],
+    values: &[T],
+    duration: f32,
+) -> Track<T> {
+    Track::new(interpolation, times, values, None, duration).unwrap()
+}
+
+/// A valid cubic track of `values` at `times`, with `(in, out)` tangents.
+pub fn cubic<T: Keyframe>(
+    times: &[f32],
+    values: &[T],
+    (ins, outs): (&[T], &[T]),
+    duration: f32,
+) -> Track<T> {
+    Track::new(
+        Interpolation::Cubic,
+        times,
+        values,
+        Some((ins, outs)),
+        duration,
+    )
+    .unwrap()
+}
+
+/// A skeleton without names.
+pub fn skeleton_of(parents: &[i32], rest: &[Transform]) -> Arc<Skeleton> {
+    Arc::new(Skeleton::new(parents, rest, None).unwrap())
 }
 
 pub fn pose_of(skeleton: &Arc<Skeleton>, local: &[Transform]) -> Pose {
@@ -133,21 +175,8 @@ pub struct Handles {
 
 impl Handles {
     pub fn new(skeleton: &Skeleton) -> Self {
-        let rest: Vec<SinewTransform> = skeleton.rest_pose().iter().map(|&t| to_c(t)).collect();
-        let mut handle = ptr::null_mut();
-        // SAFETY: arrays hold joint_count items; out pointer is valid.
-        let status = unsafe {
-            sinew_skeleton_create(
-                skeleton.parents().as_ptr(),
-                rest.as_ptr(),
-                ptr::null(),
-                skeleton.joint_count() as u32,
-                &mut handle,
-            )
-        };
-        assert_eq!(status, SinewStatus::Ok);
         Self {
-            skeleton: handle,
+            skeleton: c_skeleton_of(skeleton),
             poses: Vec::new(),
             masks: Vec::new(),
         }
@@ -245,6 +274,7 @@ pub fn sample(clip: &Clip, s: &Arc<Skeleton>, time: f32, looping: bool) -> Pose 
 /// through the C ABI: C poses holding `a`, `b` and `a` again (an output) and the C mask.
 pub struct CPair {
     pub s: Arc<Skeleton>,
+    pub la: Vec<Transform>,
     pub lb: Vec<Transform>,
     pub a: Pose,
     pub b: Pose,
@@ -256,15 +286,22 @@ pub struct CPair {
 
 /// A [`CPair`]; its handles live as long as its `h`.
 pub fn c_pair() -> CPair {
+    c_pair_of(1.0, CHEST)
+}
+
+/// A [`CPair`] of `b` from the sample seed `seed_b` (`a` from 0) and the mask of `root`'s
+/// subtree.
+pub fn c_pair_of(seed_b: f32, root: usize) -> CPair {
     let s = body();
-    let (la, lb) = (sample_locals(0.0), sample_locals(1.0));
+    let (la, lb) = (sample_locals(0.0), sample_locals(seed_b));
     let (a, b) = (pose_of(&s, &la), pose_of(&s, &lb));
-    let mask = JointMask::subtree(&s, CHEST, 0).unwrap();
+    let mask = JointMask::subtree(&s, root, 0).unwrap();
     let mut h = Handles::new(&s);
-    let c_mask = h.subtree_mask(CHEST as u32);
+    let c_mask = h.subtree_mask(root as u32);
     let c = [h.pose(&la), h.pose(&lb), h.pose(&la)];
     CPair {
         s,
+        la,
         lb,
         a,
         b,

@@ -23,6 +23,34 @@ pub fn ccd_settings(max_iterations: u32, stop_when_stalled: bool) -> CcdSettings
     }
 }
 
+/// Both solvers' default settings with another iteration budget, stall rule and end rotation.
+pub fn common_settings(
+    max_iterations: u32,
+    stalled: bool,
+    end: EndRotation,
+) -> (FabrikSettings, CcdSettings) {
+    let fabrik = FabrikSettings {
+        end_rotation: end,
+        ..fabrik_settings(max_iterations, stalled)
+    };
+    let ccd = CcdSettings {
+        end_rotation: end,
+        ..ccd_settings(max_iterations, stalled)
+    };
+    (fabrik, ccd)
+}
+
+/// Which chain solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Fabrik,
+    Ccd,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::Fabrik, Kind::Ccd];
+}
+
 /// Either solver behind one interface.
 pub enum Solver {
     Fabrik(Fabrik),
@@ -38,6 +66,36 @@ impl Solver {
         Self::Ccd(Ccd::new(settings, max_joints).expect("valid CCD settings"))
     }
 
+    /// A solver of `kind`: FABRIK with `fabrik`, CCD with `ccd` (the other settings unused).
+    pub fn try_of(
+        kind: Kind,
+        fabrik: FabrikSettings,
+        ccd: CcdSettings,
+        max_joints: usize,
+    ) -> sinew::Result<Self> {
+        Ok(match kind {
+            Kind::Fabrik => Self::Fabrik(Fabrik::new(fabrik, max_joints)?),
+            Kind::Ccd => Self::Ccd(Ccd::new(ccd, max_joints)?),
+        })
+    }
+
+    /// [`Solver::try_of`] with valid settings.
+    pub fn of(kind: Kind, fabrik: FabrikSettings, ccd: CcdSettings, max_joints: usize) -> Self {
+        Self::try_of(kind, fabrik, ccd, max_joints).expect("valid settings")
+    }
+
+    /// A solver of `kind` with default settings but the common ones given here.
+    pub fn new(
+        kind: Kind,
+        max_iterations: u32,
+        stalled: bool,
+        end: EndRotation,
+        max_joints: usize,
+    ) -> Self {
+        let (fabrik, ccd) = common_settings(max_iterations, stalled, end);
+        Self::of(kind, fabrik, ccd, max_joints)
+    }
+
     /// Both solvers with the same common settings.
     pub fn both(
         max_iterations: u32,
@@ -45,28 +103,36 @@ impl Solver {
         end: EndRotation,
         max_joints: usize,
     ) -> [Self; 2] {
-        [
-            Self::fabrik(
-                FabrikSettings {
-                    end_rotation: end,
-                    ..fabrik_settings(max_iterations, stalled)
-                },
-                max_joints,
-            ),
-            Self::ccd(
-                CcdSettings {
-                    end_rotation: end,
-                    ..ccd_settings(max_iterations, stalled)
-                },
-                max_joints,
-            ),
-        ]
+        Kind::ALL.map(|kind| Self::new(kind, max_iterations, stalled, end, max_joints))
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Self::Fabrik(_) => Kind::Fabrik,
+            Self::Ccd(_) => Kind::Ccd,
+        }
     }
 
     pub fn name(&self) -> &'static str {
         match self {
             Self::Fabrik(_) => "FABRIK",
             Self::Ccd(_) => "CCD",
+        }
+    }
+
+    /// Replaces the settings with `fabrik` or `ccd`, whichever is this solver's.
+    pub fn set_settings(&mut self, fabrik: FabrikSettings, ccd: CcdSettings) -> sinew::Result<()> {
+        match self {
+            Self::Fabrik(s) => s.set_settings(fabrik),
+            Self::Ccd(s) => s.set_settings(ccd),
+        }
+    }
+
+    /// Whether this solver's settings are `fabrik` or `ccd`, whichever is its kind's.
+    pub fn has_settings(&self, fabrik: &FabrikSettings, ccd: &CcdSettings) -> bool {
+        match self {
+            Self::Fabrik(s) => s.settings() == fabrik,
+            Self::Ccd(s) => s.settings() == ccd,
         }
     }
 

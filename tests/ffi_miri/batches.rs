@@ -1,7 +1,6 @@
 //! Batch solves (two-bone, FABRIK and CCD) against their single solves, and inputs that point
 //! into the very chains being solved (single and batch).
 
-use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 
 use sinew::ffi::*;
@@ -58,6 +57,30 @@ fn or_null<T>(on: bool, p: *const T) -> *const T {
         null()
     }
 }
+
+/// A bad call of `sinew_two_bone_ik_solve_batch`: chains, goals, effector rotations, poles,
+/// results; the status and a word of the message it must give.
+type TwoBoneBatchCall = (
+    *mut SinewTransform,
+    *const SinewVec3,
+    *const SinewQuat,
+    *const SinewVec3,
+    *mut SinewIkResult,
+    SinewStatus,
+    &'static str,
+);
+
+/// A bad call of a FABRIK or CCD batch: chains, joints per chain, root parent rotations, goals,
+/// results; the status and a word of the message it must give.
+type ChainBatchCall = (
+    *mut SinewTransform,
+    u32,
+    *const SinewQuat,
+    *const SinewVec3,
+    *mut SinewIkResult,
+    SinewStatus,
+    &'static str,
+);
 
 /// A result no solve writes, to show which entries a batch left alone.
 const STALE: SinewIkResult = SinewIkResult {
@@ -176,87 +199,74 @@ fn two_bone_ik_batch_round_trip_and_errors() {
             null_mut(),
         ));
 
-        // Bad input anywhere leaves every chain and result untouched, the SIMD group included.
+        // Bad input anywhere leaves every chain and result untouched, the SIMD group included:
+        // (chains, goals, effector rotations, poles, results; status, message).
         let mut batch = chains;
         let mut results = [STALE; CHAINS];
         let mut bad_goals = goals;
         bad_goals[3].y = f32::NAN;
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            batch.as_mut_ptr(),
-            CHAINS as u32,
-            bad_goals.as_ptr(),
-            turns.as_ptr(),
-            poles.as_ptr(),
-            results.as_mut_ptr(),
-        );
-        fails(s, SinewStatus::NonFinite, "chain 3: ");
         let mut bad_turns = turns;
         bad_turns[4] = SinewQuat::default();
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            batch.as_mut_ptr(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            bad_turns.as_ptr(),
-            poles.as_ptr(),
-            results.as_mut_ptr(),
-        );
-        fails(s, SinewStatus::InvalidArgument, "chain 4: ");
         let mut bad_chains = chains;
         bad_chains[3 * 2 + 1].scale.x = f32::INFINITY;
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            bad_chains.as_mut_ptr(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            null(),
-            null(),
-            results.as_mut_ptr(),
-        );
-        fails(s, SinewStatus::NonFinite, "chain 2: ");
-        assert_eq!(bad_chains[..6], chains[..6]);
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            batch.as_mut_ptr(),
-            CHAINS as u32,
-            null(),
-            null(),
-            null(),
-            results.as_mut_ptr(),
-        );
-        fails(s, SinewStatus::NullPointer, "effector_positions");
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            null_mut(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            null(),
-            null(),
-            null_mut(),
-        );
-        fails(s, SinewStatus::NullPointer, "chains");
         let mut bytes = Bytes::new();
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            batch.as_mut_ptr(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            null(),
-            null(),
-            bytes.ptr(1),
-        );
-        fails(s, SinewStatus::InvalidArgument, "out_results");
-        let s = sinew_two_bone_ik_solve_batch(
-            solver,
-            batch.as_mut_ptr(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            null(),
-            bytes.ptr(2),
-            null_mut(),
-        );
-        fails(s, SinewStatus::InvalidArgument, "joint_targets");
+        let (b, r) = (batch.as_mut_ptr(), results.as_mut_ptr());
+        let (g, t, p) = (goals.as_ptr(), turns.as_ptr(), poles.as_ptr());
+        use SinewStatus::{InvalidArgument, NonFinite, NullPointer};
+        let bad: [TwoBoneBatchCall; 7] = [
+            (b, bad_goals.as_ptr(), t, p, r, NonFinite, "chain 3: "),
+            (b, g, bad_turns.as_ptr(), p, r, InvalidArgument, "chain 4: "),
+            (
+                bad_chains.as_mut_ptr(),
+                g,
+                null(),
+                null(),
+                r,
+                NonFinite,
+                "chain 2: ",
+            ),
+            (
+                b,
+                null(),
+                null(),
+                null(),
+                r,
+                NullPointer,
+                "effector_positions",
+            ),
+            (
+                null_mut(),
+                g,
+                null(),
+                null(),
+                null_mut(),
+                NullPointer,
+                "chains",
+            ),
+            (
+                b,
+                g,
+                null(),
+                null(),
+                bytes.ptr(1),
+                InvalidArgument,
+                "out_results",
+            ),
+            (
+                b,
+                g,
+                null(),
+                bytes.ptr(2),
+                null_mut(),
+                InvalidArgument,
+                "joint_targets",
+            ),
+        ];
+        for (c, g, t, p, r, status, message) in bad {
+            let s = sinew_two_bone_ik_solve_batch(solver, c, CHAINS as u32, g, t, p, r);
+            fails(s, status, message);
+        }
+        assert_eq!(bad_chains[..6], chains[..6]);
         assert!(bytes.untouched());
         assert_eq!(batch, chains);
         assert_eq!(results, [STALE; CHAINS]);
@@ -296,100 +306,6 @@ fn two_bone_ik_batch_round_trip_and_errors() {
     }
 }
 
-/// A FABRIK or a CCD handle, driven through the same calls.
-#[derive(Clone, Copy)]
-enum ChainHandle {
-    Fabrik(*mut SinewFabrik),
-    Ccd(*mut SinewCcd),
-}
-
-impl ChainHandle {
-    /// Both solvers with default settings but at most 3 iterations (Miri interprets every
-    /// one), `max_joints` 4, a hinge on joint 1.
-    fn both() -> [Self; 2] {
-        let hinge = hinge();
-        // SAFETY: settings written before read; out-pointers to locals; live handles.
-        unsafe {
-            let mut fs = MaybeUninit::uninit();
-            sinew_fabrik_settings_default(fs.as_mut_ptr());
-            let mut fs = fs.assume_init();
-            fs.max_iterations = 3;
-            let mut cs = MaybeUninit::uninit();
-            sinew_ccd_settings_default(cs.as_mut_ptr());
-            let mut cs = cs.assume_init();
-            cs.max_iterations = 3;
-            let (mut f, mut c) = (null_mut(), null_mut());
-            ok(sinew_fabrik_create(&fs, 4, &mut f));
-            ok(sinew_ccd_create(&cs, 4, &mut c));
-            ok(sinew_fabrik_set_constraint(f, 1, &hinge));
-            ok(sinew_ccd_set_constraint(c, 1, &hinge));
-            [Self::Fabrik(f), Self::Ccd(c)]
-        }
-    }
-
-    /// `sinew_<solver>_solve`.
-    ///
-    /// # Safety
-    /// As that export.
-    unsafe fn solve(
-        self,
-        chain: *mut SinewTransform,
-        joints: u32,
-        parent: *const SinewQuat,
-        goal: *const SinewVec3,
-        rotation: *const SinewQuat,
-        result: *mut SinewIkResult,
-    ) -> SinewStatus {
-        // SAFETY: forwarded.
-        unsafe {
-            match self {
-                Self::Fabrik(h) => {
-                    sinew_fabrik_solve(h, chain, joints, parent, goal, rotation, result)
-                }
-                Self::Ccd(h) => sinew_ccd_solve(h, chain, joints, parent, goal, rotation, result),
-            }
-        }
-    }
-
-    /// `sinew_<solver>_solve_batch`.
-    ///
-    /// # Safety
-    /// As that export.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn batch(
-        self,
-        chains: *mut SinewTransform,
-        joints: u32,
-        count: u32,
-        parents: *const SinewQuat,
-        goals: *const SinewVec3,
-        rotations: *const SinewQuat,
-        results: *mut SinewIkResult,
-    ) -> SinewStatus {
-        // SAFETY: forwarded.
-        unsafe {
-            match self {
-                Self::Fabrik(h) => sinew_fabrik_solve_batch(
-                    h, chains, joints, count, parents, goals, rotations, results,
-                ),
-                Self::Ccd(h) => sinew_ccd_solve_batch(
-                    h, chains, joints, count, parents, goals, rotations, results,
-                ),
-            }
-        }
-    }
-
-    fn destroy(self) {
-        // SAFETY: a live handle, not used afterwards.
-        unsafe {
-            match self {
-                Self::Fabrik(h) => sinew_fabrik_destroy(h),
-                Self::Ccd(h) => sinew_ccd_destroy(h),
-            }
-        }
-    }
-}
-
 #[test]
 fn fabrik_and_ccd_batch_round_trips_and_errors() {
     let chains = straight_chains();
@@ -399,7 +315,7 @@ fn fabrik_and_ccd_batch_round_trips_and_errors() {
     });
     let parents: [SinewQuat; CHAIN_BATCH] = std::array::from_fn(|i| rot_z(0.1 * i as f32));
     let turns: [SinewQuat; CHAIN_BATCH] = std::array::from_fn(|i| rot_z(0.3 - 0.1 * i as f32));
-    for solver in ChainHandle::both() {
+    for solver in ChainHandle::both_hinged() {
         // SAFETY: live handles; every array holds CHAIN_BATCH items (`chains` 4 per chain).
         unsafe {
             // Each chain as its single solve: with every optional array, and as chains of two
@@ -444,75 +360,54 @@ fn fabrik_and_ccd_batch_round_trips_and_errors() {
             }
             ok(solver.batch(null_mut(), 4, 0, null(), null(), null(), null_mut()));
 
-            // Bad input anywhere leaves every chain and result untouched.
+            // Bad input anywhere leaves every chain and result untouched: (chains, joints,
+            // root parent rotations, goals, results; status, message).
             let mut batch = chains;
             let mut results = [STALE; CHAIN_BATCH];
-            let s = solver.batch(
-                batch.as_mut_ptr(),
-                5,
-                CHAIN_BATCH as u32,
-                null(),
-                goals.as_ptr(),
-                null(),
-                results.as_mut_ptr(),
-            );
-            fails(s, SinewStatus::OutOfRange, "5 joints");
-            let s = solver.batch(
-                batch.as_mut_ptr(),
-                1,
-                CHAIN_BATCH as u32,
-                null(),
-                goals.as_ptr(),
-                null(),
-                results.as_mut_ptr(),
-            );
-            fails(s, SinewStatus::InvalidArgument, "joints");
             let mut bad_parents = parents;
             bad_parents[1] = SinewQuat::default();
-            let s = solver.batch(
-                batch.as_mut_ptr(),
-                4,
-                CHAIN_BATCH as u32,
-                bad_parents.as_ptr(),
-                goals.as_ptr(),
-                null(),
-                results.as_mut_ptr(),
-            );
-            fails(s, SinewStatus::InvalidArgument, "chain 1: ");
             let mut bad_chains = chains;
             bad_chains[4 * 2 + 3].translation.x = f32::NAN;
-            let s = solver.batch(
-                bad_chains.as_mut_ptr(),
-                4,
-                CHAIN_BATCH as u32,
-                null(),
-                goals.as_ptr(),
-                null(),
-                results.as_mut_ptr(),
-            );
-            fails(s, SinewStatus::NonFinite, "chain 2: ");
-            assert_eq!(bad_chains[..8], chains[..8]);
-            let s = solver.batch(
-                batch.as_mut_ptr(),
-                4,
-                CHAIN_BATCH as u32,
-                null(),
-                null(),
-                null(),
-                results.as_mut_ptr(),
-            );
-            fails(s, SinewStatus::NullPointer, "effector_positions");
             let mut bytes = Bytes::new();
-            let s = solver.batch(
-                batch.as_mut_ptr(),
-                4,
-                CHAIN_BATCH as u32,
-                bytes.ptr(2),
-                goals.as_ptr(),
-                null(),
-                null_mut(),
-            );
-            fails(s, SinewStatus::InvalidArgument, "root_parent_rotations");
+            let (b, r, g) = (batch.as_mut_ptr(), results.as_mut_ptr(), goals.as_ptr());
+            use SinewStatus::{InvalidArgument, NonFinite, NullPointer, OutOfRange};
+            let bad: [ChainBatchCall; 6] = [
+                (b, 5, null(), g, r, OutOfRange, "5 joints"),
+                (b, 1, null(), g, r, InvalidArgument, "joints"),
+                (
+                    b,
+                    4,
+                    bad_parents.as_ptr(),
+                    g,
+                    r,
+                    InvalidArgument,
+                    "chain 1: ",
+                ),
+                (
+                    bad_chains.as_mut_ptr(),
+                    4,
+                    null(),
+                    g,
+                    r,
+                    NonFinite,
+                    "chain 2: ",
+                ),
+                (b, 4, null(), null(), r, NullPointer, "effector_positions"),
+                (
+                    b,
+                    4,
+                    bytes.ptr(2),
+                    g,
+                    null_mut(),
+                    InvalidArgument,
+                    "root_parent_rotations",
+                ),
+            ];
+            for (c, joints, p, g, r, status, message) in bad {
+                let s = solver.batch(c, joints, CHAIN_BATCH as u32, p, g, null(), r);
+                fails(s, status, message);
+            }
+            assert_eq!(bad_chains[..8], chains[..8]);
             assert!(bytes.untouched());
             assert_eq!(batch, chains);
             assert_eq!(results, [STALE; CHAIN_BATCH]);
@@ -542,23 +437,33 @@ fn fabrik_and_ccd_batch_round_trips_and_errors() {
 
 // ------------------------------------------------------------------------------ overlapping inputs
 
+/// A two-bone solver with default settings but for the end rotation: the effector's, so the
+/// effector rotation is read.
+fn two_bone_copying_effector() -> *mut SinewTwoBoneIk {
+    let copy_effector = SinewEndRotation::CopyEffector as i32;
+    let (solver, _) = created(
+        sinew_two_bone_ik_settings_default,
+        |s| s.end_rotation = copy_effector,
+        // SAFETY: settings and an out-pointer of locals.
+        |s, out| unsafe { sinew_two_bone_ik_create(s, out) },
+    );
+    solver
+}
+
 /// Optional inputs a C caller points into the chain being solved (the pole at the current
-/// elbow, the effector rotation at the tip's current rotation) are read before the chain is
-/// written, so the solve equals one with copies of them. Nothing in the header forbids this.
+/// elbow, the effector rotation at the tip's current rotation, the root parent rotation at the
+/// root's) are read before the chain is written, so the solve equals one with copies of them.
+/// Nothing in the header forbids this.
 ///
 /// Under Miri's Stacked Borrows model this checks that the exports read every by-value input
 /// (effector position and rotation, pole, root parent rotation) before forming the chain's
 /// `&mut`, so overlapping inputs are not undefined behaviour.
 #[test]
 fn optional_inputs_may_point_into_the_chain() {
+    let copy_effector = SinewEndRotation::CopyEffector as i32;
     // SAFETY: pointers into live locals; handles live until destroyed.
     unsafe {
-        let mut two_bone = null_mut();
-        let mut settings = MaybeUninit::uninit();
-        sinew_two_bone_ik_settings_default(settings.as_mut_ptr());
-        let mut settings = settings.assume_init();
-        settings.end_rotation = SinewEndRotation::CopyEffector as i32;
-        ok(sinew_two_bone_ik_create(&settings, &mut two_bone));
+        let two_bone = two_bone_copying_effector();
         let goal = v3(1.0, 1.0, 0.0);
         let mut copied = arm_chain();
         copied[2].rotation = rot_z(0.3);
@@ -584,73 +489,26 @@ fn optional_inputs_may_point_into_the_chain() {
         same(&inside, &copied);
         sinew_two_bone_ik_destroy(two_bone);
 
-        let (fabrik, ccd) = {
-            let (mut f, mut c) = (null_mut(), null_mut());
-            let mut fs = MaybeUninit::uninit();
-            sinew_fabrik_settings_default(fs.as_mut_ptr());
-            let mut fs = fs.assume_init();
-            fs.end_rotation = SinewEndRotation::CopyEffector as i32;
-            ok(sinew_fabrik_create(&fs, 4, &mut f));
-            let mut cs = MaybeUninit::uninit();
-            sinew_ccd_settings_default(cs.as_mut_ptr());
-            let mut cs = cs.assume_init();
-            cs.end_rotation = SinewEndRotation::CopyEffector as i32;
-            ok(sinew_ccd_create(&cs, 4, &mut c));
-            (f, c)
-        };
         let goal = v3(0.3, 0.4, 0.0);
-        let mut copied = straight_chain();
-        copied[0].rotation = rot_z(0.2);
-        copied[3].rotation = rot_z(0.6);
-        let mut inside = copied;
-        let (parent, turn) = (copied[0].rotation, copied[3].rotation);
-        ok(sinew_fabrik_solve(
-            fabrik,
-            copied.as_mut_ptr(),
-            4,
-            &parent,
-            &goal,
-            &turn,
-            null_mut(),
-        ));
-        let p = inside.as_mut_ptr();
-        ok(sinew_fabrik_solve(
-            fabrik,
-            p,
-            4,
-            std::ptr::addr_of!((*p).rotation),
-            &goal,
-            std::ptr::addr_of!((*p.add(3)).rotation),
-            null_mut(),
-        ));
-        same(&inside, &copied);
-
-        let mut copied = straight_chain();
-        copied[3].rotation = rot_z(0.6);
-        let mut inside = copied;
-        let turn = copied[3].rotation;
-        ok(sinew_ccd_solve(
-            ccd,
-            copied.as_mut_ptr(),
-            4,
-            null(),
-            &goal,
-            &turn,
-            null_mut(),
-        ));
-        let p = inside.as_mut_ptr();
-        ok(sinew_ccd_solve(
-            ccd,
-            p,
-            4,
-            null(),
-            &goal,
-            std::ptr::addr_of!((*p.add(3)).rotation),
-            null_mut(),
-        ));
-        same(&inside, &copied);
-        sinew_fabrik_destroy(fabrik);
-        sinew_ccd_destroy(ccd);
+        for solver in ChainHandle::both(|end, _| *end = copy_effector) {
+            let mut copied = straight_chain();
+            copied[0].rotation = rot_z(0.2);
+            copied[3].rotation = rot_z(0.6);
+            let mut inside = copied;
+            let (parent, turn) = (copied[0].rotation, copied[3].rotation);
+            ok(solver.solve(copied.as_mut_ptr(), 4, &parent, &goal, &turn, null_mut()));
+            let p = inside.as_mut_ptr();
+            ok(solver.solve(
+                p,
+                4,
+                std::ptr::addr_of!((*p).rotation),
+                &goal,
+                std::ptr::addr_of!((*p.add(3)).rotation),
+                null_mut(),
+            ));
+            same(&inside, &copied);
+            solver.destroy();
+        }
     }
 }
 
@@ -664,129 +522,96 @@ fn finite(ts: &[SinewTransform]) -> bool {
     })
 }
 
-/// `COUNT` items of type `T` read from `floats`, starting `at` floats in: the values an array
-/// argument pointing there holds.
+/// A batch whose three per-chain input arrays point into its own `chains` (`C` chains back to
+/// back): `batch` solves the chains it is given with the three inputs it is given (`offsets`
+/// say where each lies in a transform and how many floats an item has) and writes results.
+/// Inputs in the last chain (written last, after its own inputs are read) give the batch with
+/// copies of them; inputs in the first chain (written before later chains read them) give
+/// values that depend on the order of the solve, so only success and finite output are
+/// checked.
 ///
 /// # Safety
-/// `floats` must hold `at + COUNT * size_of::<T>() / 4` floats, and `T` be made of `f32`s.
-unsafe fn floats_as<T: Copy, const COUNT: usize>(floats: *const f32, at: usize) -> [T; COUNT] {
-    // SAFETY: caller's contract; `T` is 4-aligned.
-    unsafe { floats.add(at).cast::<[T; COUNT]>().read() }
+/// `batch` calls a batch export with the pointers it is given; every window of the inputs (one
+/// item per chain from its offset) lies within `chains` and holds finite floats, and every
+/// rotation window a non-zero quaternion.
+unsafe fn inputs_into_chains<const N: usize, const C: usize>(
+    chains: [SinewTransform; N],
+    offsets: [(usize, usize); 3],
+    batch: impl Fn(*mut SinewTransform, [*const f32; 3], *mut SinewIkResult) -> SinewStatus,
+) {
+    // Floats a transform has; where the last chain starts.
+    const FLOATS: usize = 10;
+    let last = (N - N / C) * FLOATS;
+    let flat = chains.as_ptr().cast::<f32>();
+    // SAFETY: the caller's windows lie within `chains`.
+    let copies = offsets.map(|(at, floats)| unsafe {
+        std::slice::from_raw_parts(flat.add(last + at), C * floats).to_vec()
+    });
+    let mut copied = chains;
+    let mut copied_results = [STALE; C];
+    ok(batch(
+        copied.as_mut_ptr(),
+        copies.each_ref().map(|c| c.as_ptr()),
+        copied_results.as_mut_ptr(),
+    ));
+    for start in [last, 0] {
+        let mut inside = chains;
+        let mut results = [STALE; C];
+        let p = inside.as_mut_ptr();
+        let f = p.cast::<f32>().cast_const();
+        // SAFETY: as above, through the one pointer to `inside`.
+        let inputs = offsets.map(|(at, _)| unsafe { f.add(start + at) });
+        ok(batch(p, inputs, results.as_mut_ptr()));
+        if start == last {
+            same(&inside, &copied);
+            near_results(&results, &copied_results, SAME);
+        } else {
+            assert!(finite(&inside), "{inside:?}");
+        }
+    }
 }
 
 /// The per-chain arrays of a batch may point into its `chains` array: the implementation reads
 /// them through raw pointers, never through references overlapping the chains it writes, so
-/// under Miri this is defined behaviour. Where every input a chain reads lies in the last
-/// chain (written last, after its own inputs are read), the batch equals one with copies;
-/// where inputs lie in the first chain (written before later chains read them) the values
-/// depend on the order of the solve, so only success and finite output are checked.
+/// under Miri this is defined behaviour (see `inputs_into_chains`).
 #[test]
 fn batch_inputs_may_point_into_the_chains() {
-    // Float offsets in a transform: translation 0, rotation 3, scale 7.
-    // SAFETY: pointers derived from one raw pointer per array, to live locals; each window
-    // (one item per chain from the offset) lies within the array; every float is finite and every
-    // four-float window a non-zero quaternion (see `arm_chains`, `straight_chains`).
+    // Float offsets in a transform: translation 0, rotation 3, scale 7; the next transform's
+    // rotation 13.
+    // SAFETY: live handles; the windows lie within the chains, whose floats are finite and whose
+    // four-float windows are non-zero quaternions (see `arm_chains`, `straight_chains`).
     unsafe {
-        let mut settings = MaybeUninit::uninit();
-        sinew_two_bone_ik_settings_default(settings.as_mut_ptr());
-        let mut settings = settings.assume_init();
-        settings.end_rotation = SinewEndRotation::CopyEffector as i32;
-        let mut two_bone = null_mut();
-        ok(sinew_two_bone_ik_create(&settings, &mut two_bone));
-        let chains = arm_chains();
-        let last = 3 * (CHAINS - 1) * 10;
-        let flat = chains.as_ptr().cast::<f32>();
-        let goals: [SinewVec3; CHAINS] = floats_as(flat, last);
-        let turns: [SinewQuat; CHAINS] = floats_as(flat, last + 3);
-        let poles: [SinewVec3; CHAINS] = floats_as(flat, last + 7);
-        let mut copied = chains;
-        let mut copied_results = [STALE; CHAINS];
-        ok(sinew_two_bone_ik_solve_batch(
-            two_bone,
-            copied.as_mut_ptr(),
-            CHAINS as u32,
-            goals.as_ptr(),
-            turns.as_ptr(),
-            poles.as_ptr(),
-            copied_results.as_mut_ptr(),
-        ));
-        let mut inside = chains;
-        let mut results = [STALE; CHAINS];
-        let p = inside.as_mut_ptr();
-        let f = p.cast::<f32>();
-        ok(sinew_two_bone_ik_solve_batch(
-            two_bone,
-            p,
-            CHAINS as u32,
-            f.add(last).cast(),
-            f.add(last + 3).cast(),
-            f.add(last + 7).cast(),
-            results.as_mut_ptr(),
-        ));
-        same(&inside, &copied);
-        near_results(&results, &copied_results, SAME);
-        // Inputs in the first chain, which the SIMD group writes before the tail reads them.
-        let mut inside = chains;
-        let p = inside.as_mut_ptr();
-        let f = p.cast::<f32>();
-        ok(sinew_two_bone_ik_solve_batch(
-            two_bone,
-            p,
-            CHAINS as u32,
-            f.cast(),
-            f.add(3).cast(),
-            f.add(7).cast(),
-            results.as_mut_ptr(),
-        ));
-        assert!(finite(&inside), "{inside:?}");
+        let two_bone = two_bone_copying_effector();
+        // Goals, effector rotations and poles.
+        let offsets = [(0, 3), (3, 4), (7, 3)];
+        inputs_into_chains::<{ 3 * CHAINS }, CHAINS>(
+            arm_chains(),
+            offsets,
+            |chains, [g, t, p], r| {
+                sinew_two_bone_ik_solve_batch(
+                    two_bone,
+                    chains,
+                    CHAINS as u32,
+                    g.cast(),
+                    t.cast(),
+                    p.cast(),
+                    r,
+                )
+            },
+        );
         sinew_two_bone_ik_destroy(two_bone);
 
-        let chains = straight_chains();
-        let last = 4 * (CHAIN_BATCH - 1) * 10;
-        let flat = chains.as_ptr().cast::<f32>();
-        let goals: [SinewVec3; CHAIN_BATCH] = floats_as(flat, last);
-        let turns: [SinewQuat; CHAIN_BATCH] = floats_as(flat, last + 3);
-        let parents: [SinewQuat; CHAIN_BATCH] = floats_as(flat, last + 13);
-        for solver in ChainHandle::both() {
-            let mut copied = chains;
-            let mut copied_results = [STALE; CHAIN_BATCH];
-            ok(solver.batch(
-                copied.as_mut_ptr(),
-                4,
-                CHAIN_BATCH as u32,
-                parents.as_ptr(),
-                goals.as_ptr(),
-                turns.as_ptr(),
-                copied_results.as_mut_ptr(),
-            ));
-            let mut inside = chains;
-            let mut results = [STALE; CHAIN_BATCH];
-            let p = inside.as_mut_ptr();
-            let f = p.cast::<f32>();
-            ok(solver.batch(
-                p,
-                4,
-                CHAIN_BATCH as u32,
-                f.add(last + 13).cast(),
-                f.add(last).cast(),
-                f.add(last + 3).cast(),
-                results.as_mut_ptr(),
-            ));
-            same(&inside, &copied);
-            near_results(&results, &copied_results, SAME);
-            let mut inside = chains;
-            let p = inside.as_mut_ptr();
-            let f = p.cast::<f32>();
-            ok(solver.batch(
-                p,
-                4,
-                CHAIN_BATCH as u32,
-                f.add(13).cast(),
-                f.cast(),
-                f.add(3).cast(),
-                results.as_mut_ptr(),
-            ));
-            assert!(finite(&inside), "{inside:?}");
+        // Root parent rotations, goals and effector rotations.
+        let offsets = [(13, 4), (0, 3), (3, 4)];
+        for solver in ChainHandle::both_hinged() {
+            let chains = straight_chains();
+            inputs_into_chains::<{ 4 * CHAIN_BATCH }, CHAIN_BATCH>(
+                chains,
+                offsets,
+                |c, [p, g, t], r| {
+                    solver.batch(c, 4, CHAIN_BATCH as u32, p.cast(), g.cast(), t.cast(), r)
+                },
+            );
             solver.destroy();
         }
     }

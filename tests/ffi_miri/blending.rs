@@ -23,6 +23,13 @@ fn weights(mask: *const SinewJointMask) -> [f32; 5] {
     out
 }
 
+/// The blends' poses: the test skeleton, and poses of it at rest (`a`), posed (`b`) and to write
+/// into (`out`).
+fn blend_poses() -> (*mut SinewSkeleton, [*mut SinewPose; 3]) {
+    let skel = skeleton();
+    (skel, [pose(skel), posed(skel), pose(skel)])
+}
+
 #[test]
 fn joint_masks_round_trip_and_errors() {
     let skel = skeleton();
@@ -69,10 +76,7 @@ fn joint_masks_round_trip_and_errors() {
 
 #[test]
 fn two_pose_blends_with_every_aliasing() {
-    let skel = skeleton();
-    let a = pose(skel);
-    let b = posed(skel);
-    let out = pose(skel);
+    let (skel, [a, b, out]) = blend_poses();
     let half = mask(skel, 0.5);
     let (la, lb) = (local(a), local(b));
     let local_space = SinewBlendSpace::Local as i32;
@@ -121,10 +125,7 @@ fn two_pose_blends_with_every_aliasing() {
 
 #[test]
 fn layered_and_additive_blends() {
-    let skel = skeleton();
-    let a = pose(skel);
-    let b = posed(skel);
-    let out = pose(skel);
+    let (skel, [a, b, out]) = blend_poses();
     let delta = pose(skel);
     let upper = mask(skel, 1.0);
     // SAFETY: live handles; arrays of the stated sizes.

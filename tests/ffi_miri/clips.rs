@@ -39,6 +39,32 @@ fn bending_clip(skeleton: *const SinewSkeleton, duration: f32) -> *mut SinewClip
     c
 }
 
+/// A crossfade list export (`sinew_crossfade_get_weights` or `_get_times`): controller, buffer,
+/// capacity, count.
+type ListExport =
+    unsafe extern "C" fn(*const SinewCrossfade, *mut f32, u32, *mut u32) -> SinewStatus;
+
+/// What `get` writes into a buffer of 3 floats (all -1 before), and the count it reports; the
+/// count alone (a NULL buffer of capacity 0) must be the same.
+fn listed(get: ListExport, fade: *const SinewCrossfade) -> ([f32; 3], u32) {
+    let (mut values, mut count, mut alone) = ([-1.0f32; 3], 0, 0);
+    // SAFETY: a live controller, a buffer of 3 floats, out-pointers to locals.
+    unsafe {
+        ok(get(fade, values.as_mut_ptr(), 3, &mut count));
+        ok(get(fade, null_mut(), 0, &mut alone));
+    }
+    assert_eq!(alone, count, "the count alone");
+    (values, count)
+}
+
+/// Whether `fade` is inertializing, and the time its inertialization has left.
+fn inertializing(fade: *const SinewCrossfade) -> (u32, f32) {
+    let (mut active, mut left) = (7u32, -1.0f32);
+    // SAFETY: a live controller and out-pointers to locals.
+    ok(unsafe { sinew_crossfade_is_inertializing(fade, &mut active, &mut left) });
+    (active, left)
+}
+
 #[test]
 fn clips_cursors_and_sampling() {
     let skel = skeleton();
@@ -228,17 +254,11 @@ fn crossfade_round_trip_and_errors() {
         assert_eq!(queued, 1);
         let times = [0.0f32];
         let values = [rot_z(0.2)];
-        let s = sinew_clip_set_rotation_track(
-            wave,
-            1,
-            LINEAR,
-            times.as_ptr(),
-            values.as_ptr(),
-            null(),
-            null(),
-            1,
-        );
-        fails(s, SinewStatus::InvalidArgument, "crossfade");
+        let edit_wave = || {
+            let (t, v) = (times.as_ptr(), values.as_ptr());
+            sinew_clip_set_rotation_track(wave, 1, LINEAR, t, v, null(), null(), 1)
+        };
+        fails(edit_wave(), SinewStatus::InvalidArgument, "crossfade");
         // The same request again is ignored; a third clip does not fit the queue.
         ok(sinew_crossfade_fade_to(
             fade,
@@ -265,16 +285,11 @@ fn crossfade_round_trip_and_errors() {
         ok(sinew_crossfade_fade_count(fade, &mut count));
         assert_eq!(count, 1);
         ok(sinew_crossfade_update(fade, 0.1));
-        let mut w = [-1.0f32; 3];
-        ok(sinew_crossfade_get_weights(
-            fade,
-            w.as_mut_ptr(),
-            3,
-            &mut count,
-        ));
+        let (w, count) = listed(sinew_crossfade_get_weights, fade);
         assert_eq!(count, 2);
         assert!((w[0] + w[1] - 1.0).abs() < 1e-6 && w[1] > 0.0 && w[1] < 1.0);
         assert_eq!(w[2], -1.0, "only `count` weights written");
+        let mut count = 0;
         let mut first = [-1.0f32; 1];
         ok(sinew_crossfade_get_weights(
             fade,
@@ -283,30 +298,15 @@ fn crossfade_round_trip_and_errors() {
             &mut count,
         ));
         assert_eq!((first[0], count), (w[0], 2));
-        ok(sinew_crossfade_get_weights(fade, null_mut(), 0, &mut count));
-        assert_eq!(count, 2);
         // Clip times in the same order: walk 0.35 s in (looping), wave 0.1 s.
-        let mut t = [-1.0f32; 3];
-        ok(sinew_crossfade_get_times(
-            fade,
-            t.as_mut_ptr(),
-            3,
-            &mut count,
-        ));
+        let (t, count) = listed(sinew_crossfade_get_times, fade);
         assert_eq!(count, 2);
         assert!((t[0] - 0.35).abs() < 1e-6 && t[1] == 0.1, "{t:?}");
         assert_eq!(t[2], -1.0, "only `count` times written");
-        ok(sinew_crossfade_get_times(fade, null_mut(), 0, &mut count));
-        assert_eq!(count, 2);
+        let mut count = 0;
         let s = sinew_crossfade_get_times(fade, null_mut(), 1, &mut count);
         fails(s, SinewStatus::NullPointer, "out_times");
-        let (mut active, mut left) = (7u32, -1.0f32);
-        ok(sinew_crossfade_is_inertializing(
-            fade,
-            &mut active,
-            &mut left,
-        ));
-        assert_eq!((active, left), (0, 0.0));
+        assert_eq!(inertializing(fade), (0, 0.0));
 
         // Update errors change nothing.
         ok(sinew_crossfade_get_pose(fade, out));
@@ -329,29 +329,23 @@ fn crossfade_round_trip_and_errors() {
             null_mut(),
         ));
         ok(sinew_crossfade_update(fade, 0.1));
-        ok(sinew_crossfade_is_inertializing(
-            fade,
-            &mut active,
-            &mut left,
-        ));
+        let (active, left) = inertializing(fade);
         assert_eq!(active, 1);
         assert!((left - 0.1).abs() < 1e-6, "{left}");
+        let mut active = 7;
         ok(sinew_crossfade_is_inertializing(
             fade,
             &mut active,
             null_mut(),
         ));
+        assert_eq!(active, 1, "without the time left");
+        let mut left = -1.0;
         let s = sinew_crossfade_is_inertializing(fade, null_mut(), &mut left);
         fails(s, SinewStatus::NullPointer, "out_active");
         for _ in 0..2 {
             ok(sinew_crossfade_update(fade, 0.1));
         }
-        ok(sinew_crossfade_is_inertializing(
-            fade,
-            &mut active,
-            &mut left,
-        ));
-        assert_eq!((active, left), (0, 0.0));
+        assert_eq!(inertializing(fade), (0, 0.0));
         ok(sinew_crossfade_get_pose(fade, out));
         assert_eq!(local(out), rest(), "idle has no tracks");
 
@@ -388,16 +382,7 @@ fn crossfade_round_trip_and_errors() {
 
         // Once the controller is gone, the clip can be edited again.
         sinew_crossfade_destroy(fade);
-        ok(sinew_clip_set_rotation_track(
-            wave,
-            1,
-            LINEAR,
-            times.as_ptr(),
-            values.as_ptr(),
-            null(),
-            null(),
-            1,
-        ));
+        ok(edit_wave());
 
         sinew_pose_destroy(wrong);
         sinew_skeleton_destroy(small);

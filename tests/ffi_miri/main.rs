@@ -64,6 +64,83 @@ unsafe fn settings_of<H, T>(
     settings.assume_init()
 }
 
+/// A handle `create` makes from the settings `fill` writes, changed by `edit`; and those
+/// settings.
+fn created<H, T>(
+    fill: unsafe extern "C" fn(*mut T),
+    edit: impl FnOnce(&mut T),
+    create: impl FnOnce(&T, &mut *mut H) -> SinewStatus,
+) -> (*mut H, T) {
+    let mut settings = defaults(fill);
+    edit(&mut settings);
+    let mut handle = null_mut();
+    ok(create(&settings, &mut handle));
+    assert!(!handle.is_null());
+    (handle, settings)
+}
+
+/// A solver's settings exports: `*_settings_default`, `*_get_settings`, `*_set_settings`.
+type SettingsExports<H, T> = (
+    unsafe extern "C" fn(*mut T),
+    unsafe extern "C" fn(*const H, *mut T) -> SinewStatus,
+    unsafe extern "C" fn(*mut H, *const T) -> SinewStatus,
+);
+
+/// Each solver's [`SettingsExports`], declared once.
+macro_rules! settings_exports {
+    ($($name:ident: $handle:ty, $settings:ty = ($default:ident, $get:ident, $set:ident))*) => {
+        $(const $name: SettingsExports<$handle, $settings> = ($default, $get, $set);)*
+    };
+}
+
+settings_exports! {
+    TWO_BONE: SinewTwoBoneIk, SinewTwoBoneIkSettings = (sinew_two_bone_ik_settings_default,
+        sinew_two_bone_ik_get_settings, sinew_two_bone_ik_set_settings)
+    FABRIK: SinewFabrik, SinewFabrikSettings = (sinew_fabrik_settings_default,
+        sinew_fabrik_get_settings, sinew_fabrik_set_settings)
+    CCD: SinewCcd, SinewCcdSettings = (sinew_ccd_settings_default,
+        sinew_ccd_get_settings, sinew_ccd_set_settings)
+    HAND: SinewHandIkRetargeting, SinewHandIkRetargetingSettings = (
+        sinew_hand_ik_retargeting_settings_default, sinew_hand_ik_retargeting_get_settings,
+        sinew_hand_ik_retargeting_set_settings)
+}
+
+/// An edit that makes settings invalid, the status it gets and the field the message names.
+type BadSettings<T> = (fn(&mut T), SinewStatus, &'static str);
+
+/// A handle `create` makes from its default settings, put through a settings round trip: the
+/// defaults read back; `change` of them is accepted and reads back; each `bad` edit of the
+/// changed settings is rejected with its status and a message naming its field, and the
+/// changed settings stay. Returns the handle and the default settings.
+///
+/// # Safety
+///
+/// `create` makes a handle of the solver the exports take.
+unsafe fn settings_round_trip<H, T: Copy + PartialEq + std::fmt::Debug>(
+    (fill, get, set): SettingsExports<H, T>,
+    create: impl FnOnce(&T, &mut *mut H) -> SinewStatus,
+    change: fn(&mut T),
+    bad: &[BadSettings<T>],
+) -> (*mut H, T) {
+    let (handle, defaults) = created(fill, |_| {}, create);
+    assert_eq!(settings_of(get, handle), defaults);
+    let mut changed = defaults;
+    change(&mut changed);
+    ok(set(handle, &changed));
+    assert_eq!(settings_of(get, handle), changed);
+    for (edit, status, field) in bad {
+        let mut settings = changed;
+        edit(&mut settings);
+        fails(set(handle, &settings), *status, field);
+        assert_eq!(
+            settings_of(get, handle),
+            changed,
+            "unchanged by failed sets"
+        );
+    }
+    (handle, defaults)
+}
+
 /// Asserts `SINEW_STATUS_OK`, showing the error message otherwise.
 #[track_caller]
 fn ok(status: SinewStatus) {
@@ -290,6 +367,153 @@ fn hinge() -> SinewJointConstraint {
     c.min_angle = -1.0;
     c.max_angle = 1.0;
     c
+}
+
+/// A FABRIK or a CCD handle, driven through the same calls.
+#[derive(Clone, Copy)]
+enum ChainHandle {
+    Fabrik(*mut SinewFabrik),
+    Ccd(*mut SinewCcd),
+}
+
+impl ChainHandle {
+    /// Both solvers for chains of up to 4 joints, with default settings changed by `edit`
+    /// (given each one's `end_rotation` and `max_iterations`).
+    fn both(edit: impl Fn(&mut i32, &mut u32)) -> [Self; 2] {
+        let create_fabrik = |s: &_, out: &mut _| {
+            // SAFETY: settings and an out-pointer of locals.
+            unsafe { sinew_fabrik_create(s, 4, out) }
+        };
+        let create_ccd = |s: &_, out: &mut _| {
+            // SAFETY: settings and an out-pointer of locals.
+            unsafe { sinew_ccd_create(s, 4, out) }
+        };
+        let edit_fabrik =
+            |s: &mut SinewFabrikSettings| edit(&mut s.end_rotation, &mut s.max_iterations);
+        let edit_ccd = |s: &mut SinewCcdSettings| edit(&mut s.end_rotation, &mut s.max_iterations);
+        let (f, _) = created(sinew_fabrik_settings_default, edit_fabrik, create_fabrik);
+        let (c, _) = created(sinew_ccd_settings_default, edit_ccd, create_ccd);
+        [Self::Fabrik(f), Self::Ccd(c)]
+    }
+
+    /// Both solvers with default settings but at most 3 iterations (Miri interprets every
+    /// one), `max_joints` 4, a hinge on joint 1.
+    fn both_hinged() -> [Self; 2] {
+        let hinge = hinge();
+        let both = Self::both(|_, iterations| *iterations = 3);
+        for solver in both {
+            // SAFETY: a live handle and a constraint of a local.
+            ok(unsafe { solver.set_constraint(1, &hinge) });
+        }
+        both
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Fabrik(_) => "FABRIK",
+            Self::Ccd(_) => "CCD",
+        }
+    }
+
+    /// `sinew_<solver>_set_constraint`.
+    ///
+    /// # Safety
+    /// As that export.
+    unsafe fn set_constraint(self, joint: u32, c: *const SinewJointConstraint) -> SinewStatus {
+        // SAFETY: forwarded.
+        unsafe {
+            match self {
+                Self::Fabrik(h) => sinew_fabrik_set_constraint(h, joint, c),
+                Self::Ccd(h) => sinew_ccd_set_constraint(h, joint, c),
+            }
+        }
+    }
+
+    /// `sinew_<solver>_solve_pose`.
+    ///
+    /// # Safety
+    /// As that export.
+    unsafe fn solve_pose(
+        self,
+        pose: *mut SinewPose,
+        joints: &[u32],
+        goal: *const SinewVec3,
+        rotation: *const SinewQuat,
+        result: *mut SinewIkResult,
+    ) -> SinewStatus {
+        let (list, count) = (joints.as_ptr(), joints.len() as u32);
+        // SAFETY: forwarded; `joints` holds `count` indices.
+        unsafe {
+            match self {
+                Self::Fabrik(h) => {
+                    sinew_fabrik_solve_pose(h, pose, list, count, goal, rotation, result)
+                }
+                Self::Ccd(h) => sinew_ccd_solve_pose(h, pose, list, count, goal, rotation, result),
+            }
+        }
+    }
+
+    /// `sinew_<solver>_solve`.
+    ///
+    /// # Safety
+    /// As that export.
+    unsafe fn solve(
+        self,
+        chain: *mut SinewTransform,
+        joints: u32,
+        parent: *const SinewQuat,
+        goal: *const SinewVec3,
+        rotation: *const SinewQuat,
+        result: *mut SinewIkResult,
+    ) -> SinewStatus {
+        // SAFETY: forwarded.
+        unsafe {
+            match self {
+                Self::Fabrik(h) => {
+                    sinew_fabrik_solve(h, chain, joints, parent, goal, rotation, result)
+                }
+                Self::Ccd(h) => sinew_ccd_solve(h, chain, joints, parent, goal, rotation, result),
+            }
+        }
+    }
+
+    /// `sinew_<solver>_solve_batch`.
+    ///
+    /// # Safety
+    /// As that export.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn batch(
+        self,
+        chains: *mut SinewTransform,
+        joints: u32,
+        count: u32,
+        parents: *const SinewQuat,
+        goals: *const SinewVec3,
+        rotations: *const SinewQuat,
+        results: *mut SinewIkResult,
+    ) -> SinewStatus {
+        // SAFETY: forwarded.
+        unsafe {
+            match self {
+                Self::Fabrik(h) => sinew_fabrik_solve_batch(
+                    h, chains, joints, count, parents, goals, rotations, results,
+                ),
+                Self::Ccd(h) => sinew_ccd_solve_batch(
+                    h, chains, joints, count, parents, goals, rotations, results,
+                ),
+            }
+        }
+    }
+
+    fn destroy(self) {
+        // SAFETY: a live handle, not used afterwards.
+        unsafe {
+            match self {
+                Self::Fabrik(h) => sinew_fabrik_destroy(h),
+                Self::Ccd(h) => sinew_ccd_destroy(h),
+            }
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------ conventions

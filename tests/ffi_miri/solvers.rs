@@ -1,7 +1,6 @@
 //! The solvers: two-bone IK, FABRIK and CCD (settings, constraints, per-joint tuning, single and
 //! pose solves), hand IK retargeting, and constraints applied to a pose.
 
-use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 
 use sinew::ffi::error::last_error_message;
@@ -14,36 +13,27 @@ fn two_bone_ik_round_trip_and_errors() {
     // SAFETY: settings are written before read; handles are live until destroyed; pointers are
     // to locals or arrays of the stated sizes.
     unsafe {
-        let defaults = defaults(sinew_two_bone_ik_settings_default);
-        let mut solver = null_mut();
-        ok(sinew_two_bone_ik_create(&defaults, &mut solver));
-        assert_eq!(
-            settings_of(sinew_two_bone_ik_get_settings, solver),
-            defaults
-        );
-
-        let mut stretchy = defaults;
-        stretchy.allow_stretching = 1;
-        ok(sinew_two_bone_ik_set_settings(solver, &stretchy));
-        let mut bad = defaults;
-        bad.allow_stretching = 2;
-        let s = sinew_two_bone_ik_set_settings(solver, &bad);
-        fails(s, SinewStatus::InvalidArgument, "allow_stretching");
-        bad = defaults;
-        bad.end_rotation = 9;
-        let s = sinew_two_bone_ik_set_settings(solver, &bad);
-        fails(s, SinewStatus::InvalidArgument, "end_rotation");
-        bad = defaults;
-        bad.weight = f32::NAN;
-        assert_eq!(
-            sinew_two_bone_ik_set_settings(solver, &bad),
-            SinewStatus::NonFinite
-        );
+        let bad: [BadSettings<SinewTwoBoneIkSettings>; 3] = [
+            (
+                |s| s.allow_stretching = 2,
+                SinewStatus::InvalidArgument,
+                "allow_stretching",
+            ),
+            (
+                |s| s.end_rotation = 9,
+                SinewStatus::InvalidArgument,
+                "end_rotation",
+            ),
+            (|s| s.weight = f32::NAN, SinewStatus::NonFinite, "weight"),
+        ];
+        let create = |s: &_, out: &mut _| sinew_two_bone_ik_create(s, out);
+        let stretchy = |s: &mut SinewTwoBoneIkSettings| s.allow_stretching = 1;
+        let (solver, defaults) = settings_round_trip(TWO_BONE, create, stretchy, &bad);
+        let mut nan = defaults;
+        nan.weight = f32::NAN;
         let mut other = null_mut();
-        assert_ne!(sinew_two_bone_ik_create(&bad, &mut other), SinewStatus::Ok);
+        assert_ne!(sinew_two_bone_ik_create(&nan, &mut other), SinewStatus::Ok);
         assert!(other.is_null());
-        let read = settings_of(sinew_two_bone_ik_get_settings, solver);
-        assert_eq!(read, stretchy, "unchanged by failed sets");
         ok(sinew_two_bone_ik_set_settings(solver, &defaults));
 
         // A chain in place, with a pole and an effector rotation.
@@ -154,194 +144,112 @@ fn two_bone_ik_round_trip_and_errors() {
 }
 
 #[test]
-fn fabrik_round_trip_and_errors() {
+fn fabrik_and_ccd_round_trips_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let defaults = defaults(sinew_fabrik_settings_default);
-        let mut solver = null_mut();
-        let s = sinew_fabrik_create(&defaults, 0, &mut solver);
+        // Their own settings: FABRIK's, then CCD's with its per-joint tuning.
+        let mut fabrik = null_mut();
+        let fabrik_defaults = defaults(sinew_fabrik_settings_default);
+        let s = sinew_fabrik_create(&fabrik_defaults, 0, &mut fabrik);
         assert_eq!(s, SinewStatus::OutOfRange, "{}", last_error_message());
-        assert!(solver.is_null());
-        ok(sinew_fabrik_create(&defaults, 4, &mut solver));
-        assert_eq!(settings_of(sinew_fabrik_get_settings, solver), defaults);
-        let mut changed = defaults;
-        changed.max_iterations = 20;
-        ok(sinew_fabrik_set_settings(solver, &changed));
-        let mut bad = changed;
-        bad.stop_when_stalled = 3;
-        let s = sinew_fabrik_set_settings(solver, &bad);
-        fails(s, SinewStatus::InvalidArgument, "stop_when_stalled");
-        assert_eq!(settings_of(sinew_fabrik_get_settings, solver), changed);
+        assert!(fabrik.is_null());
+        let create = |s: &_, out: &mut _| sinew_fabrik_create(s, 4, out);
+        let bad: [BadSettings<SinewFabrikSettings>; 1] = [(
+            |s| s.stop_when_stalled = 3,
+            SinewStatus::InvalidArgument,
+            "stop_when_stalled",
+        )];
+        let (fabrik, _) = settings_round_trip(FABRIK, create, |s| s.max_iterations = 20, &bad);
 
-        let hinge = hinge();
-        ok(sinew_fabrik_set_constraint(solver, 1, &hinge));
-        let s = sinew_fabrik_set_constraint(solver, 4, &hinge);
-        assert_eq!(s, SinewStatus::OutOfRange, "{}", last_error_message());
-        let mut broken = hinge;
-        broken.r#type = 42;
-        let s = sinew_fabrik_set_constraint(solver, 1, &broken);
-        fails(s, SinewStatus::InvalidArgument, "constraint type");
-        ok(sinew_fabrik_set_constraint(solver, 2, null()));
-
-        let mut chain = straight_chain();
-        let goal = v3(0.3, 0.4, 0.0);
-        let parent = rot_z(0.1);
-        let mut result = SinewIkResult::default();
-        ok(sinew_fabrik_solve(
-            solver,
-            chain.as_mut_ptr(),
-            4,
-            &parent,
-            &goal,
-            null(),
-            &mut result,
-        ));
-        assert!(result.iterations >= 1);
-        assert!((dist(chain[3].translation, goal) - result.error).abs() < 1e-5);
-        assert_eq!(chain[0].translation, v3(0.0, 0.0, 0.0), "the root stays");
-
-        let before = chain;
-        let zero = SinewQuat::default();
-        let s = sinew_fabrik_solve(
-            solver,
-            chain.as_mut_ptr(),
-            4,
-            &zero,
-            &goal,
-            null(),
-            &mut result,
-        );
-        fails(s, SinewStatus::InvalidArgument, "root_parent_rotation");
-        let mut five = [tr(0.0, 0.0, 0.0, IDENTITY); 5];
-        let s = sinew_fabrik_solve(
-            solver,
-            five.as_mut_ptr(),
-            5,
-            null(),
-            &goal,
-            null(),
-            null_mut(),
-        );
-        fails(s, SinewStatus::OutOfRange, "max_joints");
-        let s = sinew_fabrik_solve(solver, null_mut(), 4, null(), &goal, null(), null_mut());
-        fails(s, SinewStatus::NullPointer, "chain");
-        assert_eq!(chain, before);
-
-        // On a pose: root, upper, lower, hand.
-        let skel = skeleton();
-        let p = pose(skel);
-        ok(sinew_fabrik_set_constraint(solver, 1, null()));
-        let joints = [0u32, 1, 2, 3];
-        let reach = v3(0.4, 1.3, 0.2);
-        ok(sinew_fabrik_solve_pose(
-            solver,
-            p,
-            joints.as_ptr(),
-            4,
-            &reach,
-            &rot_z(0.2),
-            &mut result,
-        ));
-        let mut hand = SinewTransform::default();
-        ok(sinew_pose_get_model_transform(p, 3, &mut hand));
-        assert!((dist(hand.translation, reach) - result.error).abs() < 1e-5);
-        let not_a_chain = [0u32, 2, 1, 3];
-        let before = local(p);
-        let s = sinew_fabrik_solve_pose(
-            solver,
-            p,
-            not_a_chain.as_ptr(),
-            4,
-            &reach,
-            null(),
-            null_mut(),
-        );
-        assert_ne!(s, SinewStatus::Ok);
-        assert_eq!(local(p), before);
-
-        sinew_pose_destroy(p);
-        sinew_skeleton_destroy(skel);
-        sinew_fabrik_destroy(solver);
-    }
-}
-
-#[test]
-fn ccd_round_trip_and_errors() {
-    // SAFETY: as in two_bone_ik_round_trip_and_errors.
-    unsafe {
-        let defaults = defaults(sinew_ccd_settings_default);
-        let mut solver = null_mut();
-        ok(sinew_ccd_create(&defaults, 4, &mut solver));
-        assert_eq!(settings_of(sinew_ccd_get_settings, solver), defaults);
-        let mut changed = defaults;
-        changed.start_from_tail = 0;
-        ok(sinew_ccd_set_settings(solver, &changed));
-        let mut bad = changed;
-        bad.fix_root = 5;
-        let s = sinew_ccd_set_settings(solver, &bad);
-        fails(s, SinewStatus::InvalidArgument, "fix_root");
-        assert_eq!(settings_of(sinew_ccd_get_settings, solver), changed);
-
-        ok(sinew_ccd_set_joint(solver, 1, 30.0, 0.8));
-        let s = sinew_ccd_set_joint(solver, 1, 270.0, 0.8);
+        let create = |s: &_, out: &mut _| sinew_ccd_create(s, 4, out);
+        let bad: [BadSettings<SinewCcdSettings>; 1] =
+            [(|s| s.fix_root = 5, SinewStatus::InvalidArgument, "fix_root")];
+        let (ccd, _) = settings_round_trip(CCD, create, |s| s.start_from_tail = 0, &bad);
+        ok(sinew_ccd_set_joint(ccd, 1, 30.0, 0.8));
+        let s = sinew_ccd_set_joint(ccd, 1, 270.0, 0.8);
         assert_eq!(s, SinewStatus::InvalidArgument, "{}", last_error_message());
-        let s = sinew_ccd_set_joint(solver, 9, 30.0, 0.8);
+        let s = sinew_ccd_set_joint(ccd, 9, 30.0, 0.8);
         assert_eq!(s, SinewStatus::OutOfRange, "{}", last_error_message());
-        let hinge = hinge();
-        ok(sinew_ccd_set_constraint(solver, 2, &hinge));
-        let mut nan = hinge;
-        nan.max_angle = f32::NAN;
-        let s = sinew_ccd_set_constraint(solver, 2, &nan);
-        assert_eq!(s, SinewStatus::NonFinite);
 
-        let mut chain = straight_chain();
-        let goal = v3(0.2, 0.5, 0.1);
-        let mut result = SinewIkResult::default();
-        ok(sinew_ccd_solve(
-            solver,
-            chain.as_mut_ptr(),
-            4,
-            null(),
-            &goal,
-            null(),
-            &mut result,
-        ));
-        assert!((dist(chain[3].translation, goal) - result.error).abs() < 1e-5);
-        let before = chain;
-        let s = sinew_ccd_solve(
-            solver,
-            chain.as_mut_ptr(),
-            1,
-            null(),
-            &goal,
-            null(),
-            &mut result,
-        );
-        assert_ne!(s, SinewStatus::Ok, "a chain needs two joints");
-        assert_eq!(chain, before);
+        // The rest through the same calls for both.
+        for solver in [ChainHandle::Fabrik(fabrik), ChainHandle::Ccd(ccd)] {
+            let name = solver.name();
+            let hinge = hinge();
+            ok(solver.set_constraint(1, &hinge));
+            let s = solver.set_constraint(4, &hinge);
+            assert_eq!(
+                s,
+                SinewStatus::OutOfRange,
+                "{name}: {}",
+                last_error_message()
+            );
+            let mut broken = hinge;
+            broken.r#type = 42;
+            let s = solver.set_constraint(1, &broken);
+            fails(s, SinewStatus::InvalidArgument, "constraint type");
+            let mut nan = hinge;
+            nan.max_angle = f32::NAN;
+            assert_eq!(solver.set_constraint(1, &nan), SinewStatus::NonFinite);
+            ok(solver.set_constraint(2, null()));
 
-        let skel = skeleton();
-        let p = pose(skel);
-        let joints = [1u32, 2, 3];
-        let reach = v3(0.3, 1.3, 0.1);
-        ok(sinew_ccd_solve_pose(
-            solver,
-            p,
-            joints.as_ptr(),
-            3,
-            &reach,
-            null(),
-            &mut result,
-        ));
-        let mut hand = SinewTransform::default();
-        ok(sinew_pose_get_model_transform(p, 3, &mut hand));
-        assert!((dist(hand.translation, reach) - result.error).abs() < 1e-5);
-        let s = sinew_ccd_solve_pose(solver, p, null(), 3, &reach, null(), null_mut());
-        fails(s, SinewStatus::NullPointer, "joints");
+            let mut chain = straight_chain();
+            let goal = v3(0.3, 0.4, 0.0);
+            let parent = rot_z(0.1);
+            let mut result = SinewIkResult::default();
+            ok(solver.solve(chain.as_mut_ptr(), 4, &parent, &goal, null(), &mut result));
+            assert!(result.iterations >= 1, "{name}");
+            let error = dist(chain[3].translation, goal);
+            assert!((error - result.error).abs() < 1e-5, "{name}");
+            assert_eq!(chain[0].translation, v3(0.0, 0.0, 0.0), "the root stays");
 
-        sinew_pose_destroy(p);
-        sinew_skeleton_destroy(skel);
-        sinew_ccd_destroy(solver);
+            // Errors leave the chain untouched.
+            let before = chain;
+            let zero = SinewQuat::default();
+            let s = solver.solve(chain.as_mut_ptr(), 4, &zero, &goal, null(), &mut result);
+            fails(s, SinewStatus::InvalidArgument, "root_parent_rotation");
+            let mut five = [tr(0.0, 0.0, 0.0, IDENTITY); 5];
+            let s = solver.solve(five.as_mut_ptr(), 5, null(), &goal, null(), null_mut());
+            fails(s, SinewStatus::OutOfRange, "max_joints");
+            let s = solver.solve(null_mut(), 4, null(), &goal, null(), null_mut());
+            fails(s, SinewStatus::NullPointer, "chain");
+            let s = solver.solve(chain.as_mut_ptr(), 1, null(), &goal, null(), &mut result);
+            assert_ne!(s, SinewStatus::Ok, "{name}: a chain needs two joints");
+            assert_eq!(chain, before);
+
+            // On a pose: root, upper, lower, hand; and upper, lower, hand.
+            let skel = skeleton();
+            let p = pose(skel);
+            ok(solver.set_constraint(1, null()));
+            for (joints, reach) in [
+                ([0u32, 1, 2, 3].as_slice(), v3(0.4, 1.3, 0.2)),
+                (&[1, 2, 3], v3(0.3, 1.3, 0.1)),
+            ] {
+                ok(solver.solve_pose(p, joints, &reach, &rot_z(0.2), &mut result));
+                let mut hand = SinewTransform::default();
+                ok(sinew_pose_get_model_transform(p, 3, &mut hand));
+                assert!(
+                    (dist(hand.translation, reach) - result.error).abs() < 1e-5,
+                    "{name}"
+                );
+            }
+            let before = local(p);
+            let s = solver.solve_pose(p, &[0, 2, 1, 3], &v3(0.4, 1.3, 0.2), null(), null_mut());
+            assert_ne!(s, SinewStatus::Ok, "{name}: not a chain");
+            let s = match solver {
+                ChainHandle::Fabrik(h) => {
+                    sinew_fabrik_solve_pose(h, p, null(), 3, &goal, null(), null_mut())
+                }
+                ChainHandle::Ccd(h) => {
+                    sinew_ccd_solve_pose(h, p, null(), 3, &goal, null(), null_mut())
+                }
+            };
+            fails(s, SinewStatus::NullPointer, "joints");
+            assert_eq!(local(p), before);
+
+            sinew_pose_destroy(p);
+            sinew_skeleton_destroy(skel);
+            solver.destroy();
+        }
     }
 }
 
@@ -349,22 +257,16 @@ fn ccd_round_trip_and_errors() {
 fn hand_ik_retargeting_round_trip_and_errors() {
     // SAFETY: as in two_bone_ik_round_trip_and_errors.
     unsafe {
-        let defaults = defaults(sinew_hand_ik_retargeting_settings_default);
-        let mut node = null_mut();
-        ok(sinew_hand_ik_retargeting_create(&defaults, &mut node));
-        let mut read = MaybeUninit::uninit();
-        ok(sinew_hand_ik_retargeting_get_settings(
-            node,
-            read.as_mut_ptr(),
-        ));
-        assert_eq!(read.assume_init(), defaults);
-        let mut right = defaults;
-        right.hand_fk_weight = 1.0;
-        ok(sinew_hand_ik_retargeting_set_settings(node, &right));
-        let mut bad = right;
+        let create = |s: &_, out: &mut _| sinew_hand_ik_retargeting_create(s, out);
+        let alpha: [BadSettings<SinewHandIkRetargetingSettings>; 1] = [(
+            |s| s.per_axis_alpha.y = 1.5,
+            SinewStatus::InvalidArgument,
+            "per_axis_alpha",
+        )];
+        let (node, defaults) =
+            settings_round_trip(HAND, create, |s| s.hand_fk_weight = 1.0, &alpha);
+        let mut bad = defaults;
         bad.per_axis_alpha.y = 1.5;
-        let s = sinew_hand_ik_retargeting_set_settings(node, &bad);
-        fails(s, SinewStatus::InvalidArgument, "per_axis_alpha");
         let mut other = null_mut();
         let s = sinew_hand_ik_retargeting_create(&bad, &mut other);
         assert_eq!(s, SinewStatus::InvalidArgument);

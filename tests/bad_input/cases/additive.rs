@@ -6,14 +6,14 @@ use crate::table::*;
 
 pub fn cases(t: &mut Table) {
     let mk = "sinew_pose_make_additive";
-    other_skeletons(t, mk, ["pose", "reference", "out_delta"]);
+    other_skeletons(t, mk, &["pose", "reference", "out_delta"]);
     t.at(mk, "out_delta", Alias)
         .swap("out_delta == pose", pose_a, INVALID);
     t.at(mk, "out_delta", Alias)
         .swap("out_delta == reference", pose_b, INVALID);
 
     let ad = "sinew_pose_apply_additive";
-    other_skeletons(t, ad, ["base", "delta", "out"]);
+    other_skeletons(t, ad, &["base", "delta", "out"]);
     t.at(ad, "mask", Size)
         .swap("mask of another skeleton", mask2, SIZE);
     t.at(ad, "out", Alias).swap("out == delta", pose_b, INVALID);

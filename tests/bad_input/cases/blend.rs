@@ -28,14 +28,12 @@ fn boundaries(t: &mut Table) {
         .float(-f32::MIN_POSITIVE, INVALID);
     t.at(mw, "weight", Domain).float(1.000_000_1, INVALID);
     let bl = "sinew_pose_blend";
-    for x in [-f32::MIN_POSITIVE, 1.000_000_1, f32::MAX, -f32::MAX] {
-        t.at(bl, "t", Domain).float(x, INVALID);
-    }
+    let outside = [-f32::MIN_POSITIVE, 1.000_000_1, f32::MAX, -f32::MAX];
+    t.at(bl, "t", Domain).floats(&outside, INVALID);
     t.at(bl, "t", Valid).float(-0.0, OK);
     let ly = "sinew_pose_blend_layers";
-    t.at(ly, "threshold", Domain).float(-0.0, INVALID);
     t.at(ly, "threshold", Domain)
-        .float(-f32::MIN_POSITIVE, INVALID);
+        .floats(&[-0.0, -f32::MIN_POSITIVE], INVALID);
     let tiny = |b: &mut Bufs| b.layers[1].weight = -f32::MIN_POSITIVE;
     t.at(ly, "layers.weight", Domain)
         .bufs("layer weight -FLT_MIN", tiny, INVALID);
@@ -47,8 +45,7 @@ fn boundaries(t: &mut Table) {
 
 fn masks(t: &mut Table) {
     let mc = "sinew_joint_mask_create";
-    t.at(mc, "value", Domain).float(-0.5, INVALID);
-    t.at(mc, "value", Domain).float(1.5, INVALID);
+    t.at(mc, "value", Domain).floats(&[-0.5, 1.5], INVALID);
     let ms = "sinew_joint_mask_create_subtree";
     t.at(ms, "root", Range).int(J as i64, RANGE);
     t.at(ms, "blend_depth", Valid).int(u32::MAX as i64, OK);
@@ -59,18 +56,19 @@ fn masks(t: &mut Table) {
     let last = |b: &mut Bufs| b.weights[J - 1] = 1.5;
     t.at("sinew_joint_mask_set_weights", "weights", Domain)
         .bufs(what, last, INVALID);
-    for export in [
-        "sinew_joint_mask_set_weights",
-        "sinew_joint_mask_get_weights",
-    ] {
-        count_cases(t, export);
-    }
+    count_cases(
+        t,
+        &[
+            "sinew_joint_mask_set_weights",
+            "sinew_joint_mask_get_weights",
+        ],
+    );
 }
 
 /// Poses of another skeleton (another joint count: SIZE_MISMATCH; the same count with other
 /// parents: INVALID_ARGUMENT) for each of `params`.
-pub fn other_skeletons(t: &mut Table, export: &'static str, params: [&'static str; 3]) {
-    for p in params {
+pub fn other_skeletons(t: &mut Table, export: &'static str, params: &[&'static str]) {
+    for &p in params {
         t.at(export, p, Size)
             .swap(&format!("{p} of another skeleton"), pose2, SIZE);
         let what = format!("{p} of a skeleton with other parents");
@@ -81,20 +79,20 @@ pub fn other_skeletons(t: &mut Table, export: &'static str, params: [&'static st
 fn blend(t: &mut Table) {
     let none = Args::none;
     let bl = "sinew_pose_blend";
-    t.at(bl, "t", Domain).float(-0.5, INVALID);
-    t.at(bl, "t", Domain).float(1.5, INVALID);
-    t.at(bl, "space", Enum).int(2, INVALID);
-    t.at(bl, "space", Enum).int(-1, INVALID);
-    other_skeletons(t, bl, ["a", "b", "out"]);
+    t.at(bl, "t", Domain).floats(&[-0.5, 1.5], INVALID);
+    t.at(bl, "space", Enum).ints(&[2, -1], INVALID);
+    other_skeletons(t, bl, &["a", "b", "out"]);
     t.at(bl, "mask", Size)
         .swap("mask of another skeleton", mask2, SIZE);
     let out_a = none().swap("mask", mask2).swap("out", pose_a);
     t.at(bl, "mask", Size)
         .args("mask of another skeleton, out == a", out_a, SIZE);
-    t.at(bl, "out", Alias)
-        .swap("out == a (allowed)", pose_a, OK);
-    t.at(bl, "out", Alias)
-        .swap("out == b (allowed)", pose_b, OK);
+    for (what, out) in [
+        ("out == a (allowed)", pose_a as Swap),
+        ("out == b (allowed)", pose_b),
+    ] {
+        t.at(bl, "out", Alias).swap(what, out, OK);
+    }
     let all = || none().swap("a", pose_out).swap("b", pose_out);
     t.at(bl, "out", Alias)
         .args("a == b == out (allowed)", all(), OK);
@@ -107,8 +105,7 @@ fn layers(t: &mut Table) {
     let ly = "sinew_pose_blend_layers";
     t.at(ly, "count", Count)
         .args("count 0 (the rest pose)", Args::none().int("count", 0), OK);
-    t.at(ly, "threshold", Domain).float(0.0, INVALID);
-    t.at(ly, "threshold", Domain).float(-1.0, INVALID);
+    t.at(ly, "threshold", Domain).floats(&[0.0, -1.0], INVALID);
     let negative = |b: &mut Bufs| b.layers[1].weight = -1.0;
     t.at(ly, "layers.weight", Domain)
         .bufs("layer weight -1", negative, INVALID);
@@ -132,10 +129,7 @@ fn layers(t: &mut Table) {
     let args = Args::none().swap("layers.mask", mask2);
     t.at(ly, "layers.mask", Size)
         .args("layer mask of another skeleton", args, SIZE);
-    t.at(ly, "out", Size)
-        .swap("out of another skeleton", pose2, SIZE);
-    t.at(ly, "out", Size)
-        .swap("out of a skeleton with other parents", pose3, INVALID);
+    other_skeletons(t, ly, &["out"]);
     t.at(ly, "out", Alias)
         .swap("out is a layer's pose", pose_b, INVALID);
 }

@@ -12,7 +12,6 @@ use crate::world::*;
 
 pub fn cases(t: &mut Table) {
     settings(t);
-    settings_boundaries(t);
     constraints_and_tuning(t);
     for (solve, pose) in [
         ("sinew_fabrik_solve", "sinew_fabrik_solve_pose"),
@@ -33,148 +32,88 @@ pub fn cases(t: &mut Table) {
     }
 }
 
-fn settings(t: &mut Table) {
-    for export in ["sinew_fabrik_create", "sinew_fabrik_set_settings"] {
-        for (path, class, f) in [
-            (
-                "settings.relative_precision",
-                Enum,
-                (|b| b.fabrik.relative_precision = 2) as BufsEdit,
+/// A case of [`settings`] for FABRIK's settings (`true`) or CCD's: its path (the first
+/// field's), name, class, edit and expected status (`Valid` cases accepted, the others
+/// INVALID_ARGUMENT). The edited fields are ones both solvers have, by the same names.
+macro_rules! shared_case {
+    ($class:ident, $first:ident = $value:expr $(, $field:ident = $more:expr)*) => {
+        (
+            concat!("settings.", stringify!($first)),
+            concat!(
+                stringify!($first), " ", stringify!($value)
+                $(, " and ", stringify!($field), " ", stringify!($more))*
             ),
-            ("settings.stop_when_stalled", Enum, |b| {
-                b.fabrik.stop_when_stalled = 2
-            }),
-            ("settings.end_rotation", Enum, |b| {
-                b.fabrik.end_rotation = -1
-            }),
-            ("settings.max_iterations", Count, |b| {
-                b.fabrik.max_iterations = 0
-            }),
-            ("settings.precision", Domain, |b| b.fabrik.precision = 0.0),
-        ] {
-            t.at(export, path, class)
-                .bufs(&format!("{path} invalid"), f, INVALID);
-        }
-    }
-    for export in ["sinew_ccd_create", "sinew_ccd_set_settings"] {
-        for (path, class, f) in [
-            (
-                "settings.relative_precision",
-                Enum,
-                (|b| b.ccd.relative_precision = 2) as BufsEdit,
-            ),
-            ("settings.start_from_tail", Enum, |b| {
-                b.ccd.start_from_tail = 2
-            }),
-            ("settings.fix_root", Enum, |b| b.ccd.fix_root = 7),
-            ("settings.stop_when_stalled", Enum, |b| {
-                b.ccd.stop_when_stalled = 2
-            }),
-            ("settings.end_rotation", Enum, |b| b.ccd.end_rotation = 3),
-            ("settings.max_iterations", Count, |b| {
-                b.ccd.max_iterations = 0
-            }),
-            ("settings.precision", Domain, |b| b.ccd.precision = -1.0),
-        ] {
-            t.at(export, path, class)
-                .bufs(&format!("{path} invalid"), f, INVALID);
-        }
-    }
-    for export in ["sinew_fabrik_create", "sinew_ccd_create"] {
-        for (n, expect) in [
-            (0, RANGE),
-            (1, RANGE),
-            (SINEW_MAX_JOINTS as i64 + 1, RANGE),
-            (u32::MAX as i64, RANGE),
-            (2, OK),
-        ] {
-            t.at(export, "max_joints", Count).int(n, expect);
-        }
-    }
+            $class,
+            (|b: &mut Bufs, fabrik: bool| {
+                if fabrik {
+                    b.fabrik.$first = $value;
+                    $(b.fabrik.$field = $more;)*
+                } else {
+                    b.ccd.$first = $value;
+                    $(b.ccd.$field = $more;)*
+                }
+            }) as fn(&mut Bufs, bool),
+            if matches!($class, Valid) { OK } else { INVALID },
+        )
+    };
 }
 
-/// Boundary values of the settings both solvers share: rejected just outside their set, accepted
-/// at its edges.
-fn settings_boundaries(t: &mut Table) {
+/// The settings: every field both solvers share out of its set (each solver's own former
+/// values for both), just outside it and at its edges (accepted); CCD's own fields; and
+/// `max_joints`.
+fn settings(t: &mut Table) {
+    let cases = [
+        shared_case!(Enum, relative_precision = 2),
+        shared_case!(Enum, relative_precision = u32::MAX),
+        shared_case!(Enum, stop_when_stalled = 2),
+        shared_case!(Enum, end_rotation = -1),
+        shared_case!(Enum, end_rotation = 3),
+        shared_case!(Enum, end_rotation = 9),
+        shared_case!(Enum, end_rotation = i32::MIN),
+        shared_case!(Count, max_iterations = 0),
+        shared_case!(Domain, precision = 0.0),
+        shared_case!(Domain, precision = -1.0),
+        shared_case!(Domain, precision = -0.0),
+        shared_case!(Domain, precision = -3e38),
+        shared_case!(Valid, precision = 1e-45, max_iterations = u32::MAX),
+    ];
     for (export, fabrik) in [
         ("sinew_fabrik_create", true),
         ("sinew_fabrik_set_settings", true),
         ("sinew_ccd_create", false),
         ("sinew_ccd_set_settings", false),
     ] {
-        let edit = move |f: fn(&mut SinewFabrikSettings), c: fn(&mut SinewCcdSettings)| {
-            move |b: &mut Bufs| {
-                if fabrik {
-                    f(&mut b.fabrik)
-                } else {
-                    c(&mut b.ccd)
-                }
-            }
-        };
-        for (path, what, class, f, c, expect) in [
-            (
-                "settings.precision",
-                "precision -0",
-                Domain,
-                (|s| s.precision = -0.0) as fn(&mut SinewFabrikSettings),
-                (|s| s.precision = -0.0) as fn(&mut SinewCcdSettings),
-                INVALID,
-            ),
-            (
-                "settings.precision",
-                "precision -3e38",
-                Domain,
-                |s| s.precision = -3e38,
-                |s| s.precision = -3e38,
-                INVALID,
-            ),
-            (
-                "settings.relative_precision",
-                "relative_precision u32::MAX",
-                Enum,
-                |s| s.relative_precision = u32::MAX,
-                |s| s.relative_precision = u32::MAX,
-                INVALID,
-            ),
-            (
-                "settings.end_rotation",
-                "end_rotation 9",
-                Enum,
-                |s| s.end_rotation = 9,
-                |s| s.end_rotation = 9,
-                INVALID,
-            ),
-            (
-                "settings.end_rotation",
-                "end_rotation i32::MIN",
-                Enum,
-                |s| s.end_rotation = i32::MIN,
-                |s| s.end_rotation = i32::MIN,
-                INVALID,
-            ),
-            (
-                "settings.precision",
-                "precision 1e-45 and max_iterations u32::MAX (accepted)",
-                Valid,
-                |s| (s.precision, s.max_iterations) = (1e-45, u32::MAX),
-                |s| (s.precision, s.max_iterations) = (1e-45, u32::MAX),
-                OK,
-            ),
-        ] {
-            t.at(export, path, class).bufs(what, edit(f, c), expect);
+        for (path, what, class, edit, expect) in cases {
+            t.at(export, path, class)
+                .bufs(what, move |b| edit(b, fabrik), expect);
         }
-        if !fabrik {
-            let root = |b: &mut Bufs| b.ccd.fix_root = u32::MAX;
-            t.at(export, "settings.fix_root", Enum)
-                .bufs("fix_root u32::MAX", root, INVALID);
+        if fabrik {
+            continue;
         }
+        let ccd_only: [(&str, &str, BufsEdit); 3] = [
+            ("settings.start_from_tail", "start_from_tail 2", |b| {
+                b.ccd.start_from_tail = 2
+            }),
+            ("settings.fix_root", "fix_root 7", |b| b.ccd.fix_root = 7),
+            ("settings.fix_root", "fix_root u32::MAX", |b| {
+                b.ccd.fix_root = u32::MAX
+            }),
+        ];
+        for (path, what, edit) in ccd_only {
+            t.at(export, path, Enum).bufs(what, edit, INVALID);
+        }
+    }
+    for export in ["sinew_fabrik_create", "sinew_ccd_create"] {
+        let huge = [0, 1, SINEW_MAX_JOINTS as i64 + 1, u32::MAX as i64];
+        t.at(export, "max_joints", Count).ints(&huge, RANGE);
+        t.at(export, "max_joints", Count).int(2, OK);
     }
 }
 
 fn constraints_and_tuning(t: &mut Table) {
     for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
-        t.at(export, "joint", Range).int(N as i64, RANGE);
-        t.at(export, "joint", Range).int(u32::MAX as i64, RANGE);
+        t.at(export, "joint", Range)
+            .ints(&[N as i64, u32::MAX as i64], RANGE);
         constraint_cases(t, export, "constraint", |b| &mut b.constraint);
     }
     for export in ["sinew_fabrik_set_constraint", "sinew_ccd_set_constraint"] {
@@ -185,14 +124,11 @@ fn constraints_and_tuning(t: &mut Table) {
         t.at(export, "joint", Range).args(what, clear, RANGE);
     }
     let cj = "sinew_ccd_set_joint";
-    t.at(cj, "joint", Range).int(N as i64, RANGE);
-    t.at(cj, "joint", Range).int(u32::MAX as i64, RANGE);
+    t.at(cj, "joint", Range)
+        .ints(&[N as i64, u32::MAX as i64], RANGE);
     t.at(cj, "rotation_limit_degrees", Domain)
-        .float(-1.0, INVALID);
-    t.at(cj, "rotation_limit_degrees", Domain)
-        .float(181.0, INVALID);
-    t.at(cj, "weight", Domain).float(-0.1, INVALID);
-    t.at(cj, "weight", Domain).float(1.1, INVALID);
+        .floats(&[-1.0, 181.0], INVALID);
+    t.at(cj, "weight", Domain).floats(&[-0.1, 1.1], INVALID);
 }
 
 fn solve_cases(t: &mut Table, solve: &'static str) {

@@ -2,7 +2,7 @@
 
 use sinew::ffi::*;
 
-use crate::call::Args;
+use crate::call::{Args, Swap};
 use crate::header::Class::*;
 use crate::table::*;
 use crate::world::*;
@@ -15,8 +15,7 @@ pub fn cases(t: &mut Table) {
         "sinew_clip_set_scale_track",
     ] {
         t.at(export, "joint", Range).int(J as i64, RANGE);
-        t.at(export, "interpolation", Enum).int(4, INVALID);
-        t.at(export, "interpolation", Enum).int(-1, INVALID);
+        t.at(export, "interpolation", Enum).ints(&[4, -1], INVALID);
         let linear = SinewInterpolation::Linear as i64;
         let with_tangents = none().int("interpolation", linear);
         t.at(export, "interpolation", Domain)
@@ -75,27 +74,23 @@ pub fn cases(t: &mut Table) {
 
     let ct = "sinew_clip_clear_track";
     t.at(ct, "joint", Range).int(J as i64, RANGE);
-    t.at(ct, "property", Enum).int(3, INVALID);
-    t.at(ct, "property", Enum).int(-1, INVALID);
+    t.at(ct, "property", Enum).ints(&[3, -1], INVALID);
     t.at(ct, "clip", State)
         .swap("clip held by a crossfade", clip_a, INVALID);
-    t.at("sinew_clip_create", "duration", Domain)
-        .float(-1.0, INVALID);
-    t.at("sinew_clip_create", "duration", Valid).float(0.0, OK);
-    t.at("sinew_clip_create", "duration", Domain)
-        .float(-f32::MIN_POSITIVE, INVALID);
-    t.at("sinew_clip_create", "duration", Valid).float(-0.0, OK);
-    t.at("sinew_clip_create", "duration", Valid)
-        .float(f32::MAX, OK);
+    let cc = "sinew_clip_create";
+    t.at(cc, "duration", Domain)
+        .floats(&[-1.0, -f32::MIN_POSITIVE], INVALID);
+    t.at(cc, "duration", Valid)
+        .floats(&[0.0, -0.0, f32::MAX], OK);
 
     let cs = "sinew_clip_sample";
     t.at(cs, "looping", Enum).int(2, INVALID);
-    let other = none().swap("clip", clip2).swap("cursor", cursor2);
-    t.at(cs, "clip", Size)
-        .args("clip of another skeleton", other, SIZE);
-    let other = none().swap("out", pose2).swap("cursor", cursor2);
-    t.at(cs, "out", Size)
-        .args("out of another skeleton", other, SIZE);
+    // The clip or the output pose of another skeleton, with a cursor that fits it.
+    for (param, other) in [("clip", clip2 as Swap), ("out", pose2)] {
+        let args = none().swap(param, other).swap("cursor", cursor2);
+        let what = format!("{param} of another skeleton");
+        t.at(cs, param, Size).args(&what, args, SIZE);
+    }
     t.at(cs, "cursor", Size)
         .swap("cursor for another joint count", cursor2, SIZE);
     t.at(cs, "time", Valid).float(-3.7, OK);

@@ -4,6 +4,7 @@ use std::ptr::null_mut;
 
 use sinew::ffi::*;
 
+use super::blend::other_skeletons;
 use crate::call::Args;
 use crate::header::Class::*;
 use crate::table::*;
@@ -12,15 +13,9 @@ use crate::world::*;
 pub fn cases(t: &mut Table) {
     let none = Args::none;
     let cc = "sinew_crossfade_create";
-    for (n, expect) in [
-        (0, RANGE),
-        (257, RANGE),
-        (u32::MAX as i64, RANGE),
-        (1, OK),
-        (256, OK),
-    ] {
-        t.at(cc, "max_fades", Count).int(n, expect);
-    }
+    t.at(cc, "max_fades", Count)
+        .ints(&[0, 257, u32::MAX as i64], RANGE);
+    t.at(cc, "max_fades", Count).ints(&[1, 256], OK);
     let cf = "sinew_crossfade_fade_to";
     t.at(cf, "duration", Domain).float(-1.0, INVALID);
     t.at(cf, "curve", Enum).int(3, INVALID);
@@ -49,19 +44,15 @@ pub fn cases(t: &mut Table) {
     t.at(cp, "looping", Enum).int(2, INVALID);
     t.at(cp, "clip", Size)
         .swap("clip of another skeleton", clip2, SIZE);
-    t.at("sinew_crossfade_update", "dt", Domain)
-        .float(-0.1, INVALID);
-    t.at("sinew_crossfade_update", "dt", Valid).float(0.0, OK);
-    t.at("sinew_crossfade_update", "dt", Domain)
-        .float(-f32::MIN_POSITIVE, INVALID);
+    let cu = "sinew_crossfade_update";
+    t.at(cu, "dt", Domain)
+        .floats(&[-0.1, -f32::MIN_POSITIVE], INVALID);
+    t.at(cu, "dt", Valid).float(0.0, OK);
     let tiny = none().float("duration", -f32::MIN_POSITIVE);
     t.at(cf, "duration", Domain)
         .args("duration -FLT_MIN", tiny, INVALID);
     let gp = "sinew_crossfade_get_pose";
-    t.at(gp, "out", Size)
-        .swap("out of another skeleton", pose2, SIZE);
-    t.at(gp, "out", Size)
-        .swap("out of a skeleton with other parents", pose3, INVALID);
+    other_skeletons(t, gp, &["out"]);
     for (export, out) in [
         ("sinew_crossfade_get_weights", "out_weights"),
         ("sinew_crossfade_get_times", "out_times"),

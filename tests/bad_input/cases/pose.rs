@@ -10,15 +10,16 @@ use crate::world::*;
 
 pub fn cases(t: &mut Table) {
     let none = Args::none;
-    for export in [
-        "sinew_pose_get_local",
-        "sinew_pose_set_local",
-        "sinew_pose_get_model",
-        "sinew_pose_compute_model",
-        "sinew_pose_set_model",
-    ] {
-        count_cases(t, export);
-    }
+    count_cases(
+        t,
+        &[
+            "sinew_pose_get_local",
+            "sinew_pose_set_local",
+            "sinew_pose_get_model",
+            "sinew_pose_compute_model",
+            "sinew_pose_set_model",
+        ],
+    );
     let gl = "sinew_pose_get_local";
     let other = none().swap("pose", pose2).int("count", J2 as i64);
     t.at(gl, "count", Size)
@@ -31,8 +32,8 @@ pub fn cases(t: &mut Table) {
         "sinew_pose_get_model_transform",
         "sinew_pose_set_model_transform",
     ] {
-        t.at(export, "joint", Range).int(J as i64, RANGE);
-        t.at(export, "joint", Range).int(u32::MAX as i64, RANGE);
+        t.at(export, "joint", Range)
+            .ints(&[J as i64, u32::MAX as i64], RANGE);
     }
     for (export, what) in [
         ("sinew_pose_get_model", "model space overflows"),

@@ -113,16 +113,20 @@ pub fn cases(t: &mut Table) {
     let fj = "sinew_skeleton_find_joint";
     t.at(fj, "skeleton", Name)
         .swap("a skeleton without names", skel3, NOT_FOUND);
-    for export in ["sinew_skeleton_get_parents", "sinew_skeleton_get_rest_pose"] {
-        count_cases(t, export);
-    }
+    count_cases(
+        t,
+        &["sinew_skeleton_get_parents", "sinew_skeleton_get_rest_pose"],
+    );
 }
 
-/// `count` of an export whose buffers must hold one item per joint: 0, one short, one over.
-pub fn count_cases(t: &mut Table, export: &'static str) {
-    for n in [0, J as i64 - 1, J as i64 + 1] {
-        let what = format!("count {n} for {J} joints");
-        t.at(export, "count", Size)
-            .args(&what, Args::none().int("count", n), SIZE);
+/// `count` of each of `exports`, whose buffers must hold one item per joint: 0, one short, one
+/// over.
+pub fn count_cases(t: &mut Table, exports: &[&'static str]) {
+    for &export in exports {
+        for n in [0, J as i64 - 1, J as i64 + 1] {
+            let what = format!("count {n} for {J} joints");
+            t.at(export, "count", Size)
+                .args(&what, Args::none().int("count", n), SIZE);
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! Two-bone IK: settings, single solves, pose solves and the batch's SIMD lanes.
 
+use std::sync::Arc;
+
 use sinew::ffi::SinewStatus as St;
 use sinew::ffi::*;
 use sinew::Vec3;
@@ -41,48 +43,86 @@ fn settings(t: &mut Table) {
     }
 }
 
+/// A two-bone chain and its targets: the single solve's, or those of one chain of the batch.
+struct Limb<'a> {
+    chain: &'a mut [SinewTransform],
+    effector: &'a mut SinewVec3,
+    pole: &'a mut SinewVec3,
+}
+
+impl<'a> Limb<'a> {
+    fn single(b: &'a mut Bufs) -> Self {
+        Self {
+            chain: &mut b.chain3,
+            effector: &mut b.effector,
+            pole: &mut b.pole,
+        }
+    }
+
+    fn in_batch(b: &'a mut Bufs, k: usize) -> Self {
+        Self {
+            chain: &mut b.batch3[3 * k..3 * k + 3],
+            effector: &mut b.batch_effectors3[k],
+            pole: &mut b.batch_poles[k],
+        }
+    }
+
+    /// The chain's root, offset by `x` along X.
+    fn along(&self, x: f32) -> SinewVec3 {
+        let r = self.chain[0].translation;
+        v(r.x + x, r.y, r.z)
+    }
+}
+
+/// An edit of a [`Limb`].
+type LimbEdit = fn(Limb<'_>);
+
+/// Degenerate limbs every two-bone solve must solve, single or batched (the last two: the
+/// effector far beyond reach, and nearer the root than |l1 - l2|).
+fn degenerate_limbs() -> [(&'static str, LimbEdit); 11] {
+    [
+        ("upper bone of zero length", |l| {
+            l.chain[1].translation = l.chain[0].translation
+        }),
+        ("lower bone of zero length", |l| {
+            l.chain[2].translation = l.chain[1].translation
+        }),
+        ("both bones of zero length", |l| {
+            l.chain[1].translation = l.chain[0].translation;
+            l.chain[2].translation = l.chain[0].translation;
+        }),
+        ("effector at the root", |l| {
+            *l.effector = l.chain[0].translation
+        }),
+        ("effector at the joint", |l| {
+            *l.effector = l.chain[1].translation
+        }),
+        ("effector at the end", |l| {
+            *l.effector = l.chain[2].translation
+        }),
+        ("pole at the root", |l| *l.pole = l.chain[0].translation),
+        ("pole on the root-effector line", |l| {
+            let (r, e) = (Vec3::from(l.chain[0].translation), Vec3::from(*l.effector));
+            *l.pole = (r + (e - r) * 2.5).into();
+        }),
+        ("straight chain toward the pole", |l| {
+            (l.chain[1].translation, l.chain[2].translation) = (l.along(0.29), l.along(0.55));
+            *l.pole = l.along(0.85);
+        }),
+        ("effector far beyond reach", |l| {
+            *l.effector = v(40.0, -30.0, 20.0)
+        }),
+        ("effector nearer than |l1 - l2|", |l| {
+            *l.effector = l.along(0.001)
+        }),
+    ]
+}
+
 fn solve(t: &mut Table) {
     let ts = "sinew_two_bone_ik_solve";
-    let degenerate: [(&str, BufsEdit); 11] = [
-        ("upper bone of zero length", |b| {
-            b.chain3[1].translation = b.chain3[0].translation
-        }),
-        ("lower bone of zero length", |b| {
-            b.chain3[2].translation = b.chain3[1].translation
-        }),
-        ("both bones of zero length", |b| {
-            b.chain3[1].translation = b.chain3[0].translation;
-            b.chain3[2].translation = b.chain3[0].translation;
-        }),
-        ("effector at the root", |b| {
-            b.effector = b.chain3[0].translation
-        }),
-        ("effector at the joint", |b| {
-            b.effector = b.chain3[1].translation
-        }),
-        ("effector at the end", |b| {
-            b.effector = b.chain3[2].translation
-        }),
-        ("pole at the root", |b| b.pole = b.chain3[0].translation),
-        ("pole on the root-effector line", |b| {
-            let (r, e) = (Vec3::from(b.chain3[0].translation), Vec3::from(b.effector));
-            b.pole = (r + (e - r) * 2.5).into();
-        }),
-        ("straight chain toward the pole", |b| {
-            b.chain3[1].translation = v(0.44, 1.5, 0.0);
-            b.chain3[2].translation = v(0.70, 1.5, 0.0);
-            b.pole = v(1.0, 1.5, 0.0);
-        }),
-        ("effector far beyond reach", |b| {
-            b.effector = v(40.0, -30.0, 20.0)
-        }),
-        ("effector nearer than |l1 - l2|", |b| {
-            let r = Vec3::from(b.chain3[0].translation);
-            b.effector = (r + Vec3::new(0.001, 0.0, 0.0)).into();
-        }),
-    ];
-    for (what, f) in degenerate {
-        t.at(ts, "chain", Degenerate).bufs(what, f, OK);
+    for (what, f) in degenerate_limbs() {
+        let edit = move |b: &mut Bufs| f(Limb::single(b));
+        t.at(ts, "chain", Degenerate).bufs(what, edit, OK);
     }
     let straight = bufs(|b| {
         b.chain3[1].translation = v(0.44, 1.5, 0.0);
@@ -134,38 +174,32 @@ fn batch(t: &mut Table) {
         // SAFETY: a live solver and valid settings.
         ok(unsafe { sinew_two_bone_ik_set_settings(w.two_bone, &s) });
     };
-    let degenerate: [(&str, BufsEdit); 7] = [
-        ("upper bone of zero length in chain 1", |b| {
-            b.batch3[4].translation = b.batch3[3].translation
-        }),
-        ("lower bone of zero length in chain 0", |b| {
-            b.batch3[2].translation = b.batch3[1].translation
-        }),
-        ("effector at the root of chain 3", |b| {
-            b.batch_effectors3[3] = b.batch3[9].translation
-        }),
-        ("effector at the end of chain 2", |b| {
-            b.batch_effectors3[2] = b.batch3[8].translation
-        }),
-        ("pole at the root of chain 1", |b| {
-            b.batch_poles[1] = b.batch3[3].translation
-        }),
-        ("straight chain 2 toward its pole", |b| {
-            let r = b.batch3[6].translation;
-            b.batch3[7].translation = v(r.x + 0.3, r.y, r.z);
-            b.batch3[8].translation = v(r.x + 0.55, r.y, r.z);
-            b.batch_poles[2] = v(r.x + 1.0, r.y, r.z);
-        }),
-        ("effectors far beyond reach and at distance 0.001", |b| {
-            b.batch_effectors3[0] = v(40.0, -30.0, 20.0);
-            let r = b.batch3[3].translation;
-            b.batch_effectors3[1] = v(r.x + 0.001, r.y, r.z);
-        }),
-    ];
-    for (what, f) in degenerate {
-        let with_poles = move |w: &mut World| {
-            full_pole(w);
-            f(&mut w.b);
+    // Each degenerate limb in one chain of the batch, in turn every lane of the SIMD group and
+    // the tail; and two at once in one group.
+    type Edit = Arc<dyn Fn(&mut Bufs) + Send + Sync>;
+    let limbs = degenerate_limbs();
+    let mut cases: Vec<(String, Edit)> = limbs
+        .iter()
+        .enumerate()
+        .map(|(i, &(what, f))| {
+            let k = i % B;
+            let edit: Edit = Arc::new(move |b| f(Limb::in_batch(b, k)));
+            (format!("{what} in chain {k}"), edit)
+        })
+        .collect();
+    let ((far, f), (near, n)) = (limbs[9], limbs[10]);
+    let both: Edit = Arc::new(move |b| {
+        f(Limb::in_batch(b, 0));
+        n(Limb::in_batch(b, 1));
+    });
+    cases.push((format!("{far} in chain 0 and {near} in chain 1"), both));
+    for (what, edit) in cases {
+        let with_poles = {
+            let edit = edit.clone();
+            move |w: &mut World| {
+                full_pole(w);
+                edit(&mut w.b);
+            }
         };
         let what_poles = format!("{what}, poles at pole_weight 1");
         t.at(tb, "chains", Degenerate)
@@ -173,7 +207,7 @@ fn batch(t: &mut Table) {
         let no_poles = Args::none().null("joint_targets");
         let what = format!("{what}, no poles");
         t.at(tb, "chains", Degenerate)
-            .add(&what, no_poles, bufs(f), OK);
+            .add(&what, no_poles, bufs(move |b| edit(b)), OK);
     }
     let settings: [(&str, SettingsEdit); 4] = [
         ("pole_weight 1 (the SIMD kernel with poles)", |s| {
