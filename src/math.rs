@@ -5,46 +5,28 @@
 //! so the core calls these instead: the pure-Rust `libm` crate, which glam also uses here
 //! (Cargo.toml). `sqrt`, `abs`, `min`, `max` and arithmetic are IEEE-exact everywhere and stay.
 
-/// Cosine of `x` radians.
-#[inline]
-pub(crate) fn cos(x: f32) -> f32 {
-    libm::cosf(x)
+/// Declares each function as a call to its `libm` counterpart.
+macro_rules! from_libm {
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $t:ty),*) -> $r:ty = $libm:ident;)*) => {
+        $($(#[$doc])* #[inline] pub(crate) fn $name($($arg: $t),*) -> $r { libm::$libm($($arg),*) })*
+    };
 }
 
-/// Angle of the point `(x, y)` from +X, in [-pi, pi].
-#[inline]
-pub(crate) fn atan2(y: f32, x: f32) -> f32 {
-    libm::atan2f(y, x)
-}
-
-/// `sqrt(x * x + y * y)` without intermediate overflow.
-#[inline]
-pub(crate) fn hypot(x: f32, y: f32) -> f32 {
-    libm::hypotf(x, y)
-}
-
-/// `e` to the power `x`.
-#[inline]
-pub(crate) fn exp(x: f32) -> f32 {
-    libm::expf(x)
-}
-
-/// `(sin x, cos x)` of `x` radians, in `f64`.
-#[inline]
-pub(crate) fn sin_cos_f64(x: f64) -> (f64, f64) {
-    libm::sincos(x)
-}
-
-/// Angle of the point `(x, y)` from +X, in `f64`.
-#[inline]
-pub(crate) fn atan2_f64(y: f64, x: f64) -> f64 {
-    libm::atan2(y, x)
-}
-
-/// `sqrt(x * x + y * y)` in `f64`.
-#[inline]
-pub(crate) fn hypot_f64(x: f64, y: f64) -> f64 {
-    libm::hypot(x, y)
+from_libm! {
+    /// Cosine of `x` radians.
+    fn cos(x: f32) -> f32 = cosf;
+    /// Angle of the point `(x, y)` from +X, in [-pi, pi].
+    fn atan2(y: f32, x: f32) -> f32 = atan2f;
+    /// `sqrt(x * x + y * y)` without intermediate overflow.
+    fn hypot(x: f32, y: f32) -> f32 = hypotf;
+    /// `e` to the power `x`.
+    fn exp(x: f32) -> f32 = expf;
+    /// `(sin x, cos x)` of `x` radians, in `f64`.
+    fn sin_cos_f64(x: f64) -> (f64, f64) = sincos;
+    /// Angle of the point `(x, y)` from +X, in `f64`.
+    fn atan2_f64(y: f64, x: f64) -> f64 = atan2;
+    /// `sqrt(x * x + y * y)` in `f64`.
+    fn hypot_f64(x: f64, y: f64) -> f64 = hypot;
 }
 
 #[cfg(test)]
