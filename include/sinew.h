@@ -673,7 +673,9 @@ SinewStatus sinew_ccd_set_constraint(SinewCcd *solver,
 /**
  * Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
  * input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
- * weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
+ * weight (fraction of each step it takes, in [0, 1]; below 1 damps it). Constraints win: where
+ * the input breaks the joint's constraint, the limit counts from the input's projection onto
+ * it. The tip's rotation follows `end_rotation` instead.
  */
 SinewStatus sinew_ccd_set_joint(SinewCcd *solver,
                                 uint32_t joint,

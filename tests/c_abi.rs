@@ -56,6 +56,8 @@ const TOLERANCE: f32 = 1e-6;
 
 /// A constrained joint's output may lie this far (radians) outside its constraint.
 const CONSTRAINT_SLACK: f32 = 1e-3;
+/// How far past its rotation limit (radians) a CCD joint may end: rounding.
+const LIMIT_SLACK: f32 = 1e-3;
 
 /// Compiles every `.c` file of `tests/c/` (the program's main and one file per job) into one
 /// program.
@@ -755,6 +757,34 @@ impl Compare {
             );
         }
     }
+
+    /// As documented for `sinew_ccd_set_joint`: CCD chain joint `k` (not the tip, whose
+    /// rotation follows `end_rotation`) ends within its rotation limit of its input local
+    /// rotation `input`, or of that rotation's projection onto its constraint `c` where the
+    /// input breaks it. `i` names the joint in messages.
+    fn limited(&mut self, what: &str, i: usize, tuning: &Tuned, input: Quat, local: Quat) {
+        let Tuned { joint, limit, c } = *tuning;
+        let reference = c.map_or(input, |c| c.project(input));
+        let turned = sinew::rotation::angle(reference.conjugate() * local);
+        if turned.is_nan() || turned > limit.rotation_limit_degrees.to_radians() + LIMIT_SLACK {
+            self.property(
+                what,
+                format!(
+                    "joint {i} (chain joint {joint}) turned {}°, limit {}°",
+                    turned.to_degrees(),
+                    limit.rotation_limit_degrees
+                ),
+            );
+        }
+    }
+}
+
+/// What [`Compare::limited`] checks a CCD chain joint against.
+struct Tuned<'a> {
+    /// The chain joint.
+    joint: usize,
+    limit: CcdJoint,
+    c: Option<&'a JointConstraint>,
 }
 
 fn components(t: &Transform) -> [f32; 10] {
@@ -934,11 +964,23 @@ fn check_chain(line: &str, cmp: &mut Compare) {
     cmp.on_copy(&what, (status, &out), &input, solve, |cmp, chain, r| {
         cmp.result(&what, result, r);
         let mut parent_rotation = parent;
+        let mut input_parent = parent;
         for (i, (joint, c)) in chain.iter().zip(&constraints).enumerate() {
+            let local = parent_rotation.conjugate() * joint.rotation;
             if let Some(c) = c {
-                cmp.within(&what, i, c, parent_rotation.conjugate() * joint.rotation);
+                cmp.within(&what, i, c, local);
+            }
+            if let Some(&limit) = joints.tuning.get(i).filter(|_| i + 1 < chain.len()) {
+                let input_local = input_parent.conjugate() * input[i].rotation;
+                let tuned = Tuned {
+                    joint: i,
+                    limit,
+                    c: c.as_ref(),
+                };
+                cmp.limited(&what, i, &tuned, input_local, local);
             }
             parent_rotation = joint.rotation;
+            input_parent = input[i].rotation;
         }
     });
 }
@@ -966,9 +1008,24 @@ fn check_chain_pose(line: &str, cmp: &mut Compare) {
     cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
         cmp.transforms(&format!("{what} local"), &out_local, pose.local());
         cmp.result(&what, result, r);
-        for (&j, c) in indices.iter().zip(&constraints) {
+        for (k, (&j, c)) in indices.iter().zip(&constraints).enumerate() {
+            let local = pose.local()[j as usize].rotation;
             if let Some(c) = c {
-                cmp.within(&what, j as usize, c, pose.local()[j as usize].rotation);
+                cmp.within(&what, j as usize, c, local);
+            }
+            if let Some(&limit) = joints.tuning.get(k).filter(|_| k + 1 < indices.len()) {
+                let tuned = Tuned {
+                    joint: k,
+                    limit,
+                    c: c.as_ref(),
+                };
+                cmp.limited(
+                    &what,
+                    j as usize,
+                    &tuned,
+                    before[j as usize].rotation,
+                    local,
+                );
             }
         }
         cmp.model(&what, &out_model, &mut pose, "solved");

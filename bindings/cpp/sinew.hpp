@@ -1099,7 +1099,8 @@ class Ccd : public detail::ChainSolver<Ccd, SinewCcd> {
   Ccd() noexcept {}  // user-provided: not an aggregate
 
   /// Chain joint `joint`'s rotation limit (degrees from the input per solve, in [0, 180];
-  /// 180 is unlimited) and weight (fraction of each step taken, in [0, 1]).
+  /// 180 is unlimited; from the input's projection where it breaks the joint's constraint; not
+  /// the tip, which follows end_rotation) and weight (fraction of each step taken, in [0, 1]).
   Result<void> set_joint(uint32_t joint, float rotation_limit_degrees, float weight) {
     return detail::check_status(sinew_ccd_set_joint(get(), joint, rotation_limit_degrees, weight));
   }

@@ -322,7 +322,9 @@ namespace Sinew
     {
         /// <summary>
         /// Chain joint <paramref name="joint"/>'s rotation limit (degrees from the input per
-        /// solve, in [0, 180]; 180 is unlimited) and weight (fraction of each step, in [0, 1]).
+        /// solve, in [0, 180]; 180 is unlimited; from the input's projection where it breaks the
+        /// joint's constraint; not the tip, which follows the end rotation) and weight (fraction
+        /// of each step, in [0, 1]).
         /// </summary>
         public void SetJoint(int joint, float rotationLimitDegrees, float weight = 1f)
         {

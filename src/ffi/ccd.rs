@@ -98,7 +98,9 @@ pub unsafe extern "C" fn sinew_ccd_set_constraint(
 
 /// Sets chain joint `joint`'s rotation limit (degrees its local rotation may turn from the
 /// input during a solve, in [0, 180]; 180 is unlimited, Unreal's RotationLimitPerJoints) and
-/// weight (fraction of each step it takes, in [0, 1]; below 1 damps it).
+/// weight (fraction of each step it takes, in [0, 1]; below 1 damps it). Constraints win: where
+/// the input breaks the joint's constraint, the limit counts from the input's projection onto
+/// it. The tip's rotation follows `end_rotation` instead.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_ccd_set_joint(
     solver: *mut SinewCcd,

@@ -2,17 +2,22 @@
 //! iterations, start from tail, per-joint rotation limits in degrees) plus per-joint weights
 //! (Final IK's damping), a rotating root (optionally fixed) and joint constraints.
 //!
-//! Constraints win over weights and `fix_root`: the input is first projected onto them, so a
-//! joint whose input violates its constraint turns onto it even at weight 0 or as a fixed root.
+//! Constraints win over weights, `fix_root` and rotation limits: the input is first projected
+//! onto them, so a joint whose input violates its constraint turns onto it even at weight 0 or
+//! as a fixed root, and its rotation limit is measured from that projection. Limits hold from
+//! the start on: where the projection of a parent re-aims a limited bone, the bone turns back
+//! within its limit.
 
 use glam::{Quat, Vec3A};
 
+use crate::constraint::JointConstraint;
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::ik::chain::{
     chain_solver, constrain_turn, joint_slot, scaled_arc, validate_iteration_settings, Aim,
     ChainWork, Progress,
 };
 use crate::ik::{EndRotation, IkResult};
+use crate::rotation;
 use crate::transform::Transform;
 
 /// CCD settings. Defaults follow Unreal's CCDIK node, except that precision is relative.
@@ -60,7 +65,9 @@ impl CcdSettings {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CcdJoint {
     /// Largest angle, in degrees, that the joint's local rotation may turn away from its input
-    /// during a solve (Unreal's `RotationLimitPerJoints`); 180 is unlimited.
+    /// (or from the input's projection onto the joint's constraint, where the input breaks it)
+    /// during a solve (Unreal's `RotationLimitPerJoints`); 180 is unlimited. The tip's rotation
+    /// follows the end-rotation mode instead.
     pub rotation_limit_degrees: f32,
     /// Fraction of each step's rotation the joint takes, in [0, 1] (damps bones near the tip).
     pub weight: f32,
@@ -109,7 +116,8 @@ impl CcdJoint {
 pub struct Ccd {
     settings: CcdSettings,
     joints: Vec<CcdJoint>,
-    /// Local rotations of the input, for the per-joint rotation limits.
+    /// Local rotations of the input projected onto the constraints: what the per-joint rotation
+    /// limits are measured from.
     input_local: Vec<Quat>,
     work: ChainWork,
 }
@@ -150,6 +158,17 @@ impl Ccd {
             w.orient(&aim);
             return w.store(chain, &aim, 1);
         }
+        // What the rotation limits count from (unlimited joints need no projection).
+        let mut parent = aim.root_parent;
+        for i in 0..n {
+            let local = parent.conjugate() * self.work.input[i].rotation;
+            let limited = self.joints[i].rotation_limit_degrees < 180.0;
+            self.input_local[i] = match self.work.constraint(i) {
+                Some(c) if limited => c.project(local),
+                _ => local,
+            };
+            parent = self.work.input[i].rotation;
+        }
         // Start from the input projected onto the constraints.
         self.start(&aim);
         let w = &mut self.work;
@@ -162,11 +181,6 @@ impl Ccd {
             }
             progress.closed(w.tip_error(&aim));
             iterations = 1;
-        }
-        let mut parent = aim.root_parent;
-        for i in 0..n {
-            self.input_local[i] = parent.conjugate() * self.work.input[i].rotation;
-            parent = self.work.input[i].rotation;
         }
         while progress.error > aim.tol && iterations < s.max_iterations {
             iterations += 1;
@@ -204,11 +218,53 @@ impl Ccd {
 
     /// Sets the output to the working positions turned into (constrained) rotations; a fixed
     /// root keeps its input rotation exactly (projected only if a constraint of its own says so).
+    /// Then [`Self::hold_limits`]: the sweeps keep every limit only if they start within them.
     fn start(&mut self, aim: &Aim) {
         let w = &mut self.work;
         w.orient(aim);
         if self.settings.fix_root {
             w.output[0].rotation = w.constrained(0, aim.root_parent, w.input[0].rotation);
+        }
+        self.hold_limits(aim);
+    }
+
+    /// Turns each joint (but the tip) that the projected start turned past its rotation limit
+    /// back within it, root to tip, and onto its constraint: a parent's projection re-aims its
+    /// children's bones at their input positions, which can turn an unconstrained child any
+    /// amount. The joints after one that turned back keep their local rotations (so their
+    /// constraints and limits still hold) and positions follow by forward kinematics. A start
+    /// within every limit is left as it is, bit for bit.
+    fn hold_limits(&mut self, aim: &Aim) {
+        let n = aim.n;
+        let w = &mut self.work;
+        let (mut old_parent, mut parent) = (aim.root_parent, aim.root_parent);
+        let mut moved = false;
+        for i in 0..n {
+            if moved {
+                let pos = w.positions[i - 1] + parent * w.bones[i - 1];
+                w.positions[i] = pos;
+                w.output[i].translation = pos.into();
+            }
+            let old = w.output[i].rotation;
+            let mut local = old_parent.conjugate() * old;
+            old_parent = old;
+            let t = self.joints[i];
+            let (reference, max_angle) =
+                (self.input_local[i], t.rotation_limit_degrees.to_radians());
+            if i < n - 1
+                && t.rotation_limit_degrees < 180.0
+                && !within_limit(reference, local, max_angle)
+            {
+                local = limit_deviation(reference, local, max_angle);
+                if let Some(c) = w.constraint(i) {
+                    local = constrain_within_limit(c, reference, max_angle, reference, local);
+                }
+                moved = true;
+            }
+            if moved {
+                w.output[i].rotation = (parent * local).normalize();
+            }
+            parent = w.output[i].rotation;
         }
     }
 }
@@ -217,9 +273,10 @@ chain_solver!(Ccd, CcdSettings);
 
 /// One CCD sweep on `w`'s output chain over joints `first..n - 1`, tip side first or root
 /// first: each joint turns so the tip points at the goal, by the fraction and within the limit
-/// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then its
-/// constraint; descendants follow rigidly, positions (output and working) by forward
-/// kinematics (lengths never drift). FABRIK sweeps too, once its passes stall on constraints.
+/// `tuning(i)` gives (weight, optional reference local rotation and max angle), and then onto
+/// its constraint, back within the limit if that left it ([`constrain_within_limit`]: a joint
+/// that starts within both ends within both); descendants follow rigidly, positions (output
+/// and working) by forward kinematics (lengths never drift). FABRIK sweeps too, once its passes stall on constraints.
 ///
 /// Only the tip is carried along joint by joint; the other descendants are brought up to
 /// date once, at the end, which keeps a sweep linear in the chain length.
@@ -242,12 +299,20 @@ pub(crate) fn sweep(
             local = limit_deviation(reference, local, max_angle);
         }
         let before = parent.conjugate() * current;
-        constrain_turn(
-            w.constraint(i),
-            parent,
-            (parent * local).normalize(),
-            before,
-        )
+        let c = w.constraint(i);
+        let model = constrain_turn(c, parent, (parent * local).normalize(), before);
+        match (c, limit) {
+            (Some(c), Some((reference, max_angle))) => {
+                let local = parent.conjugate() * model;
+                if within_limit(reference, local, max_angle) {
+                    model
+                } else {
+                    let local = constrain_within_limit(c, reference, max_angle, before, local);
+                    (parent * local).normalize()
+                }
+            }
+            _ => model,
+        }
     };
     if from_tail {
         // Joints nearer the root are untouched until their own turn; joint j ends up turned
@@ -321,4 +386,56 @@ fn limit_deviation(reference: Quat, local: Quat, max_angle: f32) -> Quat {
         return local;
     }
     (reference * Quat::from_scaled_axis(v * (max_angle / angle))).normalize()
+}
+
+/// Slack (radians) of the rotation limit and the constraint in [`constrain_within_limit`]:
+/// rounding of a rotation on their edge, not a real overshoot.
+const LIMIT_SLACK: f32 = 1e-5;
+
+/// Bisection steps of [`constrain_within_limit`].
+const LIMIT_STEPS: usize = 24;
+
+/// Whether local rotation `local` lies within `max_angle` radians (plus [`LIMIT_SLACK`]) of
+/// `reference`.
+fn within_limit(reference: Quat, local: Quat, max_angle: f32) -> bool {
+    rotation::angle(reference.conjugate() * local) <= max_angle + LIMIT_SLACK
+}
+
+/// A joint's local rotation `proposed` moved onto its constraint `c` and within `max_angle` of
+/// `reference`: its projection when that is within the limit, else the farthest point along
+/// the turn from `valid` (a rotation both allow) toward that projection that both allow, as
+/// far as [`LIMIT_STEPS`] bisection steps tell. Projection can take a rotation the limit
+/// allows back past it (a constraint need not contain the shortest way to its edge).
+fn constrain_within_limit(
+    c: &JointConstraint,
+    reference: Quat,
+    max_angle: f32,
+    valid: Quat,
+    proposed: Quat,
+) -> Quat {
+    let projected = c.project(proposed);
+    if within_limit(reference, projected, max_angle) {
+        return projected;
+    }
+    let mut delta = valid.conjugate() * projected;
+    if delta.w < 0.0 {
+        delta = -delta;
+    }
+    let turn = delta.to_scaled_axis();
+    let at = |t: f32| (valid * Quat::from_scaled_axis(turn * t)).normalize();
+    let allowed = |q: Quat| within_limit(reference, q, max_angle) && c.violation(q) <= LIMIT_SLACK;
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    for _ in 0..LIMIT_STEPS {
+        let mid = 0.5 * (lo + hi);
+        if allowed(at(mid)) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    if lo == 0.0 {
+        valid
+    } else {
+        at(lo)
+    }
 }
