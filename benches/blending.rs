@@ -1,6 +1,7 @@
 //! Blending and pose cost per frame on 64- and 256-joint skeletons: N-layer blends (2 layers,
 //! with a per-joint mask, plus an additive layer), the two-pose blend, local-to-model on a chain
-//! and on a humanoid-like tree, clip sampling (30 keys per track, forward playback), a
+//! and on a humanoid-like tree, clip sampling (30 keys per track, forward playback; tracks
+//! keyed one by one and a clip built from 30 frames that wraps), a
 //! crossfade update with a fade in progress, and the 2-layer blend through the C ABI.
 //! Throughput is in joints, so Criterion also reports joints per second; read figures as
 //! ratios within one run (the reference is ozz-animation's ns per joint on the same machine).
@@ -311,6 +312,20 @@ fn sampling(c: &mut Criterion) {
             bench.iter(|| {
                 time = (time + dt) % walk.duration();
                 walk.sample(black_box(time), true, Some(&mut cursor), &mut out)
+                    .unwrap()
+            })
+        });
+        // The same playback on a clip built from 30 uniformly sampled frames (one list of key
+        // times shared by every track), wrapping from the last frame to the first.
+        let frames: Vec<Transform> = (0..30 * n).map(|_| rng.transform()).collect();
+        let linear = Interpolation::Linear;
+        let cycle = Clip::from_frames(&s, 30, 30.0, &frames, None, linear, true).unwrap();
+        let mut time = 0.0f32;
+        group.bench_function(BenchmarkId::new("sample_frames30", n), |bench| {
+            bench.iter(|| {
+                time = (time + dt) % cycle.duration();
+                cycle
+                    .sample(black_box(time), true, Some(&mut cursor), &mut out)
                     .unwrap()
             })
         });

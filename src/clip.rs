@@ -44,8 +44,9 @@ pub trait Keyframe: Copy + PartialEq {
     fn finite(&self) -> bool;
     /// The value ready for sampling (rotations normalized), or why it is unusable.
     fn prepared(self) -> Result<Self>;
-    /// Interpolates between two keys at `s` in [0, 1] over `dt` seconds.
-    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self;
+    /// Interpolates from key `i` to key `j` (the next one, or the first after the last when
+    /// the clip wraps) at `s` in [0, 1] over `dt` seconds.
+    fn interpolate(k: &Track<Self>, i: usize, j: usize, s: f32, dt: f32) -> Self;
 }
 
 impl<T: Keyframe> Track<T> {
@@ -137,9 +138,11 @@ impl<T: Keyframe> Track<T> {
 
     /// Where `time` falls on the keys, using and updating `cursor` (the key index found last
     /// time): forward playback moves it by at most a key or two, anything else falls back to
-    /// binary search. Always inlined, as is [`Self::value_at`]: called per track and frame.
+    /// binary search. `wrap` is the clip's duration when it wraps: times before the first key
+    /// or after the last then fall on the wrap segment. Always inlined, as is
+    /// [`Self::value_at`]: called per track and frame.
     #[inline(always)]
-    fn locate(&self, time: f32, cursor: &mut u32) -> KeyPosition {
+    fn locate(&self, time: f32, cursor: &mut u32, wrap: Option<f32>) -> KeyPosition {
         let times = &self.times;
         let between = |i: usize, [t0, t1]: [f32; 2]| {
             let dt = t1 - t0;
@@ -156,11 +159,18 @@ impl<T: Keyframe> Track<T> {
             }
         }
         let last = times.len() - 1;
-        if time <= times[0] {
+        let (first_time, last_time) = (times[0], times[last]);
+        if let Some(duration) = wrap.filter(|_| last > 0) {
+            if time < first_time || time > last_time {
+                *cursor = last as u32;
+                return wrap_position(time, first_time, last_time, duration, last);
+            }
+        }
+        if time <= first_time {
             *cursor = 0;
             return KeyPosition::Key(0);
         }
-        if time >= times[last] {
+        if time >= last_time {
             *cursor = last as u32;
             return KeyPosition::Key(last);
         }
@@ -173,15 +183,24 @@ impl<T: Keyframe> Track<T> {
             }
         }
         *cursor = i as u32;
+        // On a key: its value exactly, whatever the interpolation.
+        if times[i] == time {
+            return KeyPosition::Key(i);
+        }
         between(i, [times[i], times[i + 1]])
     }
 
     /// The value at `at`, with `interpolate` between keys.
     #[inline(always)]
-    fn value_at(&self, at: KeyPosition, interpolate: impl Fn(&Self, usize, f32, f32) -> T) -> T {
+    fn value_at(
+        &self,
+        at: KeyPosition,
+        interpolate: impl Fn(&Self, usize, usize, f32, f32) -> T,
+    ) -> T {
         match at {
             KeyPosition::Key(k) => self.values[k],
-            KeyPosition::Between(i, s, dt) => interpolate(self, i, s, dt),
+            KeyPosition::Between(i, s, dt) => interpolate(self, i, i + 1, s, dt),
+            KeyPosition::Wrap(last, s, dt) => interpolate(self, last, 0, s, dt),
         }
     }
 
@@ -192,6 +211,7 @@ impl<T: Keyframe> Track<T> {
         &'a self,
         time: f32,
         cursor: &mut u32,
+        wrap: Option<f32>,
         previous: &mut Option<(&'a Arc<[f32]>, KeyPosition)>,
     ) -> KeyPosition {
         match *previous {
@@ -200,7 +220,7 @@ impl<T: Keyframe> Track<T> {
                 at
             }
             _ => {
-                let at = self.locate(time, cursor);
+                let at = self.locate(time, cursor, wrap);
                 *previous = Some((&self.times, at));
                 at
             }
@@ -215,25 +235,39 @@ enum KeyPosition {
     Key(usize),
     /// Between key `i` and the next, a fraction `s` of the way over their `dt` seconds.
     Between(usize, f32, f32),
+    /// On the wrap segment from the last key (`last`) to the first, a fraction `s` of the way
+    /// over its `dt` seconds.
+    Wrap(usize, f32, f32),
 }
 
 impl KeyPosition {
     /// The key at or before the sample time (what a cursor remembers).
     fn key(self) -> usize {
         match self {
-            Self::Key(k) | Self::Between(k, ..) => k,
+            Self::Key(k) | Self::Between(k, ..) | Self::Wrap(k, ..) => k,
         }
     }
 }
 
+/// The position of `time` (before `first` or after `last`, the track's first and last key
+/// times) on the wrap segment of a clip of `duration` seconds: from the last key (index
+/// `last_key`) to the first one at `first + duration`, `(duration - last) + first` seconds long.
+#[cold]
+fn wrap_position(time: f32, first: f32, last: f32, duration: f32, last_key: usize) -> KeyPosition {
+    let gap = duration - last;
+    let dt = gap + first;
+    let elapsed = if time > last { time - last } else { gap + time };
+    KeyPosition::Wrap(last_key, elapsed / dt, dt)
+}
+
 /// [`Keyframe::interpolate`] for rotations, except that linear keys are left unnormalized:
 /// sampling normalizes every joint's rotation four at a time afterwards.
-fn rotation_between(k: &Track<Quat>, i: usize, s: f32, dt: f32) -> Quat {
+fn rotation_between(k: &Track<Quat>, i: usize, j: usize, s: f32, dt: f32) -> Quat {
     if k.interpolation == Interpolation::Linear {
         let a = k.values[i];
-        a + (same_hemisphere(k.values[i + 1], a) - a) * s
+        a + (same_hemisphere(k.values[j], a) - a) * s
     } else {
-        Quat::interpolate(k, i, s, dt)
+        Quat::interpolate(k, i, j, s, dt)
     }
 }
 
@@ -260,14 +294,14 @@ impl Keyframe for Vec3 {
     // Inlined into sampling: as a call shared by the translation and scale tracks it would stay
     // out of line.
     #[inline(always)]
-    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
-        let (a, b) = (k.values[i], k.values[i + 1]);
+    fn interpolate(k: &Track<Self>, i: usize, j: usize, s: f32, dt: f32) -> Self {
+        let (a, b) = (k.values[i], k.values[j]);
         match k.interpolation {
             Interpolation::Step => a,
             Interpolation::Linear | Interpolation::Slerp => a * (1.0 - s) + b * s,
             Interpolation::Cubic => {
                 let [h0, h1, h2, h3] = hermite(s);
-                a * h0 + k.out_tangents[i] * (h1 * dt) + b * h2 + k.in_tangents[i + 1] * (h3 * dt)
+                a * h0 + k.out_tangents[i] * (h1 * dt) + b * h2 + k.in_tangents[j] * (h3 * dt)
             }
         }
     }
@@ -287,26 +321,22 @@ impl Keyframe for Quat {
         })
     }
 
-    fn interpolate(k: &Track<Self>, i: usize, s: f32, dt: f32) -> Self {
+    fn interpolate(k: &Track<Self>, i: usize, j: usize, s: f32, dt: f32) -> Self {
         let a = k.values[i];
         // The next key on the shortest arc from this one (branch-free: keys of a fast rotation
         // alternate sides unpredictably).
-        let b = same_hemisphere(k.values[i + 1], a);
+        let b = same_hemisphere(k.values[j], a);
         match k.interpolation {
             Interpolation::Step => a,
             Interpolation::Linear => (a + (b - a) * s).normalize(),
             Interpolation::Slerp => a.slerp(b, s),
             Interpolation::Cubic => {
-                let sign = if a.dot(k.values[i + 1]) < 0.0 {
-                    -1.0
-                } else {
-                    1.0
-                };
+                let sign = if a.dot(k.values[j]) < 0.0 { -1.0 } else { 1.0 };
                 let [h0, h1, h2, h3] = hermite(s);
                 let v = Vec4::from(a) * h0
                     + Vec4::from(k.out_tangents[i]) * (h1 * dt)
                     + Vec4::from(b) * h2
-                    + Vec4::from(k.in_tangents[i + 1]) * (h3 * dt * sign);
+                    + Vec4::from(k.in_tangents[j]) * (h3 * dt * sign);
                 normalize_robust(Quat::from_vec4(v)).unwrap_or(a)
             }
         }
@@ -355,6 +385,8 @@ pub enum Property {
 pub struct Clip {
     duration: f32,
     joints: Vec<JointTracks>,
+    /// Whether looping playback interpolates from each track's last key to its first.
+    wrap: bool,
 }
 
 impl Clip {
@@ -370,7 +402,121 @@ impl Clip {
         Ok(Self {
             duration,
             joints: vec![JointTracks::default(); skeleton.joint_count()],
+            wrap: false,
         })
+    }
+
+    /// A clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second:
+    /// `frames` holds every joint's local transform per frame, frame-major (frame `f`, joint
+    /// `j` at `f * joints + j`), as importers produce them. Each joint `mask` lets in (all when
+    /// `None`) gets translation, rotation and scale tracks keyed at `k / frame_rate` seconds,
+    /// computed in f64 for each key and rounded once to f32 (never summed, so the last key
+    /// never drifts past the duration); the other joints keep the rest pose. Rotations are
+    /// normalized as the track setters do. The duration is `(frame_count - 1) / frame_rate`,
+    /// or with `wrap` one frame more, `frame_count / frame_rate`, with wrapping set
+    /// ([`Self::set_wrap`]): a looping cycle authored without a duplicate end frame.
+    /// `interpolation` is step, linear or slerp (cubic needs tangents the frames lack).
+    pub fn from_frames(
+        skeleton: &Skeleton,
+        frame_count: usize,
+        frame_rate: f32,
+        frames: &[Transform],
+        mask: Option<&[bool]>,
+        interpolation: Interpolation,
+        wrap: bool,
+    ) -> Result<Self> {
+        let invalid = |m: String| Err(Error::new(ErrorKind::InvalidArgument, m));
+        let joints = skeleton.joint_count();
+        if frame_count == 0 {
+            return invalid("a clip needs at least one frame".into());
+        }
+        ensure_finite(frame_rate.is_finite(), "frame rate")?;
+        if frame_rate <= 0.0 {
+            return invalid(format!("frame rate {frame_rate} is not positive"));
+        }
+        if interpolation == Interpolation::Cubic {
+            return invalid("frames have no tangents: use step, linear or slerp".into());
+        }
+        let expected = frame_count.checked_mul(joints);
+        if expected != Some(frames.len()) {
+            return Err(Error::new(
+                ErrorKind::SizeMismatch,
+                format!(
+                    "{} transforms for {frame_count} frames of {joints} joints",
+                    frames.len()
+                ),
+            ));
+        }
+        if let Some(mask) = mask.filter(|m| m.len() != joints) {
+            return Err(Error::new(
+                ErrorKind::SizeMismatch,
+                format!("the mask has {} flags for {joints} joints", mask.len()),
+            ));
+        }
+        let seconds = |k: usize| (k as f64 / f64::from(frame_rate)) as f32;
+        let duration = seconds(if wrap { frame_count } else { frame_count - 1 });
+        if !duration.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                format!("{frame_count} frames at {frame_rate} per second overflow f32 seconds"),
+            ));
+        }
+        let times: Vec<f32> = (0..frame_count).map(seconds).collect();
+        let distinct = times.windows(2).all(|w| w[0] < w[1]);
+        if !distinct || (wrap && duration <= times[frame_count - 1]) {
+            return invalid(format!(
+                "frame times at {frame_rate} per second are not distinct in f32 seconds"
+            ));
+        }
+        let mut clip = Self::new(skeleton, duration)?;
+        clip.wrap = wrap;
+        let times: Arc<[f32]> = times.into();
+        let mut values = Vec::with_capacity(frame_count);
+        for j in (0..joints).filter(|&j| mask.is_none_or(|m| m[j])) {
+            values.clear();
+            values.extend(frames.iter().skip(j).step_by(joints));
+            let context = |e: Error| {
+                let kind = e.kind();
+                Error::new(kind, format!("joint {j}: {}", e.message()))
+            };
+            let track = |get: fn(&Transform) -> Vec3| {
+                let v: Vec<Vec3> = values.iter().map(get).collect();
+                Track::new(interpolation, &times, &v, None, duration).map_err(context)
+            };
+            let (translation, scale) = (track(|t| t.translation)?, track(|t| t.scale)?);
+            let rotations: Vec<Quat> = values.iter().map(|t| t.rotation).collect();
+            let rotation = Track::new(interpolation, &times, &rotations, None, duration);
+            let slot = &mut clip.joints[j];
+            // Every track shares the one list of key times.
+            slot.translation = Some(Track {
+                times: times.clone(),
+                ..translation
+            });
+            slot.rotation = Some(Track {
+                times: times.clone(),
+                ..rotation.map_err(context)?
+            });
+            slot.scale = Some(Track {
+                times: times.clone(),
+                ..scale
+            });
+        }
+        Ok(clip)
+    }
+
+    /// Whether looping playback wraps from each track's last key to its first.
+    pub fn wraps(&self) -> bool {
+        self.wrap
+    }
+
+    /// Sets whether looping playback wraps: sampled with `looping`, a time after a track's last
+    /// key `t_last` (or before its first, `t_first`) then interpolates from the last key to the
+    /// first, as if the first were repeated at `t_first + duration`; the segment lasts
+    /// `dt = (duration - t_last) + t_first` and the fraction is `(t - t_last) / dt` after the
+    /// last key, `((duration - t_last) + t) / dt` before the first. Clamped playback, tracks of
+    /// one key and clips of zero duration are unaffected.
+    pub fn set_wrap(&mut self, wrap: bool) {
+        self.wrap = wrap;
     }
 
     /// Length in seconds.
@@ -487,6 +633,7 @@ impl Clip {
             None => None,
         };
         let t = self.local_time(time, looping);
+        let wrap = (looping && self.wrap && self.duration > 0.0).then_some(self.duration);
         let rest = out.skeleton.rest_pose();
         for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
             let mut scratch = [0u32; 3];
@@ -504,20 +651,19 @@ impl Clip {
                 k.value_at(
                     at,
                     #[inline(always)]
-                    |k, i, s, dt| Vec3::interpolate(k, i, s, dt),
+                    |k, i, j, s, dt| Vec3::interpolate(k, i, j, s, dt),
                 )
             };
             *staged = Transform {
                 translation: joint.translation.as_ref().map_or(r.translation, |k| {
-                    vector(k, k.locate_after(t, ct, &mut located))
+                    vector(k, k.locate_after(t, ct, wrap, &mut located))
                 }),
                 rotation: joint.rotation.as_ref().map_or(r.rotation, |k| {
-                    k.value_at(k.locate_after(t, cr, &mut located), rotation_between)
+                    k.value_at(k.locate_after(t, cr, wrap, &mut located), rotation_between)
                 }),
-                scale: joint
-                    .scale
-                    .as_ref()
-                    .map_or(r.scale, |k| vector(k, k.locate_after(t, cs, &mut located))),
+                scale: joint.scale.as_ref().map_or(r.scale, |k| {
+                    vector(k, k.locate_after(t, cs, wrap, &mut located))
+                }),
             };
         }
         // Lerped rotations are normalized here; every other one is unit and passes through.

@@ -24,7 +24,7 @@ use sinew::{
 mod common;
 
 use common::ffi::{c_skeleton_of, ok, SetTrack};
-use common::poses::{bits, cubic, sample, skeleton_of, track, trs};
+use common::poses::{bits, cubic, sample, skeleton_of, track, transform_bits, trs};
 use common::props::config;
 use common::rotations::rot_between;
 use sinew::clip::Keyframe;
@@ -1094,5 +1094,380 @@ fn c_clips_match_the_core_and_reject_bad_tracks() {
             SinewStatus::NonFinite
         );
         assert!(bad.is_null());
+    }
+}
+
+// ------------------------------------------------------------------ clips from frames
+
+/// Frames of `frames` × N joints, frame-major, every value distinct (rotations unit, one
+/// translation component -0.0 so sign bits count).
+fn frame_data(frames: usize) -> Vec<Transform> {
+    (0..frames * N)
+        .map(|i| {
+            let f = i as f32 * 0.37;
+            trs(
+                [f.sin(), -0.0, 0.1 * f],
+                Quat::from_euler(glam::EulerRot::XYZ, 0.3 * f, -0.7 * f, 1.1 + f),
+                [1.0 + 0.01 * f, 0.8, 1.2],
+            )
+        })
+        .collect()
+}
+
+const FRAME_KINDS: [Interpolation; 3] = [Interpolation::Step, Linear, Slerp];
+
+/// Key `k`'s time as the documentation gives it: `k / frame_rate` in f64, rounded once.
+fn frame_time(k: usize, rate: f32) -> f32 {
+    (k as f64 / f64::from(rate)) as f32
+}
+
+#[test]
+fn bad_frames_are_rejected_with_the_right_kind() {
+    use ErrorKind::*;
+    let s = skeleton();
+    let frames = frame_data(3);
+    let err = |count: usize, rate: f32, frames: &[Transform], mask: Option<&[bool]>, i| {
+        Clip::from_frames(&s, count, rate, frames, mask, i, false)
+            .unwrap_err()
+            .kind()
+    };
+    assert_eq!(
+        err(0, 30.0, &[], None, Linear),
+        InvalidArgument,
+        "no frames"
+    );
+    for rate in [0.0, -0.0, -30.0] {
+        assert_eq!(
+            err(3, rate, &frames, None, Linear),
+            InvalidArgument,
+            "{rate}"
+        );
+    }
+    for rate in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert_eq!(err(3, rate, &frames, None, Linear), NonFinite, "{rate}");
+    }
+    let cubic = Interpolation::Cubic;
+    assert_eq!(err(3, 30.0, &frames, None, cubic), InvalidArgument);
+    assert_eq!(
+        err(2, 30.0, &frames, None, Linear),
+        SizeMismatch,
+        "extra frame"
+    );
+    assert_eq!(
+        err(4, 30.0, &frames, None, Linear),
+        SizeMismatch,
+        "missing frame"
+    );
+    let short = [true; N - 1];
+    assert_eq!(err(3, 30.0, &frames, Some(&short), Linear), SizeMismatch);
+    // 5 frames at 1e-38 per second last 4e38 s: past f32.
+    let five = frame_data(5);
+    assert_eq!(err(5, 1e-38, &five, None, Linear), NumericOverflow);
+    let mut bad = frames.clone();
+    bad[N + 1].translation.y = f32::NAN;
+    assert_eq!(
+        err(3, 30.0, &bad, None, Linear),
+        NonFinite,
+        "NaN translation"
+    );
+    let mut bad = frames.clone();
+    bad[2 * N + 2].scale.z = f32::INFINITY;
+    assert_eq!(
+        err(3, 30.0, &bad, None, Linear),
+        NonFinite,
+        "infinite scale"
+    );
+    let mut bad = frames.clone();
+    bad[N].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+    let e = Clip::from_frames(&s, 3, 30.0, &bad, None, Linear, false).unwrap_err();
+    assert_eq!(e.kind(), InvalidArgument, "zero quaternion");
+    assert!(e.message().contains("joint 0"), "{}", e.message());
+    // A bad value on a masked-out joint is never read into a track.
+    let mut mask = [true; N];
+    mask[2] = false;
+    bad[N].rotation = Quat::IDENTITY;
+    bad[N + 2].translation.x = f32::NAN;
+    assert!(Clip::from_frames(&s, 3, 30.0, &bad, Some(&mask), Linear, false).is_ok());
+}
+
+/// Summing 1/120 s in f32 overruns a minute-long clip by 5.6 ms (the track is refused); keys
+/// from `from_frames` land on the duration exactly, for any frame count.
+#[test]
+fn frame_times_at_120_hz_end_exactly_on_the_duration() {
+    let s = skeleton();
+    let (rate, dt) = (120.0f32, 1.0f32 / 120.0);
+    let count = 7201;
+    let mut summed = vec![0.0f32; count];
+    for k in 1..count {
+        summed[k] = summed[k - 1] + dt;
+    }
+    let duration = frame_time(count - 1, rate);
+    assert!(
+        summed[count - 1] > duration,
+        "the summed keys drift past the end"
+    );
+    let values = vec![Vec3::ZERO; count];
+    assert!(Track::new(Linear, &summed, &values, None, duration).is_err());
+
+    for count in [1, 2, 4, 18, 121, 1000, 7201] {
+        let frames = frame_data(count);
+        for wrap in [false, true] {
+            let clip = Clip::from_frames(&s, count, rate, &frames, None, Linear, wrap).unwrap();
+            let end = if wrap { count } else { count - 1 };
+            assert_eq!(clip.duration(), frame_time(end, rate), "{count} frames");
+            assert_eq!(clip.wraps(), wrap);
+            // Clamped at the duration: the last frame, and it is a key (exact).
+            let last = sample(&clip, &s, clip.duration(), false);
+            let want = &frames[(count - 1) * N..];
+            let got: Vec<[u32; 10]> = last.local().iter().map(transform_bits).collect();
+            let want: Vec<[u32; 10]> = want.iter().map(transform_bits).collect();
+            assert_eq!(got, want, "{count} frames, wrap {wrap}");
+        }
+    }
+}
+
+#[test]
+fn sampling_at_frame_times_returns_the_frames_bit_for_bit() {
+    let s = skeleton();
+    let (count, rate) = (9, 30.0);
+    let frames = frame_data(count);
+    let mut mask = [true; N];
+    mask[LEG] = false;
+    for interpolation in FRAME_KINDS {
+        for wrap in [false, true] {
+            let clip =
+                Clip::from_frames(&s, count, rate, &frames, Some(&mask), interpolation, wrap)
+                    .unwrap();
+            let mut cursor = ClipCursor::new(&clip);
+            for looping in [false, true] {
+                for k in 0..count {
+                    if looping && !wrap && k == count - 1 {
+                        continue; // the duration wraps to 0
+                    }
+                    let t = frame_time(k, rate);
+                    for with_cursor in [false, true] {
+                        let mut out = Pose::new(s.clone());
+                        let c = with_cursor.then_some(&mut cursor);
+                        clip.sample(t, looping, c, &mut out).unwrap();
+                        for j in 0..N {
+                            let want = if mask[j] {
+                                frames[k * N + j]
+                            } else {
+                                s.rest_pose()[j]
+                            };
+                            assert_eq!(
+                                transform_bits(&out.local()[j]),
+                                transform_bits(&want),
+                                "{interpolation:?} wrap {wrap} looping {looping} frame {k} \
+                                 joint {j}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A frames clip samples like the same keys set track by track (with [`Clip::set_wrap`]).
+#[test]
+fn frames_clips_equal_clips_keyed_track_by_track() {
+    let s = skeleton();
+    let (count, rate) = (6, 24.0);
+    let frames = frame_data(count);
+    for interpolation in FRAME_KINDS {
+        for wrap in [false, true] {
+            let clip =
+                Clip::from_frames(&s, count, rate, &frames, None, interpolation, wrap).unwrap();
+            let times: Vec<f32> = (0..count).map(|k| frame_time(k, rate)).collect();
+            let mut keyed = Clip::new(&s, clip.duration()).unwrap();
+            keyed.set_wrap(wrap);
+            for j in 0..N {
+                let of = |f: fn(&Transform) -> Vec3| -> Vec<Vec3> {
+                    frames.iter().skip(j).step_by(N).map(f).collect()
+                };
+                let r: Vec<Quat> = frames
+                    .iter()
+                    .skip(j)
+                    .step_by(N)
+                    .map(|t| t.rotation)
+                    .collect();
+                let d = clip.duration();
+                let tr = Track::new(interpolation, &times, &of(|t| t.translation), None, d);
+                keyed.set_translation_track(j, tr.unwrap()).unwrap();
+                let rt = Track::new(interpolation, &times, &r, None, d).unwrap();
+                keyed.set_rotation_track(j, rt).unwrap();
+                let st = Track::new(interpolation, &times, &of(|t| t.scale), None, d);
+                keyed.set_scale_track(j, st.unwrap()).unwrap();
+            }
+            for i in 0..100 {
+                let t = i as f32 * 0.0031;
+                for looping in [false, true] {
+                    let (a, b) = (
+                        sample(&clip, &s, t, looping),
+                        sample(&keyed, &s, t, looping),
+                    );
+                    assert_eq!(bits(&a), bits(&b), "{interpolation:?} wrap {wrap} t {t}");
+                }
+            }
+        }
+    }
+}
+
+/// The wrap segment as the documentation gives it: after the last key t_l (or before the first,
+/// t_f) the fraction is (t - t_l) / dt (or ((duration - t_l) + t) / dt) with
+/// dt = (duration - t_l) + t_f, from the last key to the first.
+fn wrap_fraction(t: f32, first: f32, last: f32, duration: f32) -> (f32, f32) {
+    let dt = (duration - last) + first;
+    let s = if t > last {
+        (t - last) / dt
+    } else {
+        ((duration - last) + t) / dt
+    };
+    (s, dt)
+}
+
+#[test]
+fn wrapping_interpolates_from_the_last_key_to_the_first() {
+    let s = skeleton();
+    // Keys inside the clip at both ends: 0.25 .. 1.5 of 2 s.
+    let times = [0.25, 0.875, 1.5];
+    let (first, last, duration) = (0.25f32, 1.5f32, 2.0f32);
+    let v = [
+        Vec3::new(1.0, 2.0, 3.0),
+        Vec3::ZERO,
+        Vec3::new(-3.0, 0.5, 2.0),
+    ];
+    let q = [
+        Quat::from_rotation_x(0.4),
+        Quat::from_rotation_y(1.0),
+        Quat::from_rotation_z(-2.5),
+    ];
+    let (vin, vout) = (
+        [Vec3::new(0.5, -1.0, 2.0); 3],
+        [Vec3::new(-2.0, 1.0, 0.25); 3],
+    );
+    let tan = |x: f32| Quat::from_xyzw(x, -0.5 * x, 0.2, 0.1 * x);
+    let (qin, qout) = (
+        [tan(0.3), tan(-0.2), tan(0.7)],
+        [tan(-0.6), tan(0.1), tan(0.4)],
+    );
+    for interpolation in INTERPOLATIONS {
+        let cubic = interpolation == Interpolation::Cubic;
+        let mut clip = Clip::new(&s, duration).unwrap();
+        let vt = cubic.then_some((&vin[..], &vout[..]));
+        let qt = cubic.then_some((&qin[..], &qout[..]));
+        let tr = Track::new(interpolation, &times, &v, vt, duration).unwrap();
+        clip.set_translation_track(0, tr).unwrap();
+        let rt = Track::new(interpolation, &times, &q, qt, duration).unwrap();
+        clip.set_rotation_track(1, rt).unwrap();
+        let plain = clip.clone();
+        clip.set_wrap(true);
+        for t in [
+            0.0, 0.1, 0.2, 0.2499, 1.5001, 1.6, 1.75, 1.9, 1.999, 2.1, -0.3,
+        ] {
+            let local = clip.local_time(t, true);
+            let p = sample(&clip, &s, t, true);
+            let (sf, dt) = wrap_fraction(local, first, last, duration);
+            let (a, b) = (v[2], v[0]);
+            let want_v = match interpolation {
+                Interpolation::Step => a,
+                Interpolation::Cubic => {
+                    let h = hermite_basis(sf);
+                    a * h[0] + vout[2] * (h[1] * dt) + b * h[2] + vin[0] * (h[3] * dt)
+                }
+                _ => a * (1.0 - sf) + b * sf,
+            };
+            let got = p.local()[0].translation;
+            assert!(
+                (got - want_v).abs().max_element() <= 1e-5,
+                "{interpolation:?} t {t}: {got} vs {want_v}"
+            );
+            let (qa, qb) = (q[2], q[0]);
+            let qb_near = if qa.dot(qb) < 0.0 { -qb } else { qb };
+            let want_q = match interpolation {
+                Interpolation::Step => qa,
+                Interpolation::Linear => qa.lerp(qb_near, sf).normalize(),
+                Interpolation::Slerp => qa.slerp(qb, sf),
+                Interpolation::Cubic => {
+                    let sign = if qa.dot(qb) < 0.0 { -1.0 } else { 1.0 };
+                    let h = hermite_basis(sf);
+                    let (a4, b4) = (glam::Vec4::from(qa), glam::Vec4::from(qb_near));
+                    let m = a4 * h[0]
+                        + glam::Vec4::from(qout[2]) * (h[1] * dt)
+                        + b4 * h[2]
+                        + glam::Vec4::from(qin[0]) * (h[3] * dt * sign);
+                    Quat::from_vec4(m).normalize()
+                }
+            };
+            let got = p.local()[1].rotation;
+            assert!(
+                rot_between(got, want_q) <= 1e-5,
+                "{interpolation:?} t {t}: {got} vs {want_q}"
+            );
+            // Without wrapping the ends hold.
+            let held = sample(&plain, &s, t, true);
+            let end = if local > last { 2 } else { 0 };
+            assert_eq!(
+                held.local()[0].translation,
+                v[end],
+                "{interpolation:?} t {t}"
+            );
+        }
+        // Clamped playback ignores the flag; keys and times inside the keys are unchanged.
+        for t in [0.0, 0.1, 0.25, 0.6, 1.5, 1.7, 2.0, 3.0] {
+            let (a, b) = (sample(&clip, &s, t, false), sample(&plain, &s, t, false));
+            assert_eq!(bits(&a), bits(&b), "clamped {interpolation:?} t {t}");
+        }
+        for t in [0.25, 0.6, 0.875, 1.2, 1.5] {
+            let (a, b) = (sample(&clip, &s, t, true), sample(&plain, &s, t, true));
+            assert_eq!(
+                bits(&a),
+                bits(&b),
+                "inside the keys {interpolation:?} t {t}"
+            );
+        }
+    }
+}
+
+/// Cubic Hermite weights of p0, dt·m0, p1, dt·m1 at `s` (the textbook basis).
+fn hermite_basis(s: f32) -> [f32; 4] {
+    let (s2, s3) = (s * s, s * s * s);
+    [
+        2.0 * s3 - 3.0 * s2 + 1.0,
+        s3 - 2.0 * s2 + s,
+        -2.0 * s3 + 3.0 * s2,
+        s3 - s2,
+    ]
+}
+
+/// A looping cycle without a duplicate end frame: halfway through the frame after the last,
+/// the pose is halfway between the last frame and the first; a cursor playing forward across
+/// the loop point agrees with cursorless sampling.
+#[test]
+fn wrapped_frame_cycles_play_through_the_loop_point() {
+    let s = skeleton();
+    let (count, rate) = (4, 10.0);
+    let frames = frame_data(count);
+    let clip = Clip::from_frames(&s, count, rate, &frames, None, Linear, true).unwrap();
+    assert_eq!(clip.duration(), 0.4);
+    let p = sample(&clip, &s, 0.35, true);
+    let (l, f) = (&frames[3 * N..], &frames[..N]);
+    for j in 0..N {
+        let (sf, _) = wrap_fraction(0.35, 0.0, frame_time(3, rate), 0.4);
+        let want = l[j].translation * (1.0 - sf) + f[j].translation * sf;
+        let got = p.local()[j].translation;
+        assert!(
+            (got - want).abs().max_element() <= 1e-6,
+            "joint {j}: {got} vs {want}"
+        );
+        assert!((sf - 0.5).abs() < 1e-5);
+    }
+    let mut cursor = ClipCursor::new(&clip);
+    let mut out = Pose::new(s.clone());
+    for i in 0..200 {
+        let t = i as f32 / 60.0;
+        clip.sample(t, true, Some(&mut cursor), &mut out).unwrap();
+        assert_eq!(bits(&out), bits(&sample(&clip, &s, t, true)), "t {t}");
     }
 }

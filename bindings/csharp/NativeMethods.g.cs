@@ -248,6 +248,46 @@ namespace Sinew.Native
         public static extern SinewStatus sinew_clip_sample(SinewClip* clip, SinewClipCursor* cursor, float time, uint looping, SinewPose* @out);
 
         /// <summary>
+        ///  Creates a clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
+        ///  (finite, &gt; 0): `frames` holds `frame_count` × joint count local transforms, frame-major
+        ///  (frame f, joint j at `f * joint_count + j`), as importers produce them. Each joint with
+        ///  `joint_mask[j]` 1 (every joint when `joint_mask` is NULL; 0 leaves the joint at the rest
+        ///  pose) gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or
+        ///  `SLERP`; `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds,
+        ///  computed in double precision per key and rounded once to float, so the last key lands on
+        ///  the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
+        ///  `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
+        ///  authored without a duplicate end frame plays from the last frame back into the first.
+        ///  Rotations are renormalized; non-finite values and zero quaternions are rejected, naming the
+        ///  joint. `out_clip` is untouched on error.
+        ///
+        ///  # Safety
+        ///  `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte
+        ///  per joint.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_clip_create_from_frames", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_clip_create_from_frames(SinewSkeleton* skeleton, SinewTransform* frames, uint frame_count, float frame_rate, byte* joint_mask, int interpolation, uint wrap, SinewClip** out_clip);
+
+        /// <summary>
+        ///  Sets whether looping playback wraps from each track's last key back to its first (`wrap`
+        ///  1) instead of holding the last key until the duration (0, the default of
+        ///  `sinew_clip_create`). With it, sampled looping, a time t after a track's last key t_last or
+        ///  before its first t_first interpolates from the last key to the first as if the first were
+        ///  repeated at t_first + duration: over dt = (duration - t_last) + t_first seconds, at the
+        ///  fraction (t - t_last) / dt after the last key and ((duration - t_last) + t) / dt before the
+        ///  first. Clamped sampling, one-key tracks and zero-duration clips are unaffected; the
+        ///  duration does not change. Refused while a crossfade controller holds the clip.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_clip_set_wrap", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_clip_set_wrap(SinewClip* clip, uint wrap);
+
+        /// <summary>
+        ///  Writes 1 when the clip wraps (`sinew_clip_set_wrap`), else 0.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_clip_get_wrap", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_clip_get_wrap(SinewClip* clip, uint* out_wrap);
+
+        /// <summary>
         ///  Fills `out` with a cone of 45-degree half-angles about +X with a ±45-degree twist range
         ///  (disabled), centred on the identity. NULL is ignored.
         /// </summary>

@@ -2,14 +2,15 @@
 
 use std::sync::Arc;
 
-use super::args::{arg_mut, arg_slice, c_enum, flag, opt_arg_mut};
+use super::args::{arg_mut, arg_slice, c_enum, check_pointer, flag, opt_arg_mut};
 use super::guard::{guard, FfiError, FfiResult};
 use super::handle::{create_from, destroy, handle, inspect, query, update};
 use super::pose::SinewPose;
 use super::skeleton::SinewSkeleton;
 use super::status::SinewStatus;
-use super::types::{SinewQuat, SinewVec3};
+use super::types::{SinewQuat, SinewTransform, SinewVec3};
 use crate::clip::{Clip, ClipCursor, Interpolation, Keyframe, Property, Track};
+use crate::transform::Transform;
 
 /// Values of the `interpolation` argument of the track setters.
 #[repr(i32)]
@@ -261,4 +262,109 @@ pub unsafe extern "C" fn sinew_clip_sample(
         Ok(clip.inner.sample(time, looping, cursor, &mut out.inner)?)
     };
     unsafe { inspect(clip, sample) }
+}
+
+/// Creates a clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
+/// (finite, > 0): `frames` holds `frame_count` × joint count local transforms, frame-major
+/// (frame f, joint j at `f * joint_count + j`), as importers produce them. Each joint with
+/// `joint_mask[j]` 1 (every joint when `joint_mask` is NULL; 0 leaves the joint at the rest
+/// pose) gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or
+/// `SLERP`; `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds,
+/// computed in double precision per key and rounded once to float, so the last key lands on
+/// the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
+/// `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
+/// authored without a duplicate end frame plays from the last frame back into the first.
+/// Rotations are renormalized; non-finite values and zero quaternions are rejected, naming the
+/// joint. `out_clip` is untouched on error.
+///
+/// # Safety
+/// `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte
+/// per joint.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_clip_create_from_frames(
+    skeleton: *const SinewSkeleton,
+    frames: *const SinewTransform,
+    frame_count: u32,
+    frame_rate: f32,
+    joint_mask: *const u8,
+    interpolation: i32,
+    wrap: u32,
+    out_clip: *mut *mut SinewClip,
+) -> SinewStatus {
+    let make = |s: &SinewSkeleton| {
+        let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
+        let wrap = flag(wrap, "wrap")?;
+        let joints = s.inner.joint_count();
+        let frames = unsafe { frame_slice(frames, frame_count, joints) }?;
+        let frames: Vec<Transform> = frames.iter().map(|&t| t.into()).collect();
+        let mask = unsafe { mask_flags(joint_mask, joints) }?;
+        let (count, mask) = (frame_count as usize, mask.as_deref());
+        let clip = Clip::from_frames(&s.inner, count, frame_rate, &frames, mask, kind, wrap)?;
+        FfiResult::Ok(Arc::new(clip))
+    };
+    unsafe { create_from(skeleton, out_clip, make) }
+}
+
+/// Borrows the `frame_count` × `joints` transforms of `frames` (NULL allowed when there are
+/// none: the clip then reports the missing frames).
+unsafe fn frame_slice<'a>(
+    frames: *const SinewTransform,
+    frame_count: u32,
+    joints: usize,
+) -> FfiResult<&'a [SinewTransform]> {
+    let n = (frame_count as usize).checked_mul(joints).ok_or_else(|| {
+        let message = format!("{frame_count} frames of {joints} joints overflow the address space");
+        FfiError::new(SinewStatus::SizeMismatch, message)
+    })?;
+    if n == 0 {
+        return Ok(&[]);
+    }
+    check_pointer(frames, "frames")?;
+    // SAFETY: non-null, aligned, `n` items per the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(frames, n) })
+}
+
+/// Reads the optional per-joint mask bytes (0 or 1 each); NULL is `None` (every joint).
+unsafe fn mask_flags(mask: *const u8, joints: usize) -> FfiResult<Option<Vec<bool>>> {
+    if mask.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: one byte per joint per the caller's contract (u8 needs no alignment).
+    let bytes = unsafe { std::slice::from_raw_parts(mask, joints) };
+    let flags = bytes.iter().enumerate().map(|(j, &b)| match b {
+        0 | 1 => Ok(b == 1),
+        v => {
+            let message = format!("`joint_mask[{j}]` is {v}; mask entries must be 0 or 1");
+            Err(FfiError::new(SinewStatus::InvalidArgument, message))
+        }
+    });
+    flags.collect::<FfiResult<Vec<bool>>>().map(Some)
+}
+
+/// Sets whether looping playback wraps from each track's last key back to its first (`wrap`
+/// 1) instead of holding the last key until the duration (0, the default of
+/// `sinew_clip_create`). With it, sampled looping, a time t after a track's last key t_last or
+/// before its first t_first interpolates from the last key to the first as if the first were
+/// repeated at t_first + duration: over dt = (duration - t_last) + t_first seconds, at the
+/// fraction (t - t_last) / dt after the last key and ((duration - t_last) + t) / dt before the
+/// first. Clamped sampling, one-key tracks and zero-duration clips are unaffected; the
+/// duration does not change. Refused while a crossfade controller holds the clip.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_clip_set_wrap(clip: *mut SinewClip, wrap: u32) -> SinewStatus {
+    let set = |c: &mut SinewClip| {
+        let wrap = flag(wrap, "wrap")?;
+        editable(c)?.set_wrap(wrap);
+        Ok(())
+    };
+    unsafe { update(clip, set) }
+}
+
+/// Writes 1 when the clip wraps (`sinew_clip_set_wrap`), else 0.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_clip_get_wrap(
+    clip: *const SinewClip,
+    out_wrap: *mut u32,
+) -> SinewStatus {
+    let wraps = |c: &SinewClip| Ok(u32::from(c.inner.wraps()));
+    unsafe { query(clip, out_wrap, "out_wrap", wraps) }
 }
