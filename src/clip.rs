@@ -412,7 +412,8 @@ impl Clip {
     /// `None`) gets translation, rotation and scale tracks keyed at `k / frame_rate` seconds,
     /// computed in f64 for each key and rounded once to f32 (never summed, so the last key
     /// never drifts past the duration); the other joints keep the rest pose. Rotations are
-    /// normalized as the track setters do. The duration is `(frame_count - 1) / frame_rate`,
+    /// normalized as the track setters do; every frame must be finite with a non-zero rotation,
+    /// masked-out joints included. The duration is `(frame_count - 1) / frame_rate`,
     /// or with `wrap` one frame more, `frame_count / frame_rate`, with wrapping set
     /// ([`Self::set_wrap`]): a looping cycle authored without a duplicate end frame.
     /// `interpolation` is step, linear or slerp (cubic needs tangents the frames lack).
@@ -453,6 +454,19 @@ impl Clip {
                 format!("the mask has {} flags for {joints} joints", mask.len()),
             ));
         }
+        // Every frame is checked, masked-out joints included: the data is the caller's whole
+        // animation, and a bad value anywhere in it is a bug to report.
+        for (i, t) in frames.iter().enumerate() {
+            let at = || format!("frames[{i}] (frame {}, joint {})", i / joints, i % joints);
+            let finite = t.translation.is_finite() && t.rotation.is_finite();
+            if !(finite && t.scale.is_finite()) {
+                let message = format!("{} is not finite", at());
+                return Err(Error::new(ErrorKind::NonFinite, message));
+            }
+            if normalize_robust(t.rotation).is_none() {
+                return invalid(format!("{} has a zero-length rotation", at()));
+            }
+        }
         let seconds = |k: usize| (k as f64 / f64::from(frame_rate)) as f32;
         let duration = seconds(if wrap { frame_count } else { frame_count - 1 });
         if !duration.is_finite() {
@@ -462,12 +476,6 @@ impl Clip {
             ));
         }
         let times: Vec<f32> = (0..frame_count).map(seconds).collect();
-        let distinct = times.windows(2).all(|w| w[0] < w[1]);
-        if !distinct || (wrap && duration <= times[frame_count - 1]) {
-            return invalid(format!(
-                "frame times at {frame_rate} per second are not distinct in f32 seconds"
-            ));
-        }
         let mut clip = Self::new(skeleton, duration)?;
         clip.wrap = wrap;
         let times: Arc<[f32]> = times.into();
@@ -475,31 +483,28 @@ impl Clip {
         for j in (0..joints).filter(|&j| mask.is_none_or(|m| m[j])) {
             values.clear();
             values.extend(frames.iter().skip(j).step_by(joints));
-            let context = |e: Error| {
-                let kind = e.kind();
-                Error::new(kind, format!("joint {j}: {}", e.message()))
-            };
             let track = |get: fn(&Transform) -> Vec3| {
                 let v: Vec<Vec3> = values.iter().map(get).collect();
-                Track::new(interpolation, &times, &v, None, duration).map_err(context)
+                Track::new(interpolation, &times, &v, None, duration)
             };
             let (translation, scale) = (track(|t| t.translation)?, track(|t| t.scale)?);
             let rotations: Vec<Quat> = values.iter().map(|t| t.rotation).collect();
-            let rotation = Track::new(interpolation, &times, &rotations, None, duration);
-            let slot = &mut clip.joints[j];
+            let rotation = Track::new(interpolation, &times, &rotations, None, duration)?;
             // Every track shares the one list of key times.
-            slot.translation = Some(Track {
-                times: times.clone(),
-                ..translation
-            });
-            slot.rotation = Some(Track {
-                times: times.clone(),
-                ..rotation.map_err(context)?
-            });
-            slot.scale = Some(Track {
-                times: times.clone(),
-                ..scale
-            });
+            clip.joints[j] = JointTracks {
+                translation: Some(Track {
+                    times: times.clone(),
+                    ..translation
+                }),
+                rotation: Some(Track {
+                    times: times.clone(),
+                    ..rotation
+                }),
+                scale: Some(Track {
+                    times: times.clone(),
+                    ..scale
+                }),
+            };
         }
         Ok(clip)
     }

@@ -1181,13 +1181,15 @@ fn bad_frames_are_rejected_with_the_right_kind() {
     bad[N].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
     let e = Clip::from_frames(&s, 3, 30.0, &bad, None, Linear, false).unwrap_err();
     assert_eq!(e.kind(), InvalidArgument, "zero quaternion");
-    assert!(e.message().contains("joint 0"), "{}", e.message());
-    // A bad value on a masked-out joint is never read into a track.
+    assert!(e.message().contains("frame 1, joint 0"), "{}", e.message());
+    // Masked-out joints are checked too.
     let mut mask = [true; N];
     mask[2] = false;
     bad[N].rotation = Quat::IDENTITY;
     bad[N + 2].translation.x = f32::NAN;
-    assert!(Clip::from_frames(&s, 3, 30.0, &bad, Some(&mask), Linear, false).is_ok());
+    let e = Clip::from_frames(&s, 3, 30.0, &bad, Some(&mask), Linear, false).unwrap_err();
+    assert_eq!(e.kind(), NonFinite, "NaN on a masked-out joint");
+    assert!(e.message().contains("frame 1, joint 2"), "{}", e.message());
 }
 
 /// Summing 1/120 s in f32 overruns a minute-long clip by 5.6 ms (the track is refused); keys

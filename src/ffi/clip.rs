@@ -274,8 +274,9 @@ pub unsafe extern "C" fn sinew_clip_sample(
 /// the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
 /// `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
 /// authored without a duplicate end frame plays from the last frame back into the first.
-/// Rotations are renormalized; non-finite values and zero quaternions are rejected, naming the
-/// joint. `out_clip` is untouched on error.
+/// Rotations are renormalized; non-finite values and zero quaternions anywhere in `frames`
+/// (masked-out joints included) are rejected, naming the frame and joint. `out_clip` is
+/// untouched on error.
 ///
 /// # Safety
 /// `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte

@@ -251,6 +251,9 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_clip_cursor_create / 2,
         sinew_clip_cursor_destroy / 1,
         sinew_clip_sample / 5,
+        sinew_clip_create_from_frames / 8,
+        sinew_clip_set_wrap / 2,
+        sinew_clip_get_wrap / 2,
         sinew_crossfade_create / 3,
         sinew_crossfade_destroy / 1,
         sinew_crossfade_play / 3,
@@ -311,6 +314,7 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
     ("sinew_hand_ik_retargeting_apply_model", &["out_offset"]),
     ("sinew_hand_ik_retargeting_apply_pose", &["out_offset"]),
     ("sinew_clip_sample", &["cursor"]),
+    ("sinew_clip_create_from_frames", &["joint_mask"]),
     ("sinew_crossfade_fade_to", &["out_queued"]),
     ("sinew_crossfade_is_inertializing", &["out_remaining"]),
 ];
@@ -355,6 +359,14 @@ pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("sinew_crossfade_fade_to", "duration", 0.3),
     ("", "time", 0.3),
     ("", "dt", 0.05),
+    ("", "frame_count", 2.0),
+    ("", "frame_rate", 30.0),
+    ("", "wrap", 1.0),
+    (
+        "sinew_clip_create_from_frames",
+        "interpolation",
+        SinewInterpolation::Slerp as i32 as f64,
+    ),
 ];
 
 /// The default of integer or float parameter `param` of `export`.

@@ -52,5 +52,6 @@ pub fn all(t: &mut Table) {
     batch::cases(t);
     hand::cases(t);
     clip::cases(t);
+    clip::frame_cases(t);
     crossfade::cases(t);
 }

@@ -254,6 +254,8 @@ pub enum Dom {
     Angle,
     /// Key time `k` of [0, 0.4, 0.8] in a clip of 1 s: strictly increasing, within [0, 1].
     KeyTime(usize),
+    /// Frames per second (of 2 frames): positive; a denormal rate lasts past f32 seconds.
+    FrameRate,
 }
 
 impl Dom {
@@ -263,7 +265,7 @@ impl Dom {
             Class::Nan | Class::PosInf | Class::NegInf => vec![St::NonFinite],
             Class::Huge => match self {
                 Free => vec![St::Ok, St::NumericOverflow],
-                Rot | Pos | AtLeast1 => vec![St::Ok],
+                Rot | Pos | AtLeast1 | FrameRate => vec![St::Ok],
                 Unit | Angle => vec![St::InvalidArgument],
                 // Outside [0, duration]: the library reports OUT_OF_RANGE.
                 KeyTime(_) => vec![St::OutOfRange],
@@ -272,6 +274,7 @@ impl Dom {
                 AtLeast1 => vec![St::InvalidArgument],
                 // [0, 0.4, 1e-40] is not increasing.
                 KeyTime(2) => vec![St::InvalidArgument],
+                FrameRate => vec![St::NumericOverflow],
                 _ => vec![St::Ok],
             },
             c => unreachable!("{c:?} is not a float class"),
@@ -292,6 +295,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         "rotation_limit_degrees" => Angle,
         "threshold" | "duration" | "time" | "dt" => Pos,
         "times" => KeyTime(0),
+        "frame_rate" => FrameRate,
         "weights" => Unit,
         "layers.weight" => Pos,
         _ if has("settings") => match last {

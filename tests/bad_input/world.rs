@@ -173,6 +173,9 @@ pub struct Bufs {
     pub q_values: [SinewQuat; 3],
     pub q_in: [SinewQuat; 3],
     pub q_out: [SinewQuat; 3],
+    /// `sinew_clip_create_from_frames`: two frames of J joints, frame-major, and a guard.
+    pub frames: [SinewTransform; 2 * J + 1],
+    pub joint_mask: [u8; J],
     pub two: SinewTwoBoneIkSettings,
     pub fabrik: SinewFabrikSettings,
     pub ccd: SinewCcdSettings,
@@ -347,6 +350,11 @@ impl Bufs {
                 z: 0.0,
                 w: 0.0,
             }; 3],
+            frames: {
+                let (a, b) = (posed(0.05), posed(-0.1));
+                std::array::from_fn(|i| if i < J { a[i] } else { b[i - J] })
+            },
+            joint_mask: std::array::from_fn(|j| u8::from(j != 2)),
             two,
             fabrik,
             ccd,
@@ -664,6 +672,8 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "in_tangents" => all(&mut b.v3_in),
         "out_tangents" if rotation_track => all(&mut b.q_out),
         "out_tangents" => all(&mut b.v3_out),
+        "frames" => all(&mut b.frames[..2 * J]),
+        "joint_mask" => all(&mut b.joint_mask),
         "weights" => all(&mut b.weights[..J]),
         "layers" => all(&mut b.layers),
         "parents" => all(&mut b.parents[..J]),
@@ -679,7 +689,9 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "out_offset" => one(&mut b.out_vec3),
         "out_weights" | "out_times" => all(&mut b.out_floats),
         "out_parents" => all(&mut b.out_parents),
-        "out_count" | "out_index" | "out_queued" | "out_active" | "major" => one(&mut b.out_u32[0]),
+        "out_count" | "out_index" | "out_queued" | "out_active" | "out_wrap" | "major" => {
+            one(&mut b.out_u32[0])
+        }
         "minor" => one(&mut b.out_u32[1]),
         "patch" => one(&mut b.out_u32[2]),
         "out_duration" | "out_remaining" => one(&mut b.out_f32),

@@ -118,3 +118,50 @@ pub fn cases(t: &mut Table) {
     t.at(cs, "clip", Overflow)
         .world(what, huge_tangents, OVERFLOW);
 }
+
+/// Clips from frames and the wrap flag.
+pub fn frame_cases(t: &mut Table) {
+    let none = Args::none;
+    let cf = "sinew_clip_create_from_frames";
+    t.at(cf, "frame_count", Count).int(0, INVALID);
+    t.at(cf, "frame_count", Valid).int(1, OK);
+    t.at(cf, "frame_rate", Domain)
+        .floats(&[0.0, -0.0, -30.0, -f32::MIN_POSITIVE], INVALID);
+    // Two frames at 1e-38 per second are 1e38 s apart (fine); the wrap's third is past f32.
+    t.at(cf, "frame_rate", Valid).args(
+        "two frames 1e38 s apart",
+        none().float("frame_rate", 1e-38).int("wrap", 0),
+        OK,
+    );
+    t.at(cf, "frame_rate", Overflow).float(3e-39, OVERFLOW);
+    t.at(cf, "interpolation", Enum).ints(&[4, -1], INVALID);
+    let cubic = SinewInterpolation::Cubic as i64;
+    t.at(cf, "interpolation", Domain).args(
+        "cubic (frames have no tangents)",
+        none().int("interpolation", cubic),
+        INVALID,
+    );
+    for kind in [SinewInterpolation::Step, SinewInterpolation::Linear] {
+        t.at(cf, "interpolation", Valid).int(kind as i64, OK);
+    }
+    t.at(cf, "wrap", Enum).int(2, INVALID);
+    t.at(cf, "wrap", Valid).int(0, OK);
+    let byte = |b: &mut Bufs| b.joint_mask[5] = 2;
+    t.at(cf, "joint_mask", Domain)
+        .bufs("mask byte 2", byte, INVALID);
+    t.needle("joint_mask[5]");
+    let zero = |b: &mut Bufs| b.frames[J + 3].rotation = SinewQuat::default();
+    t.at(cf, "frames", Domain)
+        .bufs("zero quaternion in frame 1", zero, INVALID);
+    t.needle("frame 1, joint 3");
+    let masked = |b: &mut Bufs| b.frames[J + 2].rotation = SinewQuat::default();
+    t.at(cf, "frames", Domain)
+        .bufs("zero quaternion on a masked-out joint", masked, INVALID);
+    t.needle("frames[10]");
+
+    let sw = "sinew_clip_set_wrap";
+    t.at(sw, "wrap", Enum).int(2, INVALID);
+    t.at(sw, "wrap", Valid).int(0, OK);
+    t.at(sw, "clip", State)
+        .swap("clip held by a crossfade", clip_a, INVALID);
+}
