@@ -429,11 +429,11 @@ impl Clip {
         let invalid = |m: String| Err(Error::new(ErrorKind::InvalidArgument, m));
         let joints = skeleton.joint_count();
         if frame_count == 0 {
-            return invalid("a clip needs at least one frame".into());
+            return invalid("frame_count is 0: a clip needs at least one frame".into());
         }
-        ensure_finite(frame_rate.is_finite(), "frame rate")?;
+        ensure_finite(frame_rate.is_finite(), "frame_rate")?;
         if frame_rate <= 0.0 {
-            return invalid(format!("frame rate {frame_rate} is not positive"));
+            return invalid(format!("frame_rate {frame_rate} is not positive"));
         }
         if interpolation == Interpolation::Cubic {
             return invalid("frames have no tangents: use step, linear or slerp".into());
@@ -472,7 +472,7 @@ impl Clip {
         if !duration.is_finite() {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
-                format!("{frame_count} frames at {frame_rate} per second overflow f32 seconds"),
+                format!("{frame_count} frames at frame_rate {frame_rate} overflow f32 seconds"),
             ));
         }
         let times: Vec<f32> = (0..frame_count).map(seconds).collect();

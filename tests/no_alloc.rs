@@ -703,3 +703,71 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
         sinew_ccd_destroy(c_ccd);
     }
 }
+
+/// A clip built from frames, wrapping, sampled forward across its loop point (Rust and C ABI),
+/// from every key layout path: cursor, no cursor, inside the keys and on the wrap segment.
+#[test]
+fn sampling_a_frames_clip_allocates_nothing() {
+    use sinew::{Clip, ClipCursor, Interpolation};
+    let skeleton = Arc::new(arm_skeleton());
+    let n = skeleton.joint_count();
+    let frames: Vec<Transform> = (0..8 * n)
+        .map(|i| {
+            Transform::from_rotation_translation(Quat::from_rotation_z(0.1 * i as f32), Vec3::X)
+        })
+        .collect();
+    let clip = Clip::from_frames(
+        &skeleton,
+        8,
+        30.0,
+        &frames,
+        None,
+        Interpolation::Slerp,
+        true,
+    )
+    .unwrap();
+    let mut out = Pose::new(skeleton.clone());
+    let mut cursor = ClipCursor::new(&clip);
+    let mut time = 0.0;
+    assert_eq!(
+        allocations(|| {
+            time += 0.05; // 11 calls: past the end twice
+            clip.sample(time, true, Some(&mut cursor), &mut out)
+                .unwrap();
+            clip.sample(time, true, None, &mut out).unwrap();
+        }),
+        0
+    );
+    let c_frames: Vec<SinewTransform> = frames.iter().map(|&t| t.into()).collect();
+    let c_skeleton = c_skeleton_of(&skeleton);
+    let (mut c_clip, mut c_cursor, mut pose) = (null_mut(), null_mut(), null_mut());
+    let linear = SinewInterpolation::Linear as i32;
+    // SAFETY: valid pointers to locals; 8 frames of the skeleton's joints; handles destroyed.
+    unsafe {
+        let f = c_frames.as_ptr();
+        ok(sinew_clip_create_from_frames(
+            c_skeleton,
+            f,
+            8,
+            30.0,
+            null(),
+            linear,
+            1,
+            &mut c_clip,
+        ));
+        ok(sinew_clip_cursor_create(c_clip, &mut c_cursor));
+        ok(sinew_pose_create(c_skeleton, &mut pose));
+        let mut time = 0.0;
+        assert_eq!(
+            allocations(|| {
+                time += 0.05; // 11 calls: past the end twice
+                ok(sinew_clip_sample(c_clip, c_cursor, time, 1, pose));
+            }),
+            0
+        );
+        sinew_pose_destroy(pose);
+        sinew_clip_cursor_destroy(c_cursor);
+        sinew_clip_destroy(c_clip);
+        sinew_skeleton_destroy(c_skeleton);
+    }
+}

@@ -392,3 +392,75 @@ fn crossfade_round_trip_and_errors() {
         sinew_skeleton_destroy(skel);
     }
 }
+
+/// A clip from three frames (the head masked out), wrapping: keys come back exactly, the wrap
+/// flag reads back and toggles, and bad arguments fail with nothing written.
+#[test]
+fn clips_from_frames_and_the_wrap_flag() {
+    let skel = skeleton();
+    let out = pose(skel);
+    let mut frames = [rest(); 3];
+    for (f, frame) in frames.iter_mut().enumerate() {
+        frame[2].rotation = [IDENTITY, BEND, rot_z(0.8)][f];
+        frame[3].translation = v3(0.3, 0.1 * f as f32, 0.0);
+        frame[4].translation = v3(9.0, 9.0, 9.0);
+    }
+    let flat: Vec<SinewTransform> = frames.iter().flatten().copied().collect();
+    let mask = [1u8, 1, 1, 1, 0];
+    let linear = SinewInterpolation::Linear as i32;
+    // SAFETY: live handles; 3 frames of JOINTS transforms; a mask byte per joint; out-pointers
+    // to locals.
+    unsafe {
+        let mut clip = null_mut();
+        let f = flat.as_ptr();
+        ok(sinew_clip_create_from_frames(
+            skel,
+            f,
+            3,
+            30.0,
+            mask.as_ptr(),
+            linear,
+            1,
+            &mut clip,
+        ));
+        let (mut duration, mut wrap) = (0.0, 7);
+        ok(sinew_clip_duration(clip, &mut duration));
+        assert_eq!(duration, 0.1, "three frames at 30 Hz, wrapping");
+        ok(sinew_clip_get_wrap(clip, &mut wrap));
+        assert_eq!(wrap, 1);
+        for (k, frame) in frames.iter().enumerate() {
+            let t = (k as f64 / 30.0) as f32;
+            ok(sinew_clip_sample(clip, null_mut(), t, 1, out));
+            let mut want = *frame;
+            want[4] = rest()[4];
+            same(&local(out), &want);
+        }
+        // Halfway from the last frame back to the first.
+        ok(sinew_clip_sample(clip, null_mut(), 0.25 / 3.0, 1, out));
+        let halfway = local(out)[3].translation.y;
+        assert!((halfway - 0.1).abs() < 1e-5, "{halfway}");
+        ok(sinew_clip_set_wrap(clip, 0));
+        ok(sinew_clip_get_wrap(clip, &mut wrap));
+        assert_eq!(wrap, 0);
+        ok(sinew_clip_sample(clip, null_mut(), 0.25 / 3.0, 1, out));
+        assert_eq!(local(out)[3].translation.y, 0.2, "held at the last frame");
+        fails(
+            sinew_clip_set_wrap(clip, 2),
+            SinewStatus::InvalidArgument,
+            "wrap",
+        );
+        let mut other = null_mut();
+        let cubic = SinewInterpolation::Cubic as i32;
+        let s = sinew_clip_create_from_frames(skel, f, 3, 30.0, null(), cubic, 0, &mut other);
+        fails(s, SinewStatus::InvalidArgument, "tangents");
+        let s = sinew_clip_create_from_frames(skel, f, 3, 0.0, null(), linear, 0, &mut other);
+        fails(s, SinewStatus::InvalidArgument, "frame_rate");
+        assert!(other.is_null(), "untouched on error");
+        sinew_clip_destroy(clip);
+    }
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        sinew_pose_destroy(out);
+        sinew_skeleton_destroy(skel);
+    }
+}
