@@ -824,13 +824,15 @@ SinewStatus sinew_clip_sample(const SinewClip *clip,
 
 /**
  * Creates a clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
- * (finite, > 0): `frames` holds `frame_count` × joint count local transforms, frame-major
- * (frame f, joint j at `f * joint_count + j`), as importers produce them. Each joint with
- * `joint_mask[j]` 1 (every joint when `joint_mask` is NULL; 0 leaves the joint at the rest
- * pose) gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or
- * `SLERP`; `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds,
- * computed in double precision per key and rounded once to float, so the last key lands on
- * the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
+ * (finite, > 0): `frames` holds `frame_count` × `joint_count` local transforms, frame-major
+ * (frame f, joint j at `f * joint_count + j`), as importers produce them; `joint_count` must
+ * be the skeleton's (`SINEW_STATUS_SIZE_MISMATCH` otherwise) and the product at most
+ * `UINT32_MAX` (`SINEW_STATUS_OUT_OF_RANGE`). Each joint with `joint_mask[j]` 1 (every joint
+ * when `joint_mask` is NULL; 0 leaves the joint at the rest pose; other values are rejected)
+ * gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or `SLERP`;
+ * `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds, computed
+ * in double precision per key and rounded once to float, so the last key lands on the
+ * duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
  * `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
  * authored without a duplicate end frame plays from the last frame back into the first.
  * Rotations are renormalized; non-finite values and zero quaternions anywhere in `frames`
@@ -838,12 +840,13 @@ SinewStatus sinew_clip_sample(const SinewClip *clip,
  * untouched on error.
  *
  * # Safety
- * `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte
- * per joint.
+ * `frames` must hold `frame_count` × `joint_count` transforms, a non-null `joint_mask`
+ * `joint_count` bytes.
  */
 SinewStatus sinew_clip_create_from_frames(const SinewSkeleton *skeleton,
                                           const SinewTransform *frames,
                                           uint32_t frame_count,
+                                          uint32_t joint_count,
                                           float frame_rate,
                                           const uint8_t *joint_mask,
                                           int32_t interpolation,

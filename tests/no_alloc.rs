@@ -749,6 +749,7 @@ fn sampling_a_frames_clip_allocates_nothing() {
             c_skeleton,
             f,
             8,
+            n as u32,
             30.0,
             null(),
             linear,

@@ -1174,6 +1174,50 @@ class Clip : public detail::Owned<Clip, SinewClip> {
     return detail::checked(s, out);
   }
 
+  /// A clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
+  /// (`sinew_clip_create_from_frames`): `frames` holds `frame_count` x joint count local
+  /// transforms, frame-major (frame f, joint j at `f * joint_count + j`). Joints whose
+  /// `joint_mask` byte is 1 (every joint when the mask is empty; 0 keeps the rest pose) get
+  /// translation, rotation and scale tracks keyed at `k / frame_rate` s (computed in double
+  /// per key, rounded once: the last key is the duration exactly). The duration is
+  /// `(frame_count - 1) / frame_rate`, or with `wrap` `frame_count / frame_rate` and the clip
+  /// wrapping (`set_wrap`). `interpolation` is step, linear or slerp. The joint count passed
+  /// to the library is `frames.size() / frame_count` (the library checks it against the
+  /// skeleton); the wrapper refuses a `frames` size that `frame_count` does not divide and a
+  /// mask of another size.
+  static Result<Clip> create_from_frames(const Skeleton& skeleton, Span<const Transform> frames,
+                                         uint32_t frame_count, float frame_rate,
+                                         Interpolation interpolation, bool wrap = false,
+                                         Span<const uint8_t> joint_mask = {}) {
+    const std::size_t per_frame = frame_count == 0 ? 0 : frames.size() / frame_count;
+    uint32_t joints = 0;
+    if (!detail::narrow(per_frame, joints)) return detail::too_large();
+    if (per_frame * frame_count != frames.size() ||
+        (!joint_mask.empty() && joint_mask.size() != joints)) {
+      return detail::wrapper_error(
+          Status::size_mismatch,
+          "frames must hold frame_count x joint count transforms, joint_mask one byte per joint");
+    }
+    const uint8_t* mask = joint_mask.empty() ? nullptr : joint_mask.data();
+    return make(&sinew_clip_create_from_frames, skeleton.get(), detail::c_ptr(frames.data()),
+                frame_count, joints, frame_rate, mask, static_cast<int32_t>(interpolation),
+                detail::flag(wrap));
+  }
+
+  /// Sets whether looping playback wraps from each track's last key back to its first
+  /// (`sinew_clip_set_wrap`: over `dt = (duration - t_last) + t_first`, at the fraction
+  /// `(t - t_last) / dt` after the last key, `((duration - t_last) + t) / dt` before the
+  /// first). Clamped playback is unaffected. Refused while a crossfade plays the clip.
+  Result<void> set_wrap(bool wrap) {
+    return detail::check_status(sinew_clip_set_wrap(get(), detail::flag(wrap)));
+  }
+  /// Whether looping playback wraps (`set_wrap`).
+  Result<bool> wraps() const {
+    uint32_t out = 0;
+    SinewStatus s = sinew_clip_get_wrap(get(), &out);
+    return detail::checked(s, out == 1);
+  }
+
   /// Sets (replaces) joint `joint`'s translation track: strictly increasing `times` in
   /// [0, duration] and one value per time; tangents (units per second) for
   /// `Interpolation::cubic` only, empty otherwise. Unchanged on error.

@@ -249,13 +249,15 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Creates a clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
-        ///  (finite, &gt; 0): `frames` holds `frame_count` × joint count local transforms, frame-major
-        ///  (frame f, joint j at `f * joint_count + j`), as importers produce them. Each joint with
-        ///  `joint_mask[j]` 1 (every joint when `joint_mask` is NULL; 0 leaves the joint at the rest
-        ///  pose) gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or
-        ///  `SLERP`; `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds,
-        ///  computed in double precision per key and rounded once to float, so the last key lands on
-        ///  the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
+        ///  (finite, &gt; 0): `frames` holds `frame_count` × `joint_count` local transforms, frame-major
+        ///  (frame f, joint j at `f * joint_count + j`), as importers produce them; `joint_count` must
+        ///  be the skeleton's (`SINEW_STATUS_SIZE_MISMATCH` otherwise) and the product at most
+        ///  `UINT32_MAX` (`SINEW_STATUS_OUT_OF_RANGE`). Each joint with `joint_mask[j]` 1 (every joint
+        ///  when `joint_mask` is NULL; 0 leaves the joint at the rest pose; other values are rejected)
+        ///  gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or `SLERP`;
+        ///  `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds, computed
+        ///  in double precision per key and rounded once to float, so the last key lands on the
+        ///  duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
         ///  `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
         ///  authored without a duplicate end frame plays from the last frame back into the first.
         ///  Rotations are renormalized; non-finite values and zero quaternions anywhere in `frames`
@@ -263,11 +265,11 @@ namespace Sinew.Native
         ///  untouched on error.
         ///
         ///  # Safety
-        ///  `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte
-        ///  per joint.
+        ///  `frames` must hold `frame_count` × `joint_count` transforms, a non-null `joint_mask`
+        ///  `joint_count` bytes.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_clip_create_from_frames", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern SinewStatus sinew_clip_create_from_frames(SinewSkeleton* skeleton, SinewTransform* frames, uint frame_count, float frame_rate, byte* joint_mask, int interpolation, uint wrap, SinewClip** out_clip);
+        public static extern SinewStatus sinew_clip_create_from_frames(SinewSkeleton* skeleton, SinewTransform* frames, uint frame_count, uint joint_count, float frame_rate, byte* joint_mask, int interpolation, uint wrap, SinewClip** out_clip);
 
         /// <summary>
         ///  Sets whether looping playback wraps from each track's last key back to its first (`wrap`

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::args::{arg_mut, arg_slice, c_enum, check_pointer, flag, opt_arg_mut};
+use super::args::{arg_mut, arg_slice, c_enum, flag, opt_arg_mut};
 use super::guard::{guard, FfiError, FfiResult};
 use super::handle::{create_from, destroy, handle, inspect, query, update};
 use super::pose::SinewPose;
@@ -265,13 +265,15 @@ pub unsafe extern "C" fn sinew_clip_sample(
 }
 
 /// Creates a clip from `frame_count` uniformly sampled frames at `frame_rate` frames per second
-/// (finite, > 0): `frames` holds `frame_count` × joint count local transforms, frame-major
-/// (frame f, joint j at `f * joint_count + j`), as importers produce them. Each joint with
-/// `joint_mask[j]` 1 (every joint when `joint_mask` is NULL; 0 leaves the joint at the rest
-/// pose) gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or
-/// `SLERP`; `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds,
-/// computed in double precision per key and rounded once to float, so the last key lands on
-/// the duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
+/// (finite, > 0): `frames` holds `frame_count` × `joint_count` local transforms, frame-major
+/// (frame f, joint j at `f * joint_count + j`), as importers produce them; `joint_count` must
+/// be the skeleton's (`SINEW_STATUS_SIZE_MISMATCH` otherwise) and the product at most
+/// `UINT32_MAX` (`SINEW_STATUS_OUT_OF_RANGE`). Each joint with `joint_mask[j]` 1 (every joint
+/// when `joint_mask` is NULL; 0 leaves the joint at the rest pose; other values are rejected)
+/// gets translation, rotation and scale tracks of `interpolation` (`STEP`, `LINEAR` or `SLERP`;
+/// `CUBIC` is rejected: frames have no tangents), key k at `k / frame_rate` seconds, computed
+/// in double precision per key and rounded once to float, so the last key lands on the
+/// duration exactly. The duration is `(frame_count - 1) / frame_rate`; with `wrap` 1 it is
 /// `frame_count / frame_rate` and the clip wraps (`sinew_clip_set_wrap`): a looping cycle
 /// authored without a duplicate end frame plays from the last frame back into the first.
 /// Rotations are renormalized; non-finite values and zero quaternions anywhere in `frames`
@@ -279,13 +281,14 @@ pub unsafe extern "C" fn sinew_clip_sample(
 /// untouched on error.
 ///
 /// # Safety
-/// `frames` must hold `frame_count` × joint count transforms, a non-null `joint_mask` one byte
-/// per joint.
+/// `frames` must hold `frame_count` × `joint_count` transforms, a non-null `joint_mask`
+/// `joint_count` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_clip_create_from_frames(
     skeleton: *const SinewSkeleton,
     frames: *const SinewTransform,
     frame_count: u32,
+    joint_count: u32,
     frame_rate: f32,
     joint_mask: *const u8,
     interpolation: i32,
@@ -296,9 +299,21 @@ pub unsafe extern "C" fn sinew_clip_create_from_frames(
         let kind = c_enum(interpolation, "interpolation", "SinewInterpolation", &KINDS)?;
         let wrap = flag(wrap, "wrap")?;
         let joints = s.inner.joint_count();
-        let frames = unsafe { frame_slice(frames, frame_count, joints) }?;
+        if joint_count as usize != joints {
+            let message = format!("joint_count is {joint_count} but the skeleton has {joints}");
+            return Err(FfiError::new(SinewStatus::SizeMismatch, message));
+        }
+        let n = frame_count.checked_mul(joint_count).ok_or_else(|| {
+            let message =
+                format!("frame_count {frame_count} x joint_count {joint_count} exceeds UINT32_MAX");
+            FfiError::new(SinewStatus::OutOfRange, message)
+        })?;
+        let (frames, mask) = unsafe {
+            let frames = arg_slice(frames, n, "frames")?;
+            (frames, opt_slice(joint_mask, joint_count, "joint_mask")?)
+        };
         let frames: Vec<Transform> = frames.iter().map(|&t| t.into()).collect();
-        let mask = unsafe { mask_flags(joint_mask, joints) }?;
+        let mask = mask.map(mask_flags).transpose()?;
         let (count, mask) = (frame_count as usize, mask.as_deref());
         let clip = Clip::from_frames(&s.inner, count, frame_rate, &frames, mask, kind, wrap)?;
         FfiResult::Ok(Arc::new(clip))
@@ -306,40 +321,23 @@ pub unsafe extern "C" fn sinew_clip_create_from_frames(
     unsafe { create_from(skeleton, out_clip, make) }
 }
 
-/// Borrows the `frame_count` × `joints` transforms of `frames` (NULL allowed when there are
-/// none: the clip then reports the missing frames).
-unsafe fn frame_slice<'a>(
-    frames: *const SinewTransform,
-    frame_count: u32,
-    joints: usize,
-) -> FfiResult<&'a [SinewTransform]> {
-    let n = (frame_count as usize).checked_mul(joints).ok_or_else(|| {
-        let message = format!("{frame_count} frames of {joints} joints overflow the address space");
-        FfiError::new(SinewStatus::SizeMismatch, message)
-    })?;
-    if n == 0 {
-        return Ok(&[]);
-    }
-    check_pointer(frames, "frames")?;
-    // SAFETY: non-null, aligned, `n` items per the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts(frames, n) })
+/// Borrows an optional input array of `count` items: NULL gives `None`.
+unsafe fn opt_slice<'a, T>(p: *const T, count: u32, name: &str) -> FfiResult<Option<&'a [T]>> {
+    (!p.is_null())
+        .then(|| unsafe { arg_slice(p, count, name) })
+        .transpose()
 }
 
-/// Reads the optional per-joint mask bytes (0 or 1 each); NULL is `None` (every joint).
-unsafe fn mask_flags(mask: *const u8, joints: usize) -> FfiResult<Option<Vec<bool>>> {
-    if mask.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: one byte per joint per the caller's contract (u8 needs no alignment).
-    let bytes = unsafe { std::slice::from_raw_parts(mask, joints) };
-    let flags = bytes.iter().enumerate().map(|(j, &b)| match b {
+/// The per-joint mask bytes as flags (each must be 0 or 1).
+fn mask_flags(bytes: &[u8]) -> FfiResult<Vec<bool>> {
+    let flag = |(j, &b): (usize, &u8)| match b {
         0 | 1 => Ok(b == 1),
         v => {
             let message = format!("`joint_mask[{j}]` is {v}; mask entries must be 0 or 1");
             Err(FfiError::new(SinewStatus::InvalidArgument, message))
         }
-    });
-    flags.collect::<FfiResult<Vec<bool>>>().map(Some)
+    };
+    bytes.iter().enumerate().map(flag).collect()
 }
 
 /// Sets whether looping playback wraps from each track's last key back to its first (`wrap`

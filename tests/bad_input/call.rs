@@ -251,7 +251,7 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_clip_cursor_create / 2,
         sinew_clip_cursor_destroy / 1,
         sinew_clip_sample / 5,
-        sinew_clip_create_from_frames / 8,
+        sinew_clip_create_from_frames / 9,
         sinew_clip_set_wrap / 2,
         sinew_clip_get_wrap / 2,
         sinew_crossfade_create / 3,
@@ -362,6 +362,7 @@ pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("", "frame_count", 2.0),
     ("", "frame_rate", 30.0),
     ("", "wrap", 1.0),
+    ("sinew_clip_create_from_frames", "joint_count", J as f64),
     (
         "sinew_clip_create_from_frames",
         "interpolation",

@@ -324,6 +324,111 @@ void test_clips() {
   sinew_clip_destroy(cclip);
 }
 
+// ================================================================ clips from frames
+
+/// Clips from frames and the wrap flag: the wrapper and C build and sample the same clip bit for
+/// bit, keys come back exactly, wrapping plays from the last frame into the first.
+void test_frame_clips() {
+  g_section = "clips from frames";
+  using sinew::Interpolation;
+  TwinRig rig(nullptr);
+  const uint32_t frames = 5;
+  std::vector<sinew::Transform> data(frames * JOINTS);
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const float f = static_cast<float>(i) * 0.37f;
+    data[i].translation = sinew::Vec3{std::sin(f), 0.1f * f, -0.0f};
+    const float h = 0.5f * f;
+    data[i].rotation = sinew::Quat{0.0f, std::sin(h), 0.0f, std::cos(h)};
+  }
+  std::vector<uint8_t> mask(JOINTS, 1);
+  mask[SPINE] = 0;
+  const float rate = 24.0f;
+  for (int wrap = 0; wrap < 2; ++wrap) {
+    sinew::Clip clip = MUST(sinew::Clip::create_from_frames(rig.skeleton, data, frames, rate,
+                                                            Interpolation::slerp, wrap != 0, mask));
+    SinewClip* cclip = nullptr;
+    CHECK(sinew_clip_create_from_frames(rig.cs, c_ptr(data), frames, JOINTS, rate, mask.data(),
+                                        SINEW_INTERPOLATION_SLERP, static_cast<uint32_t>(wrap),
+                                        &cclip) == SINEW_STATUS_OK);
+    const float duration = static_cast<float>((wrap ? 5.0 : 4.0) / 24.0);
+    CHECK(MUST(clip.duration()) == duration);
+    CHECK(MUST(clip.wraps()) == (wrap != 0));
+    // Every frame comes back exactly; the masked-out spine keeps the rest pose.
+    for (uint32_t k = 0; k < frames; ++k) {
+      const float t = static_cast<float>(k / 24.0);
+      CHECK_OK(clip.sample(t, false, rig.pose));
+      CHECK(sinew_clip_sample(cclip, nullptr, t, 0, rig.cp) == SINEW_STATUS_OK);
+      CHECK(rig.same_local());
+      std::vector<sinew::Transform> want(data.begin() + k * JOINTS,
+                                         data.begin() + (k + 1) * JOINTS);
+      want[SPINE] = MUST(rig.skeleton.rest_pose())[SPINE];
+      CHECK(same_bits(local_of(rig.pose), want));
+    }
+    // Forward playback across the loop point.
+    sinew::ClipCursor cursor = MUST(sinew::ClipCursor::create(clip));
+    for (int frame = 0; frame < 40; ++frame) {
+      const float t = static_cast<float>(frame) / 60.0f;
+      CHECK_OK(clip.sample(cursor, t, true, rig.pose));
+      CHECK(sinew_clip_sample(cclip, nullptr, t, 1, rig.cp) == SINEW_STATUS_OK);
+      CHECK(rig.same_local());
+    }
+    // Halfway through the frame after the last: halfway from the last frame to the first when
+    // wrapping; otherwise the time wraps past the 4-frame duration, halfway from frame 0 to 1.
+    const float after = static_cast<float>(4.5 / 24.0);
+    CHECK_OK(clip.sample(after, true, rig.pose));
+    const float y = local_of(rig.pose)[ROOT].translation.y;
+    const float from = data[(wrap ? 4 : 0) * JOINTS + ROOT].translation.y;
+    const float to = data[(wrap ? 0 : 1) * JOINTS + ROOT].translation.y;
+    CHECK(std::fabs(y - 0.5f * (from + to)) < 1e-5f);
+    sinew_clip_destroy(cclip);
+  }
+  // The flag toggles, and is refused while a crossfade plays the clip.
+  sinew::Clip clip = MUST(
+      sinew::Clip::create_from_frames(rig.skeleton, data, frames, rate, Interpolation::linear));
+  CHECK(!MUST(clip.wraps()));
+  CHECK_OK(clip.set_wrap(true));
+  CHECK(MUST(clip.wraps()));
+  sinew::Crossfade fade = MUST(sinew::Crossfade::create(rig.skeleton, 1));
+  CHECK_OK(fade.play(clip, true));
+  SinewClip* cheld = nullptr;
+  CHECK(sinew_clip_create_from_frames(rig.cs, c_ptr(data), frames, JOINTS, rate, nullptr,
+                                      SINEW_INTERPOLATION_LINEAR, 0, &cheld) == SINEW_STATUS_OK);
+  SinewCrossfade* cfade = nullptr;
+  CHECK(sinew_crossfade_create(rig.cs, 1, &cfade) == SINEW_STATUS_OK);
+  CHECK(sinew_crossfade_play(cfade, cheld, 1) == SINEW_STATUS_OK);
+  EXPECT_NATIVE_ERROR(clip.set_wrap(false), sinew_clip_set_wrap(cheld, 0),
+                      sinew::Status::invalid_argument);
+  sinew_crossfade_destroy(cfade);
+  sinew_clip_destroy(cheld);
+  // Errors: the library's, then the sizes the wrapper checks.
+  SinewClip* none = nullptr;
+  EXPECT_NATIVE_ERROR(
+      sinew::Clip::create_from_frames(rig.skeleton, data, frames, rate, Interpolation::cubic),
+      sinew_clip_create_from_frames(rig.cs, c_ptr(data), frames, JOINTS, rate, nullptr,
+                                    SINEW_INTERPOLATION_CUBIC, 0, &none),
+      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(
+      sinew::Clip::create_from_frames(rig.skeleton, data, frames, -24.0f, Interpolation::step),
+      sinew_clip_create_from_frames(rig.cs, c_ptr(data), frames, JOINTS, -24.0f, nullptr,
+                                    SINEW_INTERPOLATION_STEP, 0, &none),
+      sinew::Status::invalid_argument);
+  CHECK(none == nullptr);
+  EXPECT_WRAPPER_ERROR(
+      sinew::Clip::create_from_frames(rig.skeleton, data, frames - 2, rate, Interpolation::step),
+      sinew::Status::size_mismatch);
+  // Frames for one joint fewer: the library refuses the joint count.
+  const sinew::Span<const sinew::Transform> fewer(data.data(), frames * (JOINTS - 1));
+  EXPECT_NATIVE_ERROR(
+      sinew::Clip::create_from_frames(rig.skeleton, fewer, frames, rate, Interpolation::step),
+      sinew_clip_create_from_frames(rig.cs, c_ptr(data), frames, JOINTS - 1, rate, nullptr,
+                                    SINEW_INTERPOLATION_STEP, 0, &none),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(sinew::Clip::create_from_frames(rig.skeleton, data, frames, rate,
+                                                       Interpolation::step, false,
+                                                       sinew::Span<const uint8_t>(mask.data(), 2)),
+                       sinew::Status::size_mismatch);
+}
+
 // ================================================================ crossfade
 
 void test_crossfade() {

@@ -1737,6 +1737,7 @@ int main() {
   test_masks();
   test_blending();
   test_clips();
+  test_frame_clips();
   test_crossfade();
   test_handles();
   test_no_allocation();

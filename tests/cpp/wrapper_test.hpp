@@ -395,6 +395,7 @@ inline ClipPair make_clip_pair(const sinew::Skeleton& skeleton, const SinewSkele
 void test_masks();
 void test_blending();
 void test_clips();
+void test_frame_clips();
 void test_crossfade();
 
 #endif  // SINEW_WRAPPER_TEST_HPP

@@ -417,6 +417,7 @@ fn clips_from_frames_and_the_wrap_flag() {
             skel,
             f,
             3,
+            JOINTS,
             30.0,
             mask.as_ptr(),
             linear,
@@ -451,9 +452,11 @@ fn clips_from_frames_and_the_wrap_flag() {
         );
         let mut other = null_mut();
         let cubic = SinewInterpolation::Cubic as i32;
-        let s = sinew_clip_create_from_frames(skel, f, 3, 30.0, null(), cubic, 0, &mut other);
+        let s =
+            sinew_clip_create_from_frames(skel, f, 3, JOINTS, 30.0, null(), cubic, 0, &mut other);
         fails(s, SinewStatus::InvalidArgument, "tangents");
-        let s = sinew_clip_create_from_frames(skel, f, 3, 0.0, null(), linear, 0, &mut other);
+        let s =
+            sinew_clip_create_from_frames(skel, f, 3, JOINTS, 0.0, null(), linear, 0, &mut other);
         fails(s, SinewStatus::InvalidArgument, "frame_rate");
         assert!(other.is_null(), "untouched on error");
         sinew_clip_destroy(clip);

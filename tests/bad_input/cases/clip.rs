@@ -125,6 +125,11 @@ pub fn frame_cases(t: &mut Table) {
     let cf = "sinew_clip_create_from_frames";
     t.at(cf, "frame_count", Count).int(0, INVALID);
     t.at(cf, "frame_count", Valid).int(1, OK);
+    t.at(cf, "frame_count", Range).int(u32::MAX as i64, RANGE);
+    t.at(cf, "joint_count", Count)
+        .ints(&[J as i64 + 1, J as i64 - 1, 0], SIZE);
+    let what = "skeleton of another joint count";
+    t.at(cf, "skeleton", Size).swap(what, skel2, SIZE);
     t.at(cf, "frame_rate", Domain)
         .floats(&[0.0, -0.0, -30.0, -f32::MIN_POSITIVE], INVALID);
     // Two frames at 1e-38 per second are 1e38 s apart (fine); the wrap's third is past f32.
