@@ -332,6 +332,44 @@ fn golden() -> String {
     let mut cursor = ClipCursor::new(&one);
     one.sample(1.7, true, Some(&mut cursor), &mut out).unwrap();
     g.transforms("CLIP_WRAP", out.local());
+    // Clips from frames: 4 frames of every joint at 10 per second (values exact in binary).
+    let frames: Vec<Transform> = (0..4 * 6)
+        .map(|i| {
+            let (f, j) = ((i / 6) as f32, (i % 6) as f32);
+            let r = Quat::from_xyzw(0.25 * f, 0.125 * j, 0.0, 1.0);
+            Transform::new(
+                Vec3::new(0.25 * f, 0.125 * j, -0.5),
+                r,
+                Vec3::new(1.0, 1.0 + 0.25 * f, 1.0),
+            )
+        })
+        .collect();
+    let mask = [true, false, true, true, true, true];
+    let linear = Clip::from_frames(
+        &skeleton,
+        4,
+        10.0,
+        &frames,
+        Some(&mask),
+        Interpolation::Linear,
+        false,
+    );
+    linear.unwrap().sample(0.15, true, None, &mut out).unwrap();
+    g.transforms("FRAMES", out.local());
+    let wrapping = Clip::from_frames(
+        &skeleton,
+        4,
+        10.0,
+        &frames,
+        None,
+        Interpolation::Slerp,
+        true,
+    );
+    wrapping
+        .unwrap()
+        .sample(0.37, true, None, &mut out)
+        .unwrap();
+    g.transforms("FRAMES_WRAP", out.local());
     let mut fade = Crossfade::new(skeleton.clone(), 4).unwrap();
     fade.play(one.clone(), true).unwrap();
     fade.update(0.2).unwrap();

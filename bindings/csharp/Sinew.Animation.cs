@@ -334,7 +334,72 @@ namespace Sinew
             JointCount = skeleton.JointCount;
         }
 
+        Clip(int jointCount) { JointCount = jointCount; }
+
+        /// <summary>
+        /// A clip from <paramref name="frameCount"/> uniformly sampled frames at
+        /// <paramref name="frameRate"/> frames per second: <paramref name="frames"/> holds
+        /// frameCount × JointCount local transforms, frame-major (frame f, joint j at
+        /// f * JointCount + j), as importers produce them. Joints whose
+        /// <paramref name="jointMask"/> entry is true (every joint when it is null) get translation,
+        /// rotation and scale tracks keyed at k / frameRate seconds (computed in double per key and
+        /// rounded once: the last key is the duration exactly); the others keep the rest pose.
+        /// Duration (frameCount - 1) / frameRate, or with <paramref name="wrap"/>
+        /// frameCount / frameRate and the clip wrapping (<see cref="Wrap"/>). Interpolation is
+        /// Step, Linear or Slerp (Cubic is refused: frames have no tangents).
+        /// </summary>
+        public static Clip FromFrames(Skeleton skeleton, Transform[] frames, int frameCount, float frameRate, Interpolation interpolation = Interpolation.Linear, bool wrap = false, bool[] jointMask = null)
+        {
+            if (skeleton == null) Library.ThrowNull("skeleton");
+            if (frames == null) Library.ThrowNull("frames");
+            int joints = skeleton.JointCount;
+            if (frameCount < 0 || (long)frameCount * joints != frames.Length)
+            {
+                Library.ThrowLength("frames", "frames has " + frames.Length + " entries for " + frameCount + " frames of " + joints + " joints");
+            }
+            if (jointMask != null && jointMask.Length != joints)
+            {
+                Library.ThrowLength("jointMask", "jointMask has " + jointMask.Length + " entries for " + joints + " joints");
+            }
+            byte[] mask = null;
+            if (jointMask != null)
+            {
+                mask = new byte[joints];
+                for (int j = 0; j < joints; j++) mask[j] = jointMask[j] ? (byte)1 : (byte)0;
+            }
+            Clip clip = new Clip(joints);
+            SinewClip* native = null;
+            using (Lease source = skeleton.Lease())
+            fixed (Transform* f = frames)
+            fixed (byte* m = mask)
+            {
+                clip.Created(NativeMethods.sinew_clip_create_from_frames((SinewSkeleton*)source.Pointer, (SinewTransform*)f, (uint)frameCount, (uint)joints, frameRate, m, (int)interpolation, wrap ? 1u : 0u, &native), native);
+            }
+            return clip;
+        }
+
         public int JointCount { get; }
+
+        /// <summary>
+        /// Whether looping playback wraps from each track's last key back to its first: after the
+        /// last key t_last (or before the first, t_first) it interpolates from the last key to the
+        /// first over dt = (Duration - t_last) + t_first, at the fraction (t - t_last) / dt after
+        /// the last key and ((Duration - t_last) + t) / dt before the first. Clamped playback is
+        /// unaffected; setting it is refused while a crossfade plays the clip.
+        /// </summary>
+        public bool Wrap
+        {
+            get
+            {
+                uint w;
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_clip_get_wrap((SinewClip*)self.Pointer, &w));
+                return w == 1;
+            }
+            set
+            {
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_clip_set_wrap((SinewClip*)self.Pointer, value ? 1u : 0u));
+            }
+        }
 
         /// <summary>Seconds.</summary>
         public float Duration

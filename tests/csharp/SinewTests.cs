@@ -55,7 +55,7 @@ static unsafe class SinewTests
         Run("two-bone IK", () => Compare("TWOBONE", "TWOBONE_RESULT", "TWOBONE_STRETCH", "TWOBONE_STRETCH_RESULT", "TWOBONE_POSE", "TWOBONE_POSE_RESULT"));
         Run("FABRIK and CCD", () => Compare("FABRIK", "FABRIK_RESULT", "CCD", "CCD_RESULT"));
         Run("blends, layers and additive", () => Compare("BLEND", "BLEND_MODEL", "LAYERS", "ADDITIVE"));
-        Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS", "CROSSFADE_TIMES", "CROSSFADE_INERTIAL", "CROSSFADE_HELD", "CROSSFADE_HELD_TIMES"));
+        Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "FRAMES", "FRAMES_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS", "CROSSFADE_TIMES", "CROSSFADE_INERTIAL", "CROSSFADE_HELD", "CROSSFADE_HELD_TIMES"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
         Run("two-bone batches equal single solves and the raw calls bit for bit", TestTwoBoneBatchParity);
@@ -314,6 +314,22 @@ static unsafe class SinewTests
         return clip;
     }
 
+    /// <summary>Four frames of the six joints (values exact in binary, rotations unnormalized).</summary>
+    static Transform[] Frames()
+    {
+        Transform[] frames = new Transform[4 * 6];
+        for (int f = 0; f < 4; f++)
+        {
+            for (int j = 0; j < 6; j++)
+            {
+                frames[f * 6 + j] = new Transform(new Vec3(0.25f * f, 0.125f * j, -0.5f), new Quat(0.25f * f, 0.125f * j, 0f, 1f), new Vec3(1f, 1f + 0.25f * f, 1f));
+            }
+        }
+        return frames;
+    }
+
+    static readonly bool[] FramesMask = { true, false, true, true, true, true };
+
     static Clip ClipTwo(Skeleton skeleton)
     {
         Clip clip = new Clip(skeleton, 2f);
@@ -427,6 +443,20 @@ static unsafe class SinewTests
             r["CLIP"] = F(output.GetLocal());
             kit.One.Sample(1.7f, true, output, kit.Cursor);
             r["CLIP_WRAP"] = F(output.GetLocal());
+            using (Clip frames = Clip.FromFrames(skeleton, Frames(), 4, 10f, Interpolation.Linear, false, FramesMask))
+            {
+                Check(!frames.Wrap && frames.Duration == (float)(3.0 / 10.0), "a frames clip without wrap");
+                frames.Sample(0.15f, true, output);
+                r["FRAMES"] = F(output.GetLocal());
+            }
+            using (Clip frames = Clip.FromFrames(skeleton, Frames(), 4, 10f, Interpolation.Slerp, true))
+            {
+                Check(frames.Wrap && frames.Duration == 0.4f, "a wrapping frames clip");
+                frames.Sample(0.37f, true, output);
+                r["FRAMES_WRAP"] = F(output.GetLocal());
+                frames.Wrap = false;
+                Check(!frames.Wrap, "the wrap flag turns off");
+            }
             kit.Fade.Play(kit.One, true);
             kit.Fade.Update(0.2f);
             Check(kit.Fade.FadeTo(kit.Two, 0.5f, FadeCurve.Smooth, true), "the fade to clip two is queued");
@@ -648,6 +678,26 @@ static unsafe class SinewTests
         Ok(NativeMethods.sinew_clip_cursor_create(one, &cursor), "cursor_create");
         Ok(NativeMethods.sinew_clip_sample(one, cursor, 1.7f, 1, output), "clip_sample");
         r["CLIP_WRAP"] = RawLocal(output);
+        SinewTransform[] rawFrames = ToRaw(Frames());
+        byte[] rawMask = { 1, 0, 1, 1, 1, 1 };
+        foreach (string name in new[] { "FRAMES", "FRAMES_WRAP" })
+        {
+            bool wrap = name == "FRAMES_WRAP";
+            SinewClip* frames = null;
+            int interpolation = (int)(wrap ? SinewInterpolation.Slerp : SinewInterpolation.Linear);
+            fixed (SinewTransform* f = rawFrames)
+            fixed (byte* m = rawMask)
+            {
+                Ok(NativeMethods.sinew_clip_create_from_frames(s, f, 4, 6, 10f, wrap ? null : m, interpolation, wrap ? 1u : 0u, &frames), "clip_create_from_frames");
+            }
+            uint wraps;
+            Ok(NativeMethods.sinew_clip_get_wrap(frames, &wraps), "clip_get_wrap");
+            Check(wraps == (wrap ? 1u : 0u), "raw wrap flag");
+            Ok(NativeMethods.sinew_clip_sample(frames, null, wrap ? 0.37f : 0.15f, 1, output), "clip_sample");
+            r[name] = RawLocal(output);
+            Ok(NativeMethods.sinew_clip_set_wrap(frames, 0), "clip_set_wrap");
+            NativeMethods.sinew_clip_destroy(frames);
+        }
         NativeMethods.sinew_clip_cursor_destroy(cursor);
         SinewCrossfade* fade = null;
         Ok(NativeMethods.sinew_crossfade_create(s, 4, &fade), "crossfade_create");
@@ -1557,6 +1607,20 @@ static unsafe class SinewTests
             Throws<ArgumentNullException>("a null pose", () => ik.SolvePose(null, 1, 2, 3, PoseTarget), null);
             Throws<ArgumentNullException>("a null output", () => Blending.Blend(pose, pose, 0.5f, null), null);
             Throws<ArgumentNullException>("a null name", () => new Skeleton(new[] { -1 }, new[] { Transform.Identity }, new string[] { null }), null);
+            Throws<ArgumentException>("frames short of frameCount x joints", () => Clip.FromFrames(skeleton, Frames(), 5, 10f), null);
+            Throws<ArgumentException>("a joint mask of another length", () => Clip.FromFrames(skeleton, Frames(), 4, 10f, Interpolation.Linear, false, new bool[2]), null);
+            Throws<ArgumentNullException>("null frames", () => Clip.FromFrames(skeleton, null, 4, 10f), null);
+            ThrowsSinew("cubic frames", Status.InvalidArgument, () => Clip.FromFrames(skeleton, Frames(), 4, 10f, Interpolation.Cubic), "tangents");
+            ThrowsSinew("a zero frame rate", Status.InvalidArgument, () => Clip.FromFrames(skeleton, Frames(), 4, 0f), "frame_rate");
+            ThrowsSinew("a wrap flag set on a clip a crossfade plays", Status.InvalidArgument, () =>
+            {
+                using (Clip frames = Clip.FromFrames(skeleton, Frames(), 4, 10f))
+                using (Crossfade fade = new Crossfade(skeleton, 1))
+                {
+                    fade.Play(frames, true);
+                    frames.Wrap = true;
+                }
+            }, "crossfade");
         }
     }
 
