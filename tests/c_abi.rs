@@ -18,6 +18,7 @@
 //! | `ADDAPPLY`| `sinew_pose_apply_additive` (out distinct or == base)    | `Pose::add_to`         |
 //! | `MASK`   | `sinew_joint_mask_create{,_subtree}`, `set_weight{,s}`, `get_weights` | `JointMask` |
 //! | `CLIP`   | `sinew_clip_create`, `set_*_track`, `clear_track`, `cursor_create`, `sample` | `Clip`, `Track`, `ClipCursor` |
+//! | `FRAMES` | `sinew_clip_create_from_frames`, `duration`, `sample`      | `Clip::from_frames`    |
 //! | `XFADE`  | `sinew_crossfade_*` (play, fade_to, update, get_pose, get_weights, fade_count) | `Crossfade` |
 //!
 //! A line is a keyword, an id, then tagged fields (`S ..`, `IN n ..`, `OUT ..`, ...); `-` stands
@@ -872,6 +873,11 @@ const LINE_KINDS: &[LineKind] = &[
         check: check_crossfade,
         at_least: 25,
     },
+    LineKind {
+        keyword: "FRAMES",
+        check: check_frames,
+        at_least: 40,
+    },
 ];
 
 /// `CASE id S .. IN <3 transforms> E .. R .. P .. ST st OUT <3 transforms> RES ..`
@@ -1414,6 +1420,49 @@ fn check_clip(line: &str, cmp: &mut Compare) {
     let Some(clip) = build_clip(cmp, &what, &skeleton, &spec) else {
         return;
     };
+    let mut cursor = ClipCursor::new(&clip);
+    let mut pose = Pose::new(skeleton);
+    for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {
+        let what = format!("{what} sample {k} at {time} (looping {looping}, cursor {use_cursor})");
+        pose_outcome(cmp, &what, (*status, out), &mut pose, |p| {
+            clip.sample(*time, *looping, use_cursor.then_some(&mut cursor), p)
+        });
+    }
+}
+
+/// `FRAMES id NAMES .. PAR .. REST .. FC fc RATE r INTERP i WRAP w MASK (- | <n bytes>) FR m
+/// <m transforms> CST st DUR d SAMPLES k (T t L looping C cursor ST st OUT n <n>)*`: a clip from
+/// frames, sampled in order with one cursor for the samples marked C 1.
+fn check_frames(line: &str, cmp: &mut Compare) {
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "FRAMES", "frames case");
+    let count: usize = t.parse_tagged("FC");
+    let rate: f32 = t.parse_tagged("RATE");
+    let kind = interpolation(t.parse_tagged("INTERP"));
+    let wrap = flag(t.parse_tagged("WRAP"));
+    t.tag("MASK");
+    let n = skeleton.joint_count();
+    let mask = t.optional(|t| (0..n).map(|_| flag(t.parse())).collect::<Vec<bool>>());
+    let frames = t.counted_transforms("FR");
+    let status = t.parse_tagged("CST");
+    let duration: f32 = t.parse_tagged("DUR");
+    let m: usize = t.parse_tagged("SAMPLES");
+    let samples: Vec<(f32, bool, bool, i32, Vec<Transform>)> = (0..m)
+        .map(|_| {
+            let time = t.parse_tagged("T");
+            let looping = flag(t.parse_tagged("L"));
+            let cursor = flag(t.parse_tagged("C"));
+            let status = t.status();
+            (time, looping, cursor, status, t.counted_transforms("OUT"))
+        })
+        .collect();
+    t.end();
+
+    let created = Clip::from_frames(&skeleton, count, rate, &frames, mask.as_deref(), kind, wrap);
+    if !cmp.status(&format!("{what} create_from_frames"), status, &created) {
+        return;
+    }
+    let clip = created.expect("ok");
+    cmp.float(&format!("{what} duration"), duration, clip.duration());
     let mut cursor = ClipCursor::new(&clip);
     let mut pose = Pose::new(skeleton);
     for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {

@@ -325,6 +325,7 @@ int main(void)
     RUN(blend_huge);
     RUN(clip_huge);
     RUN(crossfade_huge);
+    RUN(clip_frames);
 
     /* How many parity lines of each kind were printed, so the Rust side can tell it parsed
      * every one. */
@@ -342,6 +343,7 @@ int main(void)
     printf("LINES MASK %d\n", g_mask_id);
     printf("LINES CLIP %d\n", g_clip_id);
     printf("LINES XFADE %d\n", g_xfade_id);
+    printf("LINES FRAMES %d\n", g_frames_id);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     fflush(stdout);
     return g_failed == 0 ? 0 : 1;

@@ -224,6 +224,11 @@ extern int g_clip_id;
 void clip_tracks(void);
 void clip_huge(void);
 
+/* ---------------------------------------------------------------- frames.c */
+
+extern int g_frames_id;
+void clip_frames(void);
+
 /* ---------------------------------------------------------------- crossfade.c */
 
 extern int g_xfade_id;
