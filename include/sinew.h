@@ -854,8 +854,8 @@ SinewStatus sinew_clip_create_from_frames(const SinewSkeleton *skeleton,
                                           SinewClip **out_clip);
 
 /**
- * Sets whether looping playback wraps from each track's last key back to its first (`wrap`
- * 1) instead of holding the last key until the duration (0, the default of
+ * Sets whether looping playback wraps from each track's last key back to its first
+ * (`wrap` = 1) instead of holding the last key until the duration (0, the default of
  * `sinew_clip_create`). With it, sampled looping, a time t after a track's last key t_last or
  * before its first t_first interpolates from the last key to the first as if the first were
  * repeated at t_first + duration: over dt = (duration - t_last) + t_first seconds, at the
