@@ -138,11 +138,9 @@ impl<T: Keyframe> Track<T> {
 
     /// Where `time` falls on the keys, using and updating `cursor` (the key index found last
     /// time): forward playback moves it by at most a key or two, anything else falls back to
-    /// binary search. `wrap` is the clip's duration when it wraps: times before the first key
-    /// or after the last then fall on the wrap segment. Always inlined, as is
-    /// [`Self::value_at`]: called per track and frame.
+    /// binary search. Always inlined, as is [`Self::value_at`]: called per track and frame.
     #[inline(always)]
-    fn locate(&self, time: f32, cursor: &mut u32, wrap: Option<f32>) -> KeyPosition {
+    fn locate(&self, time: f32, cursor: &mut u32) -> KeyPosition {
         let times = &self.times;
         let between = |i: usize, [t0, t1]: [f32; 2]| {
             let dt = t1 - t0;
@@ -159,18 +157,11 @@ impl<T: Keyframe> Track<T> {
             }
         }
         let last = times.len() - 1;
-        let (first_time, last_time) = (times[0], times[last]);
-        if let Some(duration) = wrap.filter(|_| last > 0) {
-            if time < first_time || time > last_time {
-                *cursor = last as u32;
-                return wrap_position(time, first_time, last_time, duration, last);
-            }
-        }
-        if time <= first_time {
+        if time <= times[0] {
             *cursor = 0;
             return KeyPosition::Key(0);
         }
-        if time >= last_time {
+        if time >= times[last] {
             *cursor = last as u32;
             return KeyPosition::Key(last);
         }
@@ -200,8 +191,31 @@ impl<T: Keyframe> Track<T> {
         match at {
             KeyPosition::Key(k) => self.values[k],
             KeyPosition::Between(i, s, dt) => interpolate(self, i, i + 1, s, dt),
-            KeyPosition::Wrap(last, s, dt) => interpolate(self, last, 0, s, dt),
         }
+    }
+
+    /// The value at clip time `t` on the wrap segment of a clip of `duration` seconds, from the
+    /// last key (at `last`) to the first (at `first + duration`), when `t` lies on it (before
+    /// the first key or after the last; never for one key): the segment lasts
+    /// `dt = (duration - last) + first` and the fraction is `(t - last) / dt` after the last
+    /// key, `((duration - last) + t) / dt` before the first. `interpolate` as in
+    /// [`Self::value_at`].
+    #[inline(always)]
+    fn wrapped(
+        &self,
+        t: f32,
+        duration: f32,
+        interpolate: impl Fn(&Self, usize, usize, f32, f32) -> T,
+    ) -> Option<T> {
+        let last_key = self.times.len() - 1;
+        let (first, last) = (self.times[0], self.times[last_key]);
+        if last_key == 0 || (first <= t && t <= last) {
+            return None;
+        }
+        let gap = duration - last;
+        let dt = gap + first;
+        let elapsed = if t > last { t - last } else { gap + t };
+        Some(interpolate(self, last_key, 0, elapsed / dt, dt))
     }
 
     /// [`Self::locate`], or `previous` (found on another track of the same joint) when the two
@@ -211,7 +225,6 @@ impl<T: Keyframe> Track<T> {
         &'a self,
         time: f32,
         cursor: &mut u32,
-        wrap: Option<f32>,
         previous: &mut Option<(&'a Arc<[f32]>, KeyPosition)>,
     ) -> KeyPosition {
         match *previous {
@@ -220,7 +233,7 @@ impl<T: Keyframe> Track<T> {
                 at
             }
             _ => {
-                let at = self.locate(time, cursor, wrap);
+                let at = self.locate(time, cursor);
                 *previous = Some((&self.times, at));
                 at
             }
@@ -235,29 +248,15 @@ enum KeyPosition {
     Key(usize),
     /// Between key `i` and the next, a fraction `s` of the way over their `dt` seconds.
     Between(usize, f32, f32),
-    /// On the wrap segment from the last key (`last`) to the first, a fraction `s` of the way
-    /// over its `dt` seconds.
-    Wrap(usize, f32, f32),
 }
 
 impl KeyPosition {
     /// The key at or before the sample time (what a cursor remembers).
     fn key(self) -> usize {
         match self {
-            Self::Key(k) | Self::Between(k, ..) | Self::Wrap(k, ..) => k,
+            Self::Key(k) | Self::Between(k, ..) => k,
         }
     }
-}
-
-/// The position of `time` (before `first` or after `last`, the track's first and last key
-/// times) on the wrap segment of a clip of `duration` seconds: from the last key (index
-/// `last_key`) to the first one at `first + duration`, `(duration - last) + first` seconds long.
-#[cold]
-fn wrap_position(time: f32, first: f32, last: f32, duration: f32, last_key: usize) -> KeyPosition {
-    let gap = duration - last;
-    let dt = gap + first;
-    let elapsed = if time > last { time - last } else { gap + time };
-    KeyPosition::Wrap(last_key, elapsed / dt, dt)
 }
 
 /// [`Keyframe::interpolate`] for rotations, except that linear keys are left unnormalized:
@@ -387,6 +386,8 @@ pub struct Clip {
     joints: Vec<JointTracks>,
     /// Whether looping playback interpolates from each track's last key to its first.
     wrap: bool,
+    /// [`Self::keyed_span`], kept current by every edit.
+    keyed: (f32, f32),
 }
 
 impl Clip {
@@ -403,6 +404,7 @@ impl Clip {
             duration,
             joints: vec![JointTracks::default(); skeleton.joint_count()],
             wrap: false,
+            keyed: (f32::NEG_INFINITY, f32::INFINITY),
         })
     }
 
@@ -506,6 +508,7 @@ impl Clip {
                 }),
             };
         }
+        clip.keyed = clip.keyed_span();
         Ok(clip)
     }
 
@@ -585,6 +588,7 @@ impl Clip {
         let slot = self.slot(joint)?;
         slot.share_times(&mut track);
         *field(slot) = Some(track);
+        self.keyed = self.keyed_span();
         Ok(())
     }
 
@@ -596,6 +600,7 @@ impl Clip {
             Property::Rotation => slot.rotation = None,
             Property::Scale => slot.scale = None,
         }
+        self.keyed = self.keyed_span();
         Ok(())
     }
 
@@ -614,6 +619,45 @@ impl Clip {
         } else {
             time.clamp(0.0, self.duration)
         }
+    }
+
+    /// Replaces the staged value of every track whose wrap segment holds clip time `t` (cold:
+    /// one frame interval per loop of a clip built from frames).
+    #[cold]
+    fn stage_wrapped(&self, t: f32, staged: &mut [Transform]) {
+        let d = self.duration;
+        for (joint, staged) in self.joints.iter().zip(staged) {
+            let vector = |k: &Track<Vec3>| k.wrapped(t, d, Vec3::interpolate);
+            if let Some(v) = joint.translation.as_ref().and_then(vector) {
+                staged.translation = v;
+            }
+            if let Some(k) = &joint.rotation {
+                // Normalized here (not left to the caller as the main loop's linear keys are), so
+                // that `rotation_between` keeps its one call site, inlined in the common path.
+                if let Some(q) = k.wrapped(t, d, Quat::interpolate) {
+                    staged.rotation = q;
+                }
+            }
+            if let Some(v) = joint.scale.as_ref().and_then(vector) {
+                staged.scale = v;
+            }
+        }
+    }
+
+    /// The latest first key and the earliest last key over every track of two keys or more
+    /// (everything, -inf to +inf, without such tracks): times within it lie inside every
+    /// track's keys, on no wrap segment.
+    fn keyed_span(&self) -> (f32, f32) {
+        let tracks = self.joints.iter().flat_map(|j| {
+            let t = j.translation.as_ref().map(|k| &k.times);
+            let r = j.rotation.as_ref().map(|k| &k.times);
+            let s = j.scale.as_ref().map(|k| &k.times);
+            [t, r, s].into_iter().flatten()
+        });
+        let keyed = tracks.filter(|times| times.len() > 1);
+        keyed.fold((f32::NEG_INFINITY, f32::INFINITY), |(lo, hi), times| {
+            (lo.max(times[0]), hi.min(times[times.len() - 1]))
+        })
     }
 
     /// Samples the clip at playback `time` into `out` (looping or clamped). `cursor` (made for
@@ -638,7 +682,8 @@ impl Clip {
             None => None,
         };
         let t = self.local_time(time, looping);
-        let wrap = (looping && self.wrap && self.duration > 0.0).then_some(self.duration);
+        let keyed = self.keyed.0 <= t && t <= self.keyed.1;
+        let wrapped = looping && self.wrap && self.duration > 0.0 && !keyed;
         let rest = out.skeleton.rest_pose();
         for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
             let mut scratch = [0u32; 3];
@@ -661,15 +706,22 @@ impl Clip {
             };
             *staged = Transform {
                 translation: joint.translation.as_ref().map_or(r.translation, |k| {
-                    vector(k, k.locate_after(t, ct, wrap, &mut located))
+                    vector(k, k.locate_after(t, ct, &mut located))
                 }),
                 rotation: joint.rotation.as_ref().map_or(r.rotation, |k| {
-                    k.value_at(k.locate_after(t, cr, wrap, &mut located), rotation_between)
+                    k.value_at(k.locate_after(t, cr, &mut located), rotation_between)
                 }),
-                scale: joint.scale.as_ref().map_or(r.scale, |k| {
-                    vector(k, k.locate_after(t, cs, wrap, &mut located))
-                }),
+                scale: joint
+                    .scale
+                    .as_ref()
+                    .map_or(r.scale, |k| vector(k, k.locate_after(t, cs, &mut located))),
             };
+        }
+        // A time outside some track's keys may lie on its wrap segment, where the loop above
+        // held an end key: a second pass, only for those times, leaves the common path as it
+        // was.
+        if wrapped {
+            self.stage_wrapped(t, &mut out.model);
         }
         // Lerped rotations are normalized here; every other one is unit and passes through.
         if !normalize_rotations(&mut out.model, |_, q| q) {

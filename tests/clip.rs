@@ -1473,3 +1473,37 @@ fn wrapped_frame_cycles_play_through_the_loop_point() {
         assert_eq!(bits(&out), bits(&sample(&clip, &s, t, true)), "t {t}");
     }
 }
+
+/// Tracks with other key ranges wrap independently: a time inside one track's keys can lie on
+/// another's wrap segment.
+#[test]
+fn tracks_of_other_key_ranges_wrap_independently() {
+    let s = skeleton();
+    let duration = 2.0;
+    let mut clip = Clip::new(&s, duration).unwrap();
+    let (a, b) = (Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 4.0));
+    let short = Track::new(Linear, &[0.25, 1.5], &[b, a], None, duration).unwrap();
+    clip.set_translation_track(0, short).unwrap();
+    let long = Track::new(Linear, &[0.0, 2.0], &[a, b], None, duration).unwrap();
+    clip.set_translation_track(1, long).unwrap();
+    // A one-key track never wraps and narrows nothing.
+    let one = Track::new(Linear, &[1.0], &[b], None, duration).unwrap();
+    clip.set_scale_track(2, one).unwrap();
+    clip.set_wrap(true);
+    for t in [0.1f32, 1.75, 1.9] {
+        let p = sample(&clip, &s, t, true);
+        let (sf, _) = wrap_fraction(t, 0.25, 1.5, duration);
+        let want = a * (1.0 - sf) + b * sf;
+        let got = p.local()[0].translation;
+        assert!(
+            (got - want).abs().max_element() <= 1e-6,
+            "t {t}: {got} vs {want}"
+        );
+        let inside = a * (1.0 - t / 2.0) + b * (t / 2.0);
+        assert!(
+            (p.local()[1].translation - inside).abs().max_element() <= 1e-6,
+            "t {t}"
+        );
+        assert_eq!(p.local()[2].scale, b);
+    }
+}
