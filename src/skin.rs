@@ -37,6 +37,10 @@ impl Skin {
         joints: Option<&[u32]>,
         inverse_binds: &[Mat4],
     ) -> Result<Self> {
+        if inverse_binds.is_empty() {
+            let message = "a skin needs at least one joint";
+            return Err(Error::new(ErrorKind::InvalidArgument, message));
+        }
         let n = skeleton.joint_count();
         let joints: Vec<u32> = match joints {
             Some(joints) => joints.to_vec(),
@@ -49,10 +53,6 @@ impl Skin {
                 joints.len()
             );
             return Err(Error::new(ErrorKind::SizeMismatch, message));
-        }
-        if joints.is_empty() {
-            let message = "a skin needs at least one joint";
-            return Err(Error::new(ErrorKind::InvalidArgument, message));
         }
         let last = joints.iter().copied().max().unwrap_or(0) as usize;
         skeleton.check_joint(last)?;

@@ -532,6 +532,7 @@ fn invalid_skins_and_palette_buffers_are_refused() {
         Skin::new(&skeleton, joints, binds).unwrap_err().kind()
     };
     assert_eq!(kind(Some(&[]), &[]), ErrorKind::InvalidArgument);
+    assert_eq!(kind(None, &[]), ErrorKind::InvalidArgument);
     assert_eq!(kind(None, &id[..2]), ErrorKind::SizeMismatch);
     assert_eq!(kind(Some(&[0, 1]), &id), ErrorKind::SizeMismatch);
     assert_eq!(kind(Some(&[0, 3]), &id[..2]), ErrorKind::OutOfRange);

@@ -64,6 +64,9 @@ pub fn cases(t: &mut Table) {
         t.at(sc, "count", Count)
             .args(&what, none().int("count", n), expect);
     }
+    let what = "count 0 without a joint list";
+    let args = none().null("joints").int("count", 0);
+    t.at(sc, "count", Count).args(what, args, INVALID);
     let what = "count other than the joint count without a joint list";
     let args = none().null("joints").int("count", J as i64 - 1);
     t.at(sc, "count", Size).args(what, args, SIZE);
