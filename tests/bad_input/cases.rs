@@ -12,6 +12,7 @@ mod crossfade;
 mod hand;
 mod pose;
 mod skeleton;
+mod skin;
 mod two_bone;
 
 use crate::header::Class::{Degenerate, Overflow, Size};
@@ -53,4 +54,5 @@ pub fn all(t: &mut Table) {
     hand::cases(t);
     clip::cases(t);
     crossfade::cases(t);
+    skin::cases(t);
 }
