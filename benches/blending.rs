@@ -1,7 +1,8 @@
 //! Blending and pose cost per frame on 64- and 256-joint skeletons: N-layer blends (2 layers,
 //! with a per-joint mask, plus an additive layer), the two-pose blend, local-to-model on a chain
-//! and on a humanoid-like tree, clip sampling (30 keys per track, forward playback; tracks
-//! keyed one by one and a clip built from 30 frames that wraps), a
+//! and on a humanoid-like tree (and, beside it, model-space matrices and a skinning palette),
+//! clip sampling (30 keys per track, forward playback; tracks keyed one by one and a clip built
+//! from 30 frames that wraps), a
 //! crossfade update with a fade in progress, and the 2-layer blend through the C ABI.
 //! Throughput is in joints, so Criterion also reports joints per second; read figures as
 //! ratios within one run (the reference is ozz-animation's ns per joint on the same machine).
@@ -13,8 +14,8 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sinew::ffi::{self, SinewBlendLayer, SinewPose, SinewSkeleton, SinewStatus, SinewTransform};
 use sinew::{
-    BlendSpace, Clip, ClipCursor, Crossfade, FadeCurve, Interpolation, JointMask, Layer, Pose,
-    Quat, Skeleton, Track, Transform, Vec3,
+    BlendSpace, Clip, ClipCursor, Crossfade, FadeCurve, Interpolation, JointMask, Layer, Mat4,
+    Pose, Quat, Skeleton, Skin, Track, Transform, Vec3,
 };
 
 const SIZES: [usize; 2] = [64, 256];
@@ -296,6 +297,40 @@ fn local_to_model(c: &mut Criterion) {
     group.finish();
 }
 
+/// Beside local-to-model: the const model read into a buffer (`model_into`, the baseline),
+/// model-space matrices, and a skinning palette of every joint.
+fn model_matrices(c: &mut Criterion) {
+    let mut group = c.benchmark_group("model_matrices");
+    for n in SIZES {
+        group.throughput(Throughput::Elements(n as u64));
+        let mut rng = Rng(0x2545_f491);
+        let s = skeleton(&tree_parents(n), &mut rng);
+        let mut pose = random_pose(&s, &mut rng);
+        let binds: Vec<Mat4> = pose
+            .model()
+            .unwrap()
+            .iter()
+            .map(|m| m.to_matrix().inverse())
+            .collect();
+        let skin = Skin::new(&s, None, &binds).unwrap();
+        let mut model = vec![Transform::IDENTITY; n];
+        let mut out = vec![Mat4::ZERO; n];
+        group.bench_function(BenchmarkId::new("model_into", n), |bench| {
+            bench.iter(|| pose.model_into(black_box(&mut model)).unwrap())
+        });
+        group.bench_function(BenchmarkId::new("matrices", n), |bench| {
+            bench.iter(|| pose.model_matrices_into(black_box(&mut out)).unwrap())
+        });
+        group.bench_function(BenchmarkId::new("palette", n), |bench| {
+            bench.iter(|| {
+                pose.skinning_palette_into(&skin, black_box(&mut out))
+                    .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
 fn sampling(c: &mut Criterion) {
     let dt = 1.0 / 60.0;
     let mut group = c.benchmark_group("playback");
@@ -348,5 +383,5 @@ fn sampling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, blends, local_to_model, sampling);
+criterion_group!(benches, blends, local_to_model, sampling, model_matrices);
 criterion_main!(benches);

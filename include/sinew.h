@@ -325,6 +325,12 @@ typedef struct SinewPose SinewPose;
 typedef struct SinewSkeleton SinewSkeleton;
 
 /**
+ * Opaque skin handle: the joints a mesh is skinned to and their inverse bind matrices.
+ * Immutable once created, so it may be read from any number of threads at once.
+ */
+typedef struct SinewSkin SinewSkin;
+
+/**
  * Opaque two-bone IK solver. Owned by the caller; one solver may serve many chains but should
  * be used from one thread at a time.
  */
@@ -521,6 +527,33 @@ typedef struct {
   uint32_t right_ik;
   uint32_t left_ik;
 } SinewHandJoints;
+
+/**
+ * A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
+ * fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
+ * Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
+ * rows (Unreal multiplies row vectors, so its matrix is this one transposed, the same
+ * floats). For column vectors: a point `p` maps to `M · (p, 1)`, the translation in
+ * `m03 m13 m23`.
+ */
+typedef struct {
+  float m00;
+  float m10;
+  float m20;
+  float m30;
+  float m01;
+  float m11;
+  float m21;
+  float m31;
+  float m02;
+  float m12;
+  float m22;
+  float m32;
+  float m03;
+  float m13;
+  float m23;
+  float m33;
+} SinewMat4;
 
 /**
  * Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -1298,6 +1331,40 @@ SinewStatus sinew_pose_set_model_transform(SinewPose *pose,
                                            const SinewTransform *transform);
 
 /**
+ * Writes the model-space 4×4 matrix of every joint (`count` must equal the joint count),
+ * column-major (`SinewMat4`): each joint's model transform, the same bits as
+ * `sinew_pose_compute_model` gives, as a matrix that scales, rotates, then translates. For
+ * a rotation `(x, y, z, w)` and scale `s`: column 0 is `s.x · (1 − 2(y² + z²), 2(xy + wz),
+ * 2(xz − wy), 0)`, column 1 `s.y · (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx), 0)`, column 2
+ * `s.z · (2(xz + wy), 2(yz − wx), 1 − 2(x² + y²), 0)` and column 3 the translation with 1.
+ * The matrix of the composed model transform, not a product of local matrices (which would
+ * shear under a non-uniform scale). Takes a const pose; nothing is written unless every
+ * matrix is finite (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+ *
+ * # Safety
+ * `out_matrices` must hold `count` items.
+ */
+SinewStatus sinew_pose_compute_model_matrices(const SinewPose *pose,
+                                              SinewMat4 *out_matrices,
+                                              uint32_t count);
+
+/**
+ * Writes `skin`'s skinning palette (`count` must equal the skin's joint count): entry `k`
+ * is the model matrix of the skin's joint `k` (as `sinew_pose_compute_model_matrices` gives
+ * it) times its inverse bind matrix, `model · inverse_bind`, column-major. `skin` must be
+ * made for a skeleton with the pose's joint count (`SINEW_STATUS_SIZE_MISMATCH` otherwise).
+ * Takes a const pose; nothing is written unless every entry is finite
+ * (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+ *
+ * # Safety
+ * `out_palette` must hold `count` items.
+ */
+SinewStatus sinew_pose_compute_skinning_palette(const SinewPose *pose,
+                                                const SinewSkin *skin,
+                                                SinewMat4 *out_palette,
+                                                uint32_t count);
+
+/**
  * Creates a skeleton from `joint_count` parent indices (-1 for a root; each parent must come
  * before its child), rest-pose local transforms and optional joint names (NULL, or
  * `joint_count` unique non-empty UTF-8 strings, copied). Rest rotations are renormalized.
@@ -1352,6 +1419,32 @@ SinewStatus sinew_skeleton_get_parents(const SinewSkeleton *skeleton,
 SinewStatus sinew_skeleton_get_rest_pose(const SinewSkeleton *skeleton,
                                          SinewTransform *out_rest_pose,
                                          uint32_t count);
+
+/**
+ * Creates a skin of `skeleton` with `count` palette entries: entry `k` is joint `joints[k]`
+ * (unique indices below the joint count), or joint `k` when `joints` is NULL (then `count`
+ * must equal the joint count), with inverse bind matrix `inverse_binds[k]` (finite; the
+ * inverse of the joint's model matrix at bind time, as glTF's `inverseBindMatrices`).
+ * Copied. `SINEW_STATUS_INVALID_ARGUMENT` for a `count` of 0 or a joint listed twice.
+ *
+ * # Safety
+ * `inverse_binds` must hold `count` items, and `joints` too unless NULL.
+ */
+SinewStatus sinew_skin_create(const SinewSkeleton *skeleton,
+                              const uint32_t *joints,
+                              const SinewMat4 *inverse_binds,
+                              uint32_t count,
+                              SinewSkin **out_skin);
+
+/**
+ * Releases a skin. NULL is a no-op.
+ */
+void sinew_skin_destroy(SinewSkin *skin);
+
+/**
+ * Writes the number of palette entries (skinned joints).
+ */
+SinewStatus sinew_skin_joint_count(const SinewSkin *skin, uint32_t *out_count);
 
 /**
  * Fills `out` with the defaults (Unreal's TwoBoneIK node defaults). NULL is ignored.

@@ -38,6 +38,7 @@ mod math;
 pub mod pose;
 pub mod rotation;
 pub mod skeleton;
+pub mod skin;
 pub mod transform;
 
 pub use blend::{BlendSpace, Layer};
@@ -45,7 +46,7 @@ pub use clip::{Clip, ClipCursor, Interpolation, Property, Track};
 pub use constraint::{JointConstraint, Limit};
 pub use crossfade::{Crossfade, FadeCurve};
 pub use error::{Error, ErrorKind, Result};
-pub use glam::{Quat, Vec3};
+pub use glam::{Mat4, Quat, Vec3};
 pub use ik::{
     Ccd, CcdJoint, CcdSettings, ChainTarget, EndRotation, Fabrik, FabrikSettings,
     HandIkRetargeting, HandIkRetargetingSettings, HandPair, IkResult, TwoBoneIk, TwoBoneIkSettings,
@@ -54,4 +55,5 @@ pub use ik::{
 pub use mask::JointMask;
 pub use pose::Pose;
 pub use skeleton::{Skeleton, MAX_JOINTS, NO_PARENT};
+pub use skin::Skin;
 pub use transform::Transform;

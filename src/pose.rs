@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
-use glam::Quat;
+use glam::{Mat4, Quat};
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
-use crate::skeleton::Skeleton;
+use crate::skeleton::{model_bound, Skeleton};
+use crate::skin::{mat_mul, Skin};
 use crate::transform::{copy_validated, finite, overflow, validated_transform, Transform};
 
 /// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus a
@@ -115,6 +116,96 @@ impl Pose {
         }
         let finite = skeleton.local_to_model_finite(&self.local, out);
         debug_assert!(finite, "the checks above proved every result finite");
+        Ok(())
+    }
+
+    /// Model-space 4×4 matrices of every joint into `out` (one per joint): each joint's model
+    /// transform, as [`Self::model_into`] gives it (the same bits), turned into a matrix by
+    /// [`Transform::to_matrix`]. The matrix of the composed TRS, not the product of the local
+    /// matrices: Sinew's model space never shears (see [`Transform`]), so the two differ once a
+    /// non-uniform scale sits above a rotation, and this is the one that places each joint
+    /// where every other model-space function does. `out` is untouched on error
+    /// ([`ErrorKind::SizeMismatch`], or [`ErrorKind::NumericOverflow`] when a model transform
+    /// or matrix leaves f32's range; a cheap bound proves them finite for all but poses with
+    /// magnitudes near it, which take a checking pass first).
+    pub fn model_matrices_into(&self, out: &mut [Mat4]) -> Result<()> {
+        self.model_matrices_into_as(out)
+    }
+
+    /// [`Self::model_matrices_into`] for any layout a [`Mat4`] converts exactly to.
+    pub(crate) fn model_matrices_into_as<T: From<Mat4>>(&self, out: &mut [T]) -> Result<()> {
+        self.check_len(out.len())?;
+        let (skeleton, local) = (&self.skeleton, &self.local[..]);
+        // Under this bound every model entry is finite (see `model_bound`).
+        if model_bound(local) > f32::MAX / 256.0 {
+            let mut finite = true;
+            skeleton.for_each_model(local, local.len(), |_, m| {
+                finite &= m.is_finite() && m.to_matrix().is_finite();
+            });
+            if !finite {
+                return Err(overflow());
+            }
+        }
+        skeleton.for_each_model(local, local.len(), |i, m| out[i] = m.to_matrix().into());
+        Ok(())
+    }
+
+    /// The skinning palette of `skin` into `out` (one per skin entry): entry `k` is the model
+    /// matrix of the skin's joint `k` ([`Self::model_matrices_into`]'s, the same bits) times
+    /// its inverse bind matrix, `model · inverse_bind`, which takes mesh space at bind time to
+    /// model space now. `skin` must be made for a skeleton with this pose's joint count.
+    /// `out` is untouched on error ([`ErrorKind::SizeMismatch`], or
+    /// [`ErrorKind::NumericOverflow`] when an entry leaves f32's range; a cheap bound proves
+    /// them finite for all but magnitudes near it, which take a checking pass first).
+    pub fn skinning_palette_into(&self, skin: &Skin, out: &mut [Mat4]) -> Result<()> {
+        self.skinning_palette_into_as(skin, out)
+    }
+
+    /// [`Self::skinning_palette_into`] for any layout a [`Mat4`] converts exactly to.
+    pub(crate) fn skinning_palette_into_as<T: From<Mat4>>(
+        &self,
+        skin: &Skin,
+        out: &mut [T],
+    ) -> Result<()> {
+        if skin.skeleton_joint_count() != self.joint_count() {
+            let message = format!(
+                "the skin is for a skeleton of {} joints, the pose has {}",
+                skin.skeleton_joint_count(),
+                self.joint_count()
+            );
+            return Err(Error::new(ErrorKind::SizeMismatch, message));
+        }
+        if out.len() != skin.joint_count() {
+            let message = format!(
+                "{} matrices given for a skin of {} joints",
+                out.len(),
+                skin.joint_count()
+            );
+            return Err(Error::new(ErrorKind::SizeMismatch, message));
+        }
+        let (skeleton, local) = (&self.skeleton, &self.local[..]);
+        let binds = skin.inverse_binds();
+        let entry = |i: usize, m: &Transform| {
+            let k = skin.entry(i)?;
+            Some((k, mat_mul(&m.to_matrix(), &binds[k])))
+        };
+        // Model entries are at most 49 times the bound, a palette entry the sum of four of
+        // them times inverse bind entries: well inside f32's range under these limits.
+        let bound = model_bound(local);
+        if bound > f32::MAX / 256.0 || bound * skin.magnitude() > f32::MAX / 65536.0 {
+            let mut finite = true;
+            skeleton.for_each_model(local, skin.joints_used(), |i, m| {
+                finite &= entry(i, m).is_none_or(|(_, p)| p.is_finite());
+            });
+            if !finite {
+                return Err(overflow());
+            }
+        }
+        skeleton.for_each_model(local, skin.joints_used(), |i, m| {
+            if let Some((k, p)) = entry(i, m) {
+                out[k] = p.into();
+            }
+        });
         Ok(())
     }
 

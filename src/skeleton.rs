@@ -173,33 +173,35 @@ impl Skeleton {
     /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
     /// intermediate value is finite.
     pub(crate) fn model_surely_finite(&self, local: &[Transform]) -> bool {
-        // No branch in the loop: the probe catches any non-finite component (which `max`
-        // would pass over), an overflowing product or sum becomes infinite and fails the test,
-        // and f32 rounding (under 1 % over 2^16 joints) is well inside the margin.
-        let mut probe = Vec4::ZERO;
-        let (mut rotation, mut scale, mut reach) = (0.0f32, 1.0f32, 1.0f32);
-        for l in local {
-            probe += l.zero_probe();
-            rotation = rotation.max(l.rotation.length_squared());
-            scale *= l.scale.abs().max_element().max(1.0);
-            reach += l.translation.abs().max_element();
-        }
-        probe == Vec4::ZERO && rotation <= 1.0 + 1e-5 && scale * reach <= f32::MAX / 256.0
+        model_bound(local) <= f32::MAX / 256.0
     }
 
     /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
     /// verdict (the same operations, so the same values) without a buffer to write them to.
-    /// The latest joints' model transforms are cached, each in slot `joint % CACHE`; a parent
-    /// missing from it is recomputed by [`Self::model_of`] and cached again. Parents usually
-    /// come shortly before their children (depth-first orders, interleaved chains), which
-    /// makes this O(joints); any order gives the right verdict.
     pub(crate) fn model_is_finite(&self, local: &[Transform]) -> bool {
-        assert!(local.len() == self.parents.len());
+        let mut probe = Vec4::ZERO;
+        self.for_each_model(local, local.len(), |_, m| probe += m.zero_probe());
+        probe == Vec4::ZERO
+    }
+
+    /// Calls `visit(joint, model)` with the model transform of each of the first `count`
+    /// joints in order, without a buffer: the same operations as
+    /// [`Self::local_to_model_finite`], so the same values. The latest joints' model transforms
+    /// are cached, each in slot `joint % CACHE`; a parent missing from it is recomputed by
+    /// [`Self::model_of`] and cached again. Parents usually come shortly before their children
+    /// (depth-first orders, interleaved chains), which makes this O(joints); any order gives
+    /// the same values.
+    pub(crate) fn for_each_model(
+        &self,
+        local: &[Transform],
+        count: usize,
+        mut visit: impl FnMut(usize, &Transform),
+    ) {
+        assert!(local.len() == self.parents.len() && count <= local.len());
         // No joint index reaches u32::MAX, so every slot starts empty.
         let mut joints = [u32::MAX; CACHE];
         let mut models = [Transform::IDENTITY; CACHE];
-        let mut probe = Vec4::ZERO;
-        for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
+        for (i, (&p, l)) in self.parents[..count].iter().zip(local).enumerate() {
             let m = if p < 0 {
                 *l
             } else {
@@ -210,11 +212,10 @@ impl Skeleton {
                 }
                 models[slot].mul_transform(l)
             };
-            probe += m.zero_probe();
+            visit(i, &m);
             joints[i % CACHE] = i as u32;
             models[i % CACHE] = m;
         }
-        probe == Vec4::ZERO
     }
 
     /// Model-space transform of one joint: its ancestors composed root first, the same
@@ -266,11 +267,34 @@ impl Skeleton {
     }
 }
 
+/// `P Σ` of [`Skeleton::model_surely_finite`]'s bound: the largest model scale `P` times
+/// `1 + Σ |translation|∞`, so that every model scale and rotated-scale entry is at most 9 times
+/// it and every model translation at most 49 times it; infinite when nothing is
+/// proved (a non-finite component, or a rotation not of unit length).
+pub(crate) fn model_bound(local: &[Transform]) -> f32 {
+    // No branch in the loop: the probe catches any non-finite component (which `max`
+    // would pass over), an overflowing product or sum becomes infinite and fails the test,
+    // and f32 rounding (under 1 % over 2^16 joints) is well inside the margin.
+    let mut probe = Vec4::ZERO;
+    let (mut rotation, mut scale, mut reach) = (0.0f32, 1.0f32, 1.0f32);
+    for l in local {
+        probe += l.zero_probe();
+        rotation = rotation.max(l.rotation.length_squared());
+        scale *= l.scale.abs().max_element().max(1.0);
+        reach += l.translation.abs().max_element();
+    }
+    if probe == Vec4::ZERO && rotation <= 1.0 + 1e-5 {
+        scale * reach
+    } else {
+        f32::INFINITY
+    }
+}
+
 /// Joints per segment of [`Skeleton::model_of`]'s path: SEGMENT² covers the deepest skeleton.
 const SEGMENT: usize = 256;
 const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
 
-/// Model transforms [`Skeleton::model_is_finite`] keeps: more than a humanoid's arm with its
+/// Model transforms [`Skeleton::for_each_model`] keeps: more than a humanoid's arm with its
 /// fingers, so returning to the chest after one still finds it.
 const CACHE: usize = 64;
 

@@ -1,7 +1,7 @@
 //! `Transform`: translation, rotation, scale (TRS), composed like Unreal's `FTransform`; and
 //! the checks transforms pass on the way in (finite, usable rotation) and out (finite).
 
-use glam::{Quat, Vec3, Vec3A, Vec4};
+use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
@@ -125,6 +125,43 @@ impl Transform {
         let u = Vec3A::from_vec4(q);
         let t = u.cross(v) * 2.0;
         v + t * q.w + u.cross(t)
+    }
+
+    /// The 4×4 matrix (column-major, for column vectors: `M · (p, 1)` is
+    /// [`Self::transform_point`] of `p`, to rounding) that scales, rotates, then translates.
+    /// With the rotation `(x, y, z, w)`, each rotation column is multiplied by its axis' scale:
+    ///
+    /// ```text
+    /// col0 = s.x · (1 − 2(y² + z²), 2(xy + wz), 2(xz − wy), 0)
+    /// col1 = s.y · (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx), 0)
+    /// col2 = s.z · (2(xz + wy), 2(yz − wx), 1 − 2(x² + y²), 0)
+    /// col3 = (t.x, t.y, t.z, 1)
+    /// ```
+    ///
+    /// Scalar arithmetic in this order, so the same bits on every platform.
+    pub fn to_matrix(&self) -> Mat4 {
+        let [x, y, z, w] = self.rotation.to_array();
+        let (s, t) = (self.scale, self.translation);
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+        Mat4::from_cols_array(&[
+            s.x * (1.0 - 2.0 * (yy + zz)),
+            s.x * (2.0 * (xy + wz)),
+            s.x * (2.0 * (xz - wy)),
+            0.0,
+            s.y * (2.0 * (xy - wz)),
+            s.y * (1.0 - 2.0 * (xx + zz)),
+            s.y * (2.0 * (yz + wx)),
+            0.0,
+            s.z * (2.0 * (xz + wy)),
+            s.z * (2.0 * (yz - wx)),
+            s.z * (1.0 - 2.0 * (xx + yy)),
+            0.0,
+            t.x,
+            t.y,
+            t.z,
+            1.0,
+        ])
     }
 
     /// Blends towards `other` by `t`: linear translation and scale, shortest-arc nlerp rotation.

@@ -3,7 +3,8 @@
 //! frame's output). Issue 12, points 1-4, measured as a game uses the solvers, with default
 //! settings: straight chains bend toward targets on their own line; nothing pops near full
 //! reach; the defaults reach reachable targets; constrained chains follow smooth paths without
-//! jumps and inside their limits. Then smooth paths and the edge of reach with other settings.
+//! jumps and inside their limits. Then smooth paths and the edge of reach with other settings,
+//! and static targets, which re-solving never drifts away from.
 //! Each test prints its figures and collects its failures before one assert.
 
 use std::f32::consts::PI;
@@ -18,7 +19,8 @@ mod common;
 
 use common::chain_contract::{self, random_chain_of};
 use common::chains::{
-    bits, bone_axis, bone_lengths, build, chain_of, locals_of, tip, total_length,
+    bits, bone_axis, bone_lengths, build, chain_of, locals_of, random_chain, tip, total_length,
+    Draw,
 };
 use common::limits::{
     check_allowed, constrain, pose_chain, random_allowed_coords, random_spec_of, Spec, LIMIT_TOL,
@@ -1338,6 +1340,55 @@ fn crossing_the_edge_of_reach_is_not_a_cliff() {
                     ri.error, ro.error
                 ));
             }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Solving toward a fixed target again from the previous output never ends farther from it
+/// (README, "Solving every frame"). Found by constraints.rs `static_targets_never_drift_away`;
+/// these are its cases, drawn as that file draws them (4 joints, no limits, 20 iterations). A
+/// solve left the chain folded along the root–goal line with its tip within 5 % of the chain
+/// length of the target, so the next solve ran the closing step on its input first, which laid
+/// the chain out as an arc farther off. No later iterate beat the input, and the best-iterate
+/// bookkeeping, which had not set the input aside, returned the arc: 0.039 L off became 0.23 L.
+#[test]
+fn static_targets_never_drift_away_from_folded_chains() {
+    const SEEDS: [u64; 3] = [
+        18_044_038_780_661_791_356,
+        5_219_467_811_930_374_336,
+        2_826_871_550_980_987_626,
+    ];
+    let mut failures = Vec::new();
+    for seed in SEEDS {
+        // constraints.rs's stream: its salt, its chain drawing, then the root parent and goal.
+        let mut rng = Rng::salted(seed, 0x2545_F491_4F6C_DD1D);
+        let chain = random_chain(&mut rng, 4, 1.0, true, Draw::BendFirst);
+        let root_parent = rng.rotation(PI);
+        let total = total_length(&chain);
+        let goal = rng.in_ball(chain[0].translation, 1.3 * total);
+        for mut solver in Solver::both(20, false, EndRotation::KeepLocal, 10) {
+            let mut current = chain.clone();
+            let mut error = (tip(&current) - goal).length();
+            let mut errors = vec![error / total];
+            for k in 0..4 {
+                let mut out = current.clone();
+                let r = solver
+                    .solve(&mut out, root_parent, &ChainTarget::at(goal))
+                    .unwrap();
+                if r.error > error + 1e-5 * total {
+                    failures.push(format!(
+                        "seed {seed} {} solve {k}: error went from {:.4} L to {:.4} L",
+                        solver.name(),
+                        error / total,
+                        r.error / total
+                    ));
+                }
+                error = r.error;
+                errors.push(error / total);
+                current = out;
+            }
+            eprintln!("seed {seed} {}: errors (L) {errors:.4?}", solver.name());
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");

@@ -29,7 +29,7 @@ use sinew::ffi::SinewEndRotation;
 use sinew::{
     BlendSpace, Ccd, CcdSettings, ChainTarget, Clip, ClipCursor, Crossfade, EndRotation, Fabrik,
     FabrikSettings, FadeCurve, HandIkRetargeting, HandIkRetargetingSettings, HandPair,
-    Interpolation, JointMask, Layer, Pose, Quat, Skeleton, Track, Transform, TwoBoneIk,
+    Interpolation, JointMask, Layer, Mat4, Pose, Quat, Skeleton, Skin, Track, Transform, TwoBoneIk,
     TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
@@ -415,6 +415,30 @@ fn golden() -> String {
     let offset = node.apply_model(&mut model, &hands, &[1]).unwrap();
     g.floats("HAND_OFFSET", &offset.to_array());
     g.transforms("HAND_MODEL", &model);
+
+    // Model matrices of pose B, and the palette of a skin of joints 3, 1 and 5 bound at the
+    // rest pose (inverse binds handed over as they are).
+    let matrices = |pose: &Pose| {
+        let mut out = vec![Mat4::ZERO; pose.joint_count()];
+        pose.model_matrices_into(&mut out).unwrap();
+        out
+    };
+    let flat = |ms: &[Mat4]| -> Vec<f32> { ms.iter().flat_map(|m| m.to_cols_array()).collect() };
+    let bind_pose = Pose::new(skeleton.clone());
+    let bound = matrices(&bind_pose);
+    let joints = [3u32, 1, 5];
+    let binds: Vec<Mat4> = joints
+        .iter()
+        .map(|&j| bound[j as usize].inverse())
+        .collect();
+    let mut posed = Pose::new(skeleton.clone());
+    posed.set_local(&pose_b_local(&skeleton)).unwrap();
+    g.floats("MATRICES", &flat(&matrices(&posed)));
+    g.floats("INVERSE_BINDS", &flat(&binds));
+    let skin = Skin::new(&skeleton, Some(&joints), &binds).unwrap();
+    let mut palette = vec![Mat4::ZERO; joints.len()];
+    posed.skinning_palette_into(&skin, &mut palette).unwrap();
+    g.floats("PALETTE", &flat(&palette));
     g.text
 }
 

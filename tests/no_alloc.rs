@@ -7,7 +7,9 @@ use std::ptr::{null, null_mut};
 use std::sync::Arc;
 
 use sinew::ffi::*;
-use sinew::{Pose, Quat, Skeleton, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
+use sinew::{
+    Mat4, Pose, Quat, Skeleton, Skin, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
+};
 
 mod common;
 
@@ -770,5 +772,68 @@ fn sampling_a_frames_clip_allocates_nothing() {
         sinew_clip_cursor_destroy(c_cursor);
         sinew_clip_destroy(c_clip);
         sinew_skeleton_destroy(c_skeleton);
+    }
+}
+
+#[test]
+fn model_matrices_and_skinning_palettes_allocate_nothing() {
+    // The arm, and the deep and shuffled skeletons of `model_reads_...` (a root scale past the
+    // cheap bound, so the checking passes run too), each with a skin of every other joint.
+    let n = 600;
+    let chain: Vec<i32> = (-1..n as i32 - 1).collect();
+    let spread: Vec<i32> = (0..n as i32).map(|i| (i / 2) - 1).collect();
+    let arm = arm_skeleton();
+    let mut skeletons = vec![arm.clone()];
+    for parents in [chain, spread] {
+        let mut rest = vec![Transform::from_translation(Vec3::new(0.01, 0.0, 0.0)); n];
+        rest[0].scale = Vec3::splat(1e36);
+        skeletons.push(Skeleton::new(&parents, &rest, None).unwrap());
+    }
+    for skeleton in skeletons {
+        let count = skeleton.joint_count();
+        let joints: Vec<u32> = (0..count as u32).rev().step_by(2).collect();
+        let binds = vec![Mat4::from_scale(Vec3::splat(1e-3)); joints.len()];
+        let skin = Skin::new(&skeleton, Some(&joints), &binds).unwrap();
+        let pose = Pose::new(Arc::new(skeleton));
+        let mut matrices = vec![Mat4::ZERO; count];
+        let mut palette = vec![Mat4::ZERO; joints.len()];
+        assert_eq!(
+            allocations(|| {
+                pose.model_matrices_into(&mut matrices).unwrap();
+                pose.skinning_palette_into(&skin, &mut palette).unwrap();
+            }),
+            0
+        );
+    }
+    // Through the C ABI.
+    let skeleton = c_skeleton_of(&arm);
+    let (mut pose, mut skin) = (null_mut(), null_mut());
+    let binds = [SinewMat4::from(Mat4::IDENTITY); 4];
+    let mut out = [SinewMat4::default(); 4];
+    // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
+    unsafe {
+        ok(sinew_pose_create(skeleton, &mut pose));
+        ok(sinew_skin_create(
+            skeleton,
+            null(),
+            binds.as_ptr(),
+            4,
+            &mut skin,
+        ));
+        assert_eq!(
+            allocations(|| {
+                ok(sinew_pose_compute_model_matrices(pose, out.as_mut_ptr(), 4));
+                ok(sinew_pose_compute_skinning_palette(
+                    pose,
+                    skin,
+                    out.as_mut_ptr(),
+                    4,
+                ));
+            }),
+            0
+        );
+        sinew_skin_destroy(skin);
+        sinew_pose_destroy(pose);
+        sinew_skeleton_destroy(skeleton);
     }
 }

@@ -22,8 +22,8 @@ use proptest::prelude::*;
 use sinew::ffi::*;
 use sinew::{
     CcdSettings, ChainTarget, ErrorKind, FabrikSettings, HandIkRetargeting,
-    HandIkRetargetingSettings, HandPair, IkResult, Pose, Quat, Skeleton, Transform, TwoBoneIk,
-    TwoBoneIkSettings, TwoBoneTarget, Vec3,
+    HandIkRetargetingSettings, HandPair, IkResult, Mat4, Pose, Quat, Skeleton, Skin, Transform,
+    TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
 // ------------------------------------------------------------------------------ validity
@@ -516,4 +516,291 @@ seeded_properties! {
     two_bone_solve_pose_agrees_with_the_model_space_solve => two_bone_pose_solve_is_the_model_solve,
     chain_solve_pose_agrees_with_the_model_space_solve => chain_pose_solves_are_the_model_solves,
     hand_retargeting_apply_pose_agrees_with_apply_model => hand_retargeting_pose_is_the_model,
+}
+
+// ------------------------------------------------------------------------------ matrices and skins
+
+/// `Skin::new` refuses what its documentation lists (no entries, counts that differ, a joint
+/// out of range or listed twice, a non-finite inverse bind), each with its kind; the palette
+/// refuses a pose of another joint count and a buffer of the wrong length, writing nothing.
+#[test]
+fn invalid_skins_and_palette_buffers_are_refused() {
+    let (parents, local) = ([-1, 0, 1], [Transform::from_translation(Vec3::Y); 3]);
+    let skeleton = Skeleton::new(&parents, &local, None).unwrap();
+    let id = [Mat4::IDENTITY; 3];
+    let kind = |joints: Option<&[u32]>, binds: &[Mat4]| {
+        Skin::new(&skeleton, joints, binds).unwrap_err().kind()
+    };
+    assert_eq!(kind(Some(&[]), &[]), ErrorKind::InvalidArgument);
+    assert_eq!(kind(None, &[]), ErrorKind::InvalidArgument);
+    assert_eq!(kind(None, &id[..2]), ErrorKind::SizeMismatch);
+    assert_eq!(kind(Some(&[0, 1]), &id), ErrorKind::SizeMismatch);
+    assert_eq!(kind(Some(&[0, 3]), &id[..2]), ErrorKind::OutOfRange);
+    assert_eq!(kind(Some(&[2, 1, 2]), &id), ErrorKind::InvalidArgument);
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        let mut binds = id;
+        binds[1].w_axis.y = bad;
+        assert_eq!(kind(None, &binds), ErrorKind::NonFinite);
+    }
+    let skin = Skin::new(&skeleton, Some(&[2, 0]), &id[..2]).unwrap();
+    assert_eq!((skin.joint_count(), skin.joints()), (2, &[2u32, 0][..]));
+    let sentinel = Mat4::from_cols_array(&[7.0; 16]);
+    let mut out = [sentinel; 3];
+    let pose = posed(&parents, &local);
+    let e = pose.skinning_palette_into(&skin, &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::SizeMismatch);
+    let e = pose.model_matrices_into(&mut out[..2]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::SizeMismatch);
+    let other = posed(&[-1, 0], &local[..2]);
+    let e = other
+        .skinning_palette_into(&skin, &mut out[..2])
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::SizeMismatch);
+    assert_eq!(out, [sentinel; 3]);
+}
+
+/// The matrix of a transform as the documentation writes it (README, "Poses and model space"):
+/// rotation columns scaled per axis, translation in the last column, in f64, column-major.
+fn reference_matrix(t: &Transform) -> [f64; 16] {
+    let [x, y, z, w] = t.rotation.to_array().map(f64::from);
+    let [sx, sy, sz] = t.scale.to_array().map(f64::from);
+    let [tx, ty, tz] = t.translation.to_array().map(f64::from);
+    [
+        sx * (1.0 - 2.0 * (y * y + z * z)),
+        sx * 2.0 * (x * y + w * z),
+        sx * 2.0 * (x * z - w * y),
+        0.0,
+        sy * 2.0 * (x * y - w * z),
+        sy * (1.0 - 2.0 * (x * x + z * z)),
+        sy * 2.0 * (y * z + w * x),
+        0.0,
+        sz * 2.0 * (x * z + w * y),
+        sz * 2.0 * (y * z - w * x),
+        sz * (1.0 - 2.0 * (x * x + y * y)),
+        0.0,
+        tx,
+        ty,
+        tz,
+        1.0,
+    ]
+}
+
+/// `a · b` of column-major 4×4 matrices.
+fn reference_mul(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {
+    std::array::from_fn(|i| {
+        let (row, col) = (i % 4, i / 4);
+        (0..4).map(|k| a[4 * k + row] * b[4 * col + k]).sum()
+    })
+}
+
+fn assert_matrix_close(what: &str, got: &Mat4, want: &[f64; 16], eps: f64) {
+    let got = got.to_cols_array();
+    let size = 1.0 + want.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (f64::from(g) - w).abs() <= eps * size,
+            "{what}: entry {i} (row {}, column {}) is {g}, expected {w}",
+            i % 4,
+            i / 4
+        );
+    }
+}
+
+/// The C ABI's model matrices of `pose` (`n` joints), as the core's type.
+fn ffi_matrices(pose: *const SinewPose, n: usize) -> Vec<Mat4> {
+    let mut out = vec![SinewMat4::default(); n];
+    // SAFETY: a live pose of `n` joints and a buffer of `n` matrices.
+    ok(unsafe { sinew_pose_compute_model_matrices(pose, out.as_mut_ptr(), n as u32) });
+    out.into_iter().map(Into::into).collect()
+}
+
+/// The example as matrices: joint 2's matrix is the matrix of its model transform,
+/// translation (3, 2, 0), and not the product of the local matrices, which shears it (the
+/// root's (2, 1, 1) scale acts on joint 1's rotated axes) and puts joint 2 at (3, 1, 0).
+#[test]
+fn matrices_are_of_the_composed_transform_not_products_of_local_ones() {
+    let parents = [-1, 0, 1];
+    let mut local = [Transform::from_translation(Vec3::X); 3];
+    local[0].scale = Vec3::new(2.0, 1.0, 1.0);
+    local[1].rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let pose = posed(&parents, &local);
+    let mut m = [Mat4::ZERO; 3];
+    pose.model_matrices_into(&mut m).unwrap();
+    assert!(m[2]
+        .w_axis
+        .abs_diff_eq(glam::Vec4::new(3.0, 2.0, 0.0, 1.0), 1e-6));
+    let product = local
+        .iter()
+        .fold(Mat4::IDENTITY, |acc, l| acc * l.to_matrix());
+    assert!(product
+        .w_axis
+        .abs_diff_eq(glam::Vec4::new(3.0, 1.0, 0.0, 1.0), 1e-6));
+    // Joint 1's model rotation is 90° about Z with scale (2, 1, 1) after it: no shear.
+    assert!(m[1]
+        .x_axis
+        .abs_diff_eq(glam::Vec4::new(0.0, 2.0, 0.0, 0.0), 1e-6));
+    assert!(m[1]
+        .y_axis
+        .abs_diff_eq(glam::Vec4::new(-1.0, 0.0, 0.0, 0.0), 1e-6));
+}
+
+fn matrices_follow_the_rule(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    let pose = posed(&s.parents, &s.local);
+    let mut matrices = vec![Mat4::ZERO; s.n()];
+    pose.model_matrices_into(&mut matrices).unwrap();
+    for (j, (m, model)) in matrices.iter().zip(&s.model).enumerate() {
+        assert_matrix_close(&format!("joint {j}"), m, &reference_matrix(model), 1e-5);
+        // The same bits as the model transform the pose gives, made a matrix.
+        assert_eq!(*m, s.pose_model[j].to_matrix(), "joint {j}");
+        let p = rng.vec3(2.0);
+        let moved = m.transform_point3(p);
+        let want = s.model[j].translation + s.model[j].rotation * (s.model[j].scale * p);
+        assert!(moved.abs_diff_eq(want, 1e-4 * (1.0 + want.length())));
+    }
+    let (skeleton, ffi) = ffi_pose(&s.parents, &s.local);
+    assert_eq!(ffi_matrices(ffi, s.n()), matrices, "C ABI");
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        sinew_pose_destroy(ffi);
+        sinew_skeleton_destroy(skeleton);
+    }
+}
+
+/// A random skin of the scenario's skeleton bound at its rest pose (`s.local`): some joints in
+/// a shuffled order, or all of them in order (`None`), each with the inverse of its bind-time
+/// model matrix.
+fn random_skin(s: &Scenario, rng: &mut Rng) -> (Option<Vec<u32>>, Vec<Mat4>) {
+    let mut joints: Vec<u32> = (0..s.n() as u32).collect();
+    let all = rng.chance(0.3);
+    if !all {
+        for i in (1..joints.len()).rev() {
+            joints.swap(i, rng.index(i + 1));
+        }
+        joints.truncate(1 + rng.index(s.n()));
+    }
+    let binds = joints
+        .iter()
+        .map(|&j| s.pose_model[j as usize].to_matrix().inverse())
+        .collect();
+    ((!all).then_some(joints), binds)
+}
+
+fn palettes_follow_the_rule(seed: u64) {
+    let (s, mut rng) = Scenario::new(seed);
+    let (joints, binds) = random_skin(&s, &mut rng);
+    let skeleton = Skeleton::new(&s.parents, &s.local, None).unwrap();
+    let skin = Skin::new(&skeleton, joints.as_deref(), &binds).unwrap();
+    let entry_joint = |k: usize| joints.as_ref().map_or(k, |j| j[k] as usize);
+    // At the bind pose every entry is the identity (to rounding).
+    let mut pose = posed(&s.parents, &s.local);
+    let mut palette = vec![Mat4::ZERO; skin.joint_count()];
+    pose.skinning_palette_into(&skin, &mut palette).unwrap();
+    let identity = Mat4::IDENTITY.to_cols_array().map(f64::from);
+    for (k, p) in palette.iter().enumerate() {
+        assert_matrix_close(&format!("bind pose entry {k}"), p, &identity, 1e-4);
+    }
+    // Posed: model · inverse bind, by the reference rule.
+    for l in pose.local_mut() {
+        l.rotation = (rng.rotation(1.0) * l.rotation).normalize();
+        l.translation += rng.vec3(0.5);
+    }
+    pose.skinning_palette_into(&skin, &mut palette).unwrap();
+    let model = s.model_of_pose(&pose);
+    let mut matrices = vec![Mat4::ZERO; s.n()];
+    pose.model_matrices_into(&mut matrices).unwrap();
+    for (k, p) in palette.iter().enumerate() {
+        let j = entry_joint(k);
+        let bind = binds[k].to_cols_array().map(f64::from);
+        let want = reference_mul(&reference_matrix(&model[j]), &bind);
+        assert_matrix_close(&format!("entry {k} (joint {j})"), p, &want, 1e-4);
+        // The model matrix the pose gives, times the inverse bind (to rounding).
+        let product = matrices[j] * binds[k];
+        let size = product
+            .to_cols_array()
+            .iter()
+            .fold(1.0f32, |m, x| m.max(x.abs()));
+        assert!(p.abs_diff_eq(product, 1e-5 * size));
+    }
+    // The C ABI: the same bits.
+    let (c_skeleton, ffi) = ffi_pose(&s.parents, &s.local);
+    let c_binds: Vec<SinewMat4> = binds.iter().map(|&m| m.into()).collect();
+    let c_joints = joints.as_ref().map_or(std::ptr::null(), |j| j.as_ptr());
+    let local: Vec<SinewTransform> = pose.local().iter().map(|&t| t.into()).collect();
+    let mut skin_handle = std::ptr::null_mut();
+    let mut out = vec![SinewMat4::default(); palette.len()];
+    let (count, mut reported) = (palette.len() as u32, 0u32);
+    // SAFETY: live handles; buffers of the counts passed; handles destroyed once.
+    unsafe {
+        ok(sinew_skin_create(
+            c_skeleton,
+            c_joints,
+            c_binds.as_ptr(),
+            count,
+            &mut skin_handle,
+        ));
+        ok(sinew_skin_joint_count(skin_handle, &mut reported));
+        assert_eq!(reported, count);
+        ok(sinew_pose_set_local(ffi, local.as_ptr(), s.n() as u32));
+        ok(sinew_pose_compute_skinning_palette(
+            ffi,
+            skin_handle,
+            out.as_mut_ptr(),
+            count,
+        ));
+        sinew_skin_destroy(skin_handle);
+        sinew_pose_destroy(ffi);
+        sinew_skeleton_destroy(c_skeleton);
+    }
+    let out: Vec<Mat4> = out.into_iter().map(Into::into).collect();
+    assert_eq!(out, palette, "C ABI");
+}
+
+/// Finite poses whose matrices or palette entries leave f32's range fail with
+/// NUMERIC_OVERFLOW and write nothing; huge ones that stay inside it pass the checking pass.
+#[test]
+fn matrix_and_palette_overflow_writes_nothing() {
+    let parents = [-1, 0, 1];
+    let local = [Transform::from_translation(Vec3::X); 3];
+    let skeleton = Skeleton::new(&parents, &local, None).unwrap();
+    let mut pose = posed(&parents, &local);
+    let sentinel = Mat4::from_cols_array(&[7.0; 16]);
+    let huge_bind = Mat4::from_scale(Vec3::splat(1e30));
+    let skin = Skin::new(&skeleton, Some(&[2]), &[huge_bind]).unwrap();
+    let mut palette = [sentinel];
+    let mut matrices = [sentinel; 3];
+    // Fine: translations near 1e37, inside the range though past the cheap bound.
+    pose.local_mut()[0].scale = Vec3::splat(1e37);
+    pose.model_matrices_into(&mut matrices).unwrap();
+    assert!(matrices[2].w_axis.x > 1e37 && matrices.iter().all(|m| m.is_finite()));
+    // The palette entry: 1e37 · 1e30 overflows.
+    let e = pose.skinning_palette_into(&skin, &mut palette).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NumericOverflow);
+    assert_eq!(palette, [sentinel]);
+    // A finite model scale whose matrix entry overflows (rounding above 1 in the rotation).
+    pose.local_mut()[0].scale = Vec3::splat(f32::MAX);
+    pose.local_mut()[0].rotation = Quat::from_rotation_z(0.7);
+    let mut matrices = [sentinel; 3];
+    match pose.model_matrices_into(&mut matrices) {
+        Ok(()) => assert!(matrices.iter().all(|m| m.is_finite())),
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::NumericOverflow);
+            assert_eq!(matrices, [sentinel; 3]);
+        }
+    }
+    // Model translations overflow.
+    pose.local_mut()[0].rotation = Quat::IDENTITY;
+    pose.local_mut()[1].translation = Vec3::new(3e38, 0.0, 0.0);
+    pose.local_mut()[2].translation = Vec3::new(3e38, 0.0, 0.0);
+    let e = pose.model_matrices_into(&mut matrices).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NumericOverflow);
+    assert_eq!(matrices, [sentinel; 3]);
+    let e = pose.skinning_palette_into(&skin, &mut palette).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NumericOverflow);
+    assert_eq!(palette, [sentinel]);
+}
+
+seeded_properties! {
+    model_matrices_follow_the_rule => matrices_follow_the_rule,
+    skinning_palettes_follow_the_rule => palettes_follow_the_rule,
 }

@@ -230,6 +230,43 @@ static_assert(offsetof(Transform, rotation) == offsetof(SinewTransform, rotation
               "Transform::rotation");
 static_assert(offsetof(Transform, scale) == offsetof(SinewTransform, scale), "Transform::scale");
 
+/// A 4×4 matrix, layout-compatible with `SinewMat4`: 16 floats, column-major (`m[4 * col +
+/// row]`, the layout of Unity's `Matrix4x4`, glTF, OpenGL and GLM), for column vectors: a
+/// point maps to `M · (p, 1)`, the translation in `m[12..14]`. Unreal multiplies row vectors:
+/// its `FMatrix44f` holds these same 16 floats in this order. Default: identity.
+struct Mat4 {
+  float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+  constexpr Mat4() noexcept = default;
+  Mat4(const SinewMat4& c) noexcept { std::memcpy(m, &c, sizeof m); }  // NOLINT: implicit
+  operator SinewMat4() const noexcept { return to_c(); }
+  SinewMat4 to_c() const noexcept {
+    SinewMat4 c;
+    std::memcpy(&c, m, sizeof m);
+    return c;
+  }
+
+  /// Entry at `row`, `col` (0 to 3).
+  constexpr float operator()(int row, int col) const noexcept { return m[4 * col + row]; }
+  constexpr float& operator()(int row, int col) noexcept { return m[4 * col + row]; }
+
+  static constexpr Mat4 identity() noexcept { return Mat4{}; }
+
+  friend bool operator==(const Mat4& a, const Mat4& b) noexcept {
+    for (int i = 0; i < 16; ++i) {
+      if (a.m[i] != b.m[i]) return false;
+    }
+    return true;
+  }
+  friend bool operator!=(const Mat4& a, const Mat4& b) noexcept { return !(a == b); }
+};
+
+static_assert(detail::layout_compatible<Mat4, SinewMat4>(), "Mat4 must match SinewMat4");
+static_assert(sizeof(Mat4) == 64, "Mat4 is 64 bytes");
+static_assert(offsetof(SinewMat4, m10) == 4 && offsetof(SinewMat4, m01) == 16 &&
+                  offsetof(SinewMat4, m03) == 48 && offsetof(SinewMat4, m33) == 60,
+              "SinewMat4 is column-major");
+
 /// Outcome of an IK solve (`SinewIkResult` with `reached` as a bool).
 struct IkResult {
   bool reached = false;     ///< The end finished within tolerance of the target.
@@ -500,6 +537,8 @@ inline const SinewTransform* c_ptr(const Transform* p) noexcept {
 inline SinewTransform* c_ptr(Transform* p) noexcept { return c_ptr<Transform, SinewTransform>(p); }
 inline const SinewVec3* c_ptr(const Vec3* p) noexcept { return c_ptr<Vec3, SinewVec3>(p); }
 inline const SinewQuat* c_ptr(const Quat* p) noexcept { return c_ptr<Quat, SinewQuat>(p); }
+inline const SinewMat4* c_ptr(const Mat4* p) noexcept { return c_ptr<Mat4, SinewMat4>(p); }
+inline SinewMat4* c_ptr(Mat4* p) noexcept { return c_ptr<Mat4, SinewMat4>(p); }
 
 /// Optional argument -> NULL or a pointer to a converted local.
 template <class C, class T>
@@ -719,6 +758,43 @@ class JointMask : public detail::Owned<JointMask, SinewJointMask> {
   }
 };
 
+/// The joints a mesh is skinned to and one inverse bind matrix each (the inverse of the
+/// joint's model matrix at bind time, as glTF's `inverseBindMatrices`), given once; poses
+/// compute skinning palettes from it (`Pose::compute_skinning_palette`). Immutable.
+class Skin : public detail::Owned<Skin, SinewSkin> {
+ public:
+  /// An empty handle (as a moved-from one).
+  Skin() noexcept {}  // user-provided: not an aggregate
+
+  /// A skin of every joint of `skeleton` in order (`inverse_binds.size()` is the joint count).
+  static Result<Skin> create(const Skeleton& skeleton, Span<const Mat4> inverse_binds) {
+    uint32_t n = 0;
+    if (!detail::narrow(inverse_binds.size(), n)) return detail::too_large();
+    return make(&sinew_skin_create, skeleton.get(), static_cast<const uint32_t*>(nullptr),
+                detail::c_ptr(inverse_binds.data()), n);
+  }
+  /// A skin whose palette entry `k` is joint `joints[k]` (unique), with `inverse_binds[k]`
+  /// (equal sizes).
+  static Result<Skin> create(const Skeleton& skeleton, Span<const uint32_t> joints,
+                             Span<const Mat4> inverse_binds) {
+    if (joints.size() != inverse_binds.size()) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "joints and inverse_binds must have the same size");
+    }
+    uint32_t n = 0;
+    if (!detail::narrow(joints.size(), n)) return detail::too_large();
+    return make(&sinew_skin_create, skeleton.get(), joints.data(),
+                detail::c_ptr(inverse_binds.data()), n);
+  }
+
+  /// Number of palette entries (skinned joints).
+  Result<uint32_t> joint_count() const {
+    uint32_t count = 0;
+    SinewStatus s = sinew_skin_joint_count(get(), &count);
+    return detail::checked(s, count);
+  }
+};
+
 /// One local transform per joint of a skeleton (which it keeps alive): what solvers, blends,
 /// clips and crossfades read and write. Use one pose from one thread at a time.
 class Pose : public detail::Owned<Pose, SinewPose> {
@@ -776,6 +852,32 @@ class Pose : public detail::Owned<Pose, SinewPose> {
   Result<std::vector<Transform>> compute_model() const {
     return detail::filled<Transform>(joint_count(),
                                      [this](Span<Transform> out) { return compute_model(out); });
+  }
+  /// Model-space 4×4 matrices (column-major) of every joint into `out` (its size must be the
+  /// joint count): each the matrix of the joint's model transform as `compute_model` gives
+  /// it (scale, then rotation, then translation). Const; `out` is untouched on error.
+  Result<void> compute_model_matrices(Span<Mat4> out) const {
+    return detail::call_with_span(&sinew_pose_compute_model_matrices, get(), out);
+  }
+  /// `compute_model_matrices` into a new vector.
+  Result<std::vector<Mat4>> compute_model_matrices() const {
+    return detail::filled<Mat4>(joint_count(),
+                                [this](Span<Mat4> out) { return compute_model_matrices(out); });
+  }
+  /// `skin`'s skinning palette into `out` (its size must be the skin's joint count): entry `k`
+  /// is the model matrix of the skin's joint `k` times its inverse bind matrix. Const; `out`
+  /// is untouched on error.
+  Result<void> compute_skinning_palette(const Skin& skin, Span<Mat4> out) const {
+    uint32_t n = 0;
+    if (!detail::narrow(out.size(), n)) return detail::too_large();
+    return detail::check_status(
+        sinew_pose_compute_skinning_palette(get(), skin.get(), detail::c_ptr(out.data()), n));
+  }
+  /// `compute_skinning_palette` into a new vector.
+  Result<std::vector<Mat4>> compute_skinning_palette(const Skin& skin) const {
+    return detail::filled<Mat4>(skin.joint_count(), [this, &skin](Span<Mat4> out) {
+      return compute_skinning_palette(skin, out);
+    });
   }
   /// Sets the pose from model-space transforms of every joint; unchanged on error.
   Result<void> set_model(Span<const Transform> model) {

@@ -44,6 +44,7 @@ template <> struct HandleTraits<SinewJointMask> { SINEW_HANDLE_MEMBERS_(sinew_jo
 template <> struct HandleTraits<SinewClip> { SINEW_HANDLE_MEMBERS_(sinew_clip) };
 template <> struct HandleTraits<SinewClipCursor> { SINEW_HANDLE_MEMBERS_(sinew_clip_cursor) };
 template <> struct HandleTraits<SinewCrossfade> { SINEW_HANDLE_MEMBERS_(sinew_crossfade) };
+template <> struct HandleTraits<SinewSkin> { SINEW_HANDLE_MEMBERS_(sinew_skin) };
 template <> struct HandleTraits<SinewTwoBoneIk> {
   SINEW_SOLVER_MEMBERS_(SinewTwoBoneIk, sinew_two_bone_ik)
 };

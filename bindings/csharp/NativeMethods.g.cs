@@ -692,6 +692,37 @@ namespace Sinew.Native
         public static extern SinewStatus sinew_pose_set_model_transform(SinewPose* pose, uint joint, SinewTransform* transform);
 
         /// <summary>
+        ///  Writes the model-space 4×4 matrix of every joint (`count` must equal the joint count),
+        ///  column-major (`SinewMat4`): each joint's model transform, the same bits as
+        ///  `sinew_pose_compute_model` gives, as a matrix that scales, rotates, then translates. For
+        ///  a rotation `(x, y, z, w)` and scale `s`: column 0 is `s.x · (1 − 2(y² + z²), 2(xy + wz),
+        ///  2(xz − wy), 0)`, column 1 `s.y · (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx), 0)`, column 2
+        ///  `s.z · (2(xz + wy), 2(yz − wx), 1 − 2(x² + y²), 0)` and column 3 the translation with 1.
+        ///  The matrix of the composed model transform, not a product of local matrices (which would
+        ///  shear under a non-uniform scale). Takes a const pose; nothing is written unless every
+        ///  matrix is finite (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+        ///
+        ///  # Safety
+        ///  `out_matrices` must hold `count` items.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_pose_compute_model_matrices", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_pose_compute_model_matrices(SinewPose* pose, SinewMat4* out_matrices, uint count);
+
+        /// <summary>
+        ///  Writes `skin`'s skinning palette (`count` must equal the skin's joint count): entry `k`
+        ///  is the model matrix of the skin's joint `k` (as `sinew_pose_compute_model_matrices` gives
+        ///  it) times its inverse bind matrix, `model · inverse_bind`, column-major. `skin` must be
+        ///  made for a skeleton with the pose's joint count (`SINEW_STATUS_SIZE_MISMATCH` otherwise).
+        ///  Takes a const pose; nothing is written unless every entry is finite
+        ///  (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+        ///
+        ///  # Safety
+        ///  `out_palette` must hold `count` items.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_pose_compute_skinning_palette", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_pose_compute_skinning_palette(SinewPose* pose, SinewSkin* skin, SinewMat4* out_palette, uint count);
+
+        /// <summary>
         ///  Creates a skeleton from `joint_count` parent indices (-1 for a root; each parent must come
         ///  before its child), rest-pose local transforms and optional joint names (NULL, or
         ///  `joint_count` unique non-empty UTF-8 strings, copied). Rest rotations are renormalized.
@@ -742,6 +773,31 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_skeleton_get_rest_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_skeleton_get_rest_pose(SinewSkeleton* skeleton, SinewTransform* out_rest_pose, uint count);
+
+        /// <summary>
+        ///  Creates a skin of `skeleton` with `count` palette entries: entry `k` is joint `joints[k]`
+        ///  (unique indices below the joint count), or joint `k` when `joints` is NULL (then `count`
+        ///  must equal the joint count), with inverse bind matrix `inverse_binds[k]` (finite; the
+        ///  inverse of the joint's model matrix at bind time, as glTF's `inverseBindMatrices`).
+        ///  Copied. `SINEW_STATUS_INVALID_ARGUMENT` for a `count` of 0 or a joint listed twice.
+        ///
+        ///  # Safety
+        ///  `inverse_binds` must hold `count` items, and `joints` too unless NULL.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_skin_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_skin_create(SinewSkeleton* skeleton, uint* joints, SinewMat4* inverse_binds, uint count, SinewSkin** out_skin);
+
+        /// <summary>
+        ///  Releases a skin. NULL is a no-op.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_skin_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_skin_destroy(SinewSkin* skin);
+
+        /// <summary>
+        ///  Writes the number of palette entries (skinned joints).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_skin_joint_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_skin_joint_count(SinewSkin* skin, uint* out_count);
 
         /// <summary>
         ///  Fills `out` with the defaults (Unreal's TwoBoneIK node defaults). NULL is ignored.
@@ -1070,6 +1126,15 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    ///  Opaque skin handle: the joints a mesh is skinned to and their inverse bind matrices.
+    ///  Immutable once created, so it may be read from any number of threads at once.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSkin
+    {
+    }
+
+    /// <summary>
     ///  Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -1153,6 +1218,35 @@ namespace Sinew.Native
         public SinewVec3 translation;
         public SinewQuat rotation;
         public SinewVec3 scale;
+    }
+
+    /// <summary>
+    ///  A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
+    ///  fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
+    ///  Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
+    ///  rows (Unreal multiplies row vectors, so its matrix is this one transposed, the same
+    ///  floats). For column vectors: a point `p` maps to `M · (p, 1)`, the translation in
+    ///  `m03 m13 m23`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewMat4
+    {
+        public float m00;
+        public float m10;
+        public float m20;
+        public float m30;
+        public float m01;
+        public float m11;
+        public float m21;
+        public float m31;
+        public float m02;
+        public float m12;
+        public float m22;
+        public float m32;
+        public float m03;
+        public float m13;
+        public float m23;
+        public float m33;
     }
 
     /// <summary>
@@ -1742,6 +1836,23 @@ namespace Sinew
         public SinewSkeleton* NativePointer { get { return (SinewSkeleton*)handle.Pointer; } }
     }
 
+    /// <summary>Owns a SinewSkin; releases it with sinew_skin_destroy.</summary>
+    public sealed unsafe class SkinHandle : SinewHandle
+    {
+        protected override void Destroy(IntPtr native) { NativeMethods.sinew_skin_destroy((SinewSkin*)native); }
+    }
+
+    public sealed unsafe partial class Skin : NativeObject
+    {
+        internal override SinewHandle NewHandle() { return new SkinHandle(); }
+
+        /// <summary>The SafeHandle owning the native object.</summary>
+        public SkinHandle Handle { get { return (SkinHandle)handle; } }
+
+        /// <summary>The raw pointer for NativeMethods calls (e.g. from jobs); valid until Dispose.</summary>
+        public SinewSkin* NativePointer { get { return (SinewSkin*)handle.Pointer; } }
+    }
+
     /// <summary>Owns a SinewTwoBoneIk; releases it with sinew_two_bone_ik_destroy.</summary>
     public sealed unsafe class TwoBoneIkHandle : SinewHandle
     {
@@ -2213,6 +2324,89 @@ namespace Sinew
                 hash = hash * 31 + Soften.GetHashCode();
                 hash = hash * 31 + KeepTwist.GetHashCode();
                 hash = hash * 31 + PoleWeight.GetHashCode();
+                return hash;
+            }
+        }
+    }
+
+    /// <summary>
+    ///  A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
+    ///  fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
+    ///  Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
+    ///  rows (Unreal multiplies row vectors, so its matrix is this one transposed, the same
+    ///  floats). For column vectors: a point `p` maps to `M · (p, 1)`, the translation in
+    ///  `m03 m13 m23`.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct Mat4 : IEquatable<Mat4>
+    {
+        /// <summary>The C struct: pass <c>&amp;value.Native</c> to NativeMethods.</summary>
+        public SinewMat4 Native;
+
+        public float M00 { get { return Native.m00; } set { Native.m00 = value; } }
+        public float M10 { get { return Native.m10; } set { Native.m10 = value; } }
+        public float M20 { get { return Native.m20; } set { Native.m20 = value; } }
+        public float M30 { get { return Native.m30; } set { Native.m30 = value; } }
+        public float M01 { get { return Native.m01; } set { Native.m01 = value; } }
+        public float M11 { get { return Native.m11; } set { Native.m11 = value; } }
+        public float M21 { get { return Native.m21; } set { Native.m21 = value; } }
+        public float M31 { get { return Native.m31; } set { Native.m31 = value; } }
+        public float M02 { get { return Native.m02; } set { Native.m02 = value; } }
+        public float M12 { get { return Native.m12; } set { Native.m12 = value; } }
+        public float M22 { get { return Native.m22; } set { Native.m22 = value; } }
+        public float M32 { get { return Native.m32; } set { Native.m32 = value; } }
+        public float M03 { get { return Native.m03; } set { Native.m03 = value; } }
+        public float M13 { get { return Native.m13; } set { Native.m13 = value; } }
+        public float M23 { get { return Native.m23; } set { Native.m23 = value; } }
+        public float M33 { get { return Native.m33; } set { Native.m33 = value; } }
+
+        public static implicit operator SinewMat4(Mat4 value) { return value.Native; }
+        public static implicit operator Mat4(SinewMat4 native) { Mat4 value; value.Native = native; return value; }
+
+        /// <summary>Field by field (floats by Equals: NaN equals NaN).</summary>
+        public bool Equals(Mat4 other)
+        {
+            return M00.Equals(other.M00)
+                && M10.Equals(other.M10)
+                && M20.Equals(other.M20)
+                && M30.Equals(other.M30)
+                && M01.Equals(other.M01)
+                && M11.Equals(other.M11)
+                && M21.Equals(other.M21)
+                && M31.Equals(other.M31)
+                && M02.Equals(other.M02)
+                && M12.Equals(other.M12)
+                && M22.Equals(other.M22)
+                && M32.Equals(other.M32)
+                && M03.Equals(other.M03)
+                && M13.Equals(other.M13)
+                && M23.Equals(other.M23)
+                && M33.Equals(other.M33);
+        }
+
+        public override bool Equals(object other) { return other is Mat4 && Equals((Mat4)other); }
+
+        public override int GetHashCode()
+        {
+            unchecked
+            {
+                int hash = 17;
+                hash = hash * 31 + M00.GetHashCode();
+                hash = hash * 31 + M10.GetHashCode();
+                hash = hash * 31 + M20.GetHashCode();
+                hash = hash * 31 + M30.GetHashCode();
+                hash = hash * 31 + M01.GetHashCode();
+                hash = hash * 31 + M11.GetHashCode();
+                hash = hash * 31 + M21.GetHashCode();
+                hash = hash * 31 + M31.GetHashCode();
+                hash = hash * 31 + M02.GetHashCode();
+                hash = hash * 31 + M12.GetHashCode();
+                hash = hash * 31 + M22.GetHashCode();
+                hash = hash * 31 + M32.GetHashCode();
+                hash = hash * 31 + M03.GetHashCode();
+                hash = hash * 31 + M13.GetHashCode();
+                hash = hash * 31 + M23.GetHashCode();
+                hash = hash * 31 + M33.GetHashCode();
                 return hash;
             }
         }

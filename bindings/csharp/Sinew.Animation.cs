@@ -776,4 +776,84 @@ namespace Sinew
             }
         }
     }
+
+    /// <summary>
+    /// The joints a mesh is skinned to and one inverse bind matrix each (the inverse of the
+    /// joint's model matrix at bind time, as glTF's inverseBindMatrices), given once; poses
+    /// compute skinning palettes from it. Immutable.
+    /// </summary>
+    public sealed unsafe partial class Skin
+    {
+        /// <summary>A skin of every joint of <paramref name="skeleton"/> in order (inverseBinds of length JointCount).</summary>
+        public Skin(Skeleton skeleton, Mat4[] inverseBinds) : this(skeleton, null, inverseBinds) { }
+
+        /// <summary>
+        /// A skin whose palette entry k is joint <paramref name="joints"/>[k] (unique), with
+        /// <paramref name="inverseBinds"/>[k]; <paramref name="joints"/> null for every joint in order.
+        /// </summary>
+        public Skin(Skeleton skeleton, int[] joints, Mat4[] inverseBinds)
+        {
+            if (skeleton == null) Library.ThrowNull("skeleton");
+            if (inverseBinds == null) Library.ThrowNull("inverseBinds");
+            if (joints != null && joints.Length != inverseBinds.Length)
+            {
+                Library.ThrowLength("inverseBinds", "inverseBinds has " + inverseBinds.Length + " entries for " + joints.Length + " joints");
+            }
+            SinewSkin* native = null;
+            using (Lease source = skeleton.Lease())
+            fixed (int* j = joints)
+            fixed (Mat4* b = inverseBinds)
+            {
+                Created(NativeMethods.sinew_skin_create((SinewSkeleton*)source.Pointer, (uint*)j, (SinewMat4*)b, (uint)inverseBinds.Length, &native), native);
+            }
+            JointCount = inverseBinds.Length;
+        }
+
+        /// <summary>Number of palette entries (skinned joints).</summary>
+        public int JointCount { get; }
+    }
+
+    public sealed unsafe partial class Pose
+    {
+        /// <summary>
+        /// Model-space 4×4 matrices (column-major) of every joint into <paramref name="output"/>
+        /// (length JointCount): each the matrix of the joint's model transform as ComputeModel gives
+        /// it (scale, then rotation, then translation). Reads the pose only; output untouched on error.
+        /// </summary>
+        public void ComputeModelMatrices(Mat4[] output)
+        {
+            if (output == null) Library.ThrowNull("output");
+            fixed (Mat4* p = output) ComputeModelMatrices(p, output.Length);
+        }
+        public void ComputeModelMatrices(Mat4* output, int count)
+        {
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_pose_compute_model_matrices((SinewPose*)self.Pointer, (SinewMat4*)output, (uint)count));
+        }
+        public Mat4[] ComputeModelMatrices() { return NewArray<Mat4>(JointCount, ComputeModelMatrices); }
+
+        /// <summary>
+        /// <paramref name="skin"/>'s skinning palette into <paramref name="output"/> (length
+        /// skin.JointCount): entry k is the model matrix of the skin's joint k times its inverse bind
+        /// matrix. Reads the pose only; output untouched on error.
+        /// </summary>
+        public void ComputeSkinningPalette(Skin skin, Mat4[] output)
+        {
+            if (output == null) Library.ThrowNull("output");
+            fixed (Mat4* p = output) ComputeSkinningPalette(skin, p, output.Length);
+        }
+        public void ComputeSkinningPalette(Skin skin, Mat4* output, int count)
+        {
+            if (skin == null) Library.ThrowNull("skin");
+            using (Lease self = Lease())
+            using (Lease s = skin.Lease())
+            {
+                Library.Check(NativeMethods.sinew_pose_compute_skinning_palette((SinewPose*)self.Pointer, (SinewSkin*)s.Pointer, (SinewMat4*)output, (uint)count));
+            }
+        }
+        public Mat4[] ComputeSkinningPalette(Skin skin)
+        {
+            if (skin == null) Library.ThrowNull("skin");
+            return NewArray<Mat4>(skin.JointCount, o => ComputeSkinningPalette(skin, o));
+        }
+    }
 }

@@ -206,4 +206,67 @@ namespace Sinew
             Mask = mask;
         }
     }
+
+    /// <summary>
+    /// A 4×4 matrix, column-major like SinewMat4 and Unity's Matrix4x4 (fields m00 m10 m20 m30
+    /// m01 ... in memory; Mrc is row r, column c), for column vectors: the translation is in
+    /// M03 M13 M23.
+    /// </summary>
+    public partial struct Mat4
+    {
+        public static Mat4 Identity
+        {
+            get
+            {
+                Mat4 m = default(Mat4);
+                m.Native.m00 = 1f; m.Native.m11 = 1f; m.Native.m22 = 1f; m.Native.m33 = 1f;
+                return m;
+            }
+        }
+
+        /// <summary>Entry at <paramref name="row"/>, <paramref name="column"/> (0 to 3).</summary>
+        public unsafe float this[int row, int column]
+        {
+            get
+            {
+                if ((uint)row > 3u || (uint)column > 3u) throw new ArgumentOutOfRangeException(row > 3 || row < 0 ? "row" : "column");
+                fixed (SinewMat4* m = &Native) return ((float*)m)[4 * column + row];
+            }
+            set
+            {
+                if ((uint)row > 3u || (uint)column > 3u) throw new ArgumentOutOfRangeException(row > 3 || row < 0 ? "row" : "column");
+                fixed (SinewMat4* m = &Native) ((float*)m)[4 * column + row] = value;
+            }
+        }
+
+        /// <summary>The translation column (M03, M13, M23).</summary>
+        public Vec3 Translation { get { return new Vec3(Native.m03, Native.m13, Native.m23); } }
+
+#if UNITY_2021_3_OR_NEWER
+        public static implicit operator UnityEngine.Matrix4x4(Mat4 m)
+        {
+            SinewMat4 n = m.Native;
+            return new UnityEngine.Matrix4x4
+            {
+                m00 = n.m00, m10 = n.m10, m20 = n.m20, m30 = n.m30,
+                m01 = n.m01, m11 = n.m11, m21 = n.m21, m31 = n.m31,
+                m02 = n.m02, m12 = n.m12, m22 = n.m22, m32 = n.m32,
+                m03 = n.m03, m13 = n.m13, m23 = n.m23, m33 = n.m33,
+            };
+        }
+
+        public static implicit operator Mat4(UnityEngine.Matrix4x4 u)
+        {
+            Mat4 m = default(Mat4);
+            m.Native = new SinewMat4
+            {
+                m00 = u.m00, m10 = u.m10, m20 = u.m20, m30 = u.m30,
+                m01 = u.m01, m11 = u.m11, m21 = u.m21, m31 = u.m31,
+                m02 = u.m02, m12 = u.m12, m22 = u.m22, m32 = u.m32,
+                m03 = u.m03, m13 = u.m13, m23 = u.m23, m33 = u.m33,
+            };
+            return m;
+        }
+#endif
+    }
 }

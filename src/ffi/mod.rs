@@ -47,6 +47,7 @@ mod mask;
 mod pose;
 mod settings;
 mod skeleton;
+mod skin;
 mod status;
 mod two_bone;
 mod types;
@@ -63,9 +64,10 @@ pub use hand_retarget::*;
 pub use mask::*;
 pub use pose::*;
 pub use skeleton::*;
+pub use skin::*;
 pub use status::SinewStatus;
 pub use two_bone::*;
-pub use types::{SinewEndRotation, SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+pub use types::{SinewEndRotation, SinewIkResult, SinewMat4, SinewQuat, SinewTransform, SinewVec3};
 pub use version::*;
 
 #[cfg(test)]

@@ -5,10 +5,11 @@ use std::slice;
 
 use super::args::{arg, arg_array, arg_array_mut};
 use super::guard::FfiResult;
-use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update};
+use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update, Handle};
 use super::skeleton::SinewSkeleton;
+use super::skin::SinewSkin;
 use super::status::SinewStatus;
-use super::types::SinewTransform;
+use super::types::{SinewMat4, SinewTransform};
 use crate::pose::Pose;
 use crate::transform::Transform;
 
@@ -193,4 +194,57 @@ pub unsafe extern "C" fn sinew_pose_set_model_transform(
         Ok(p.inner.set_model_of(joint as usize, &(*t).into())?)
     };
     unsafe { update(pose, set) }
+}
+
+/// Writes the model-space 4×4 matrix of every joint (`count` must equal the joint count),
+/// column-major (`SinewMat4`): each joint's model transform, the same bits as
+/// `sinew_pose_compute_model` gives, as a matrix that scales, rotates, then translates. For
+/// a rotation `(x, y, z, w)` and scale `s`: column 0 is `s.x · (1 − 2(y² + z²), 2(xy + wz),
+/// 2(xz − wy), 0)`, column 1 `s.y · (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx), 0)`, column 2
+/// `s.z · (2(xz + wy), 2(yz − wx), 1 − 2(x² + y²), 0)` and column 3 the translation with 1.
+/// The matrix of the composed model transform, not a product of local matrices (which would
+/// shear under a non-uniform scale). Takes a const pose; nothing is written unless every
+/// matrix is finite (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+///
+/// # Safety
+/// `out_matrices` must hold `count` items.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_compute_model_matrices(
+    pose: *const SinewPose,
+    out_matrices: *mut SinewMat4,
+    count: u32,
+) -> SinewStatus {
+    let compute = |p: &SinewPose| {
+        let n = p.inner.joint_count();
+        // SAFETY: `out_matrices` holds `count` items.
+        let out = unsafe { arg_array_mut(out_matrices, count, n, "out_matrices") }?;
+        Ok(p.inner.model_matrices_into_as(out)?)
+    };
+    unsafe { inspect(pose, compute) }
+}
+
+/// Writes `skin`'s skinning palette (`count` must equal the skin's joint count): entry `k`
+/// is the model matrix of the skin's joint `k` (as `sinew_pose_compute_model_matrices` gives
+/// it) times its inverse bind matrix, `model · inverse_bind`, column-major. `skin` must be
+/// made for a skeleton with the pose's joint count (`SINEW_STATUS_SIZE_MISMATCH` otherwise).
+/// Takes a const pose; nothing is written unless every entry is finite
+/// (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+///
+/// # Safety
+/// `out_palette` must hold `count` items.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_compute_skinning_palette(
+    pose: *const SinewPose,
+    skin: *const SinewSkin,
+    out_palette: *mut SinewMat4,
+    count: u32,
+) -> SinewStatus {
+    let compute = |p: &SinewPose| {
+        let skin = unsafe { SinewSkin::get(skin) }?;
+        let n = skin.inner.joint_count();
+        // SAFETY: `out_palette` holds `count` items.
+        let out = unsafe { arg_array_mut(out_palette, count, n, "out_palette") }?;
+        Ok(p.inner.skinning_palette_into_as(&skin.inner, out)?)
+    };
+    unsafe { inspect(pose, compute) }
 }

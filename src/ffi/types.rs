@@ -8,7 +8,7 @@
 //! converting at the boundary either way. The conversions are exact (plain float copies), so
 //! results through the ABI equal the core's bit for bit.
 
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 
 use crate::ik::{EndRotation, IkResult, TransformAccess};
 use crate::transform::Transform;
@@ -39,6 +39,70 @@ pub struct SinewTransform {
     pub translation: SinewVec3,
     pub rotation: SinewQuat,
     pub scale: SinewVec3,
+}
+
+/// A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
+/// fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
+/// Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
+/// rows (Unreal multiplies row vectors, so its matrix is this one transposed, the same
+/// floats). For column vectors: a point `p` maps to `M · (p, 1)`, the translation in
+/// `m03 m13 m23`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewMat4 {
+    pub m00: f32,
+    pub m10: f32,
+    pub m20: f32,
+    pub m30: f32,
+    pub m01: f32,
+    pub m11: f32,
+    pub m21: f32,
+    pub m31: f32,
+    pub m02: f32,
+    pub m12: f32,
+    pub m22: f32,
+    pub m32: f32,
+    pub m03: f32,
+    pub m13: f32,
+    pub m23: f32,
+    pub m33: f32,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewMat4>() == 64);
+const _: () = assert!(std::mem::align_of::<SinewMat4>() == 4);
+
+impl From<Mat4> for SinewMat4 {
+    fn from(m: Mat4) -> Self {
+        let [m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33] =
+            m.to_cols_array();
+        Self {
+            m00,
+            m10,
+            m20,
+            m30,
+            m01,
+            m11,
+            m21,
+            m31,
+            m02,
+            m12,
+            m22,
+            m32,
+            m03,
+            m13,
+            m23,
+            m33,
+        }
+    }
+}
+
+impl From<SinewMat4> for Mat4 {
+    fn from(m: SinewMat4) -> Self {
+        Mat4::from_cols_array(&[
+            m.m00, m.m10, m.m20, m.m30, m.m01, m.m11, m.m21, m.m31, m.m02, m.m12, m.m22, m.m32,
+            m.m03, m.m13, m.m23, m.m33,
+        ])
+    }
 }
 
 /// Outcome of an IK solve, shared by every solver.

@@ -174,13 +174,17 @@ impl Ccd {
         let w = &mut self.work;
         let start_error = w.tip_error(&aim);
         let mut progress = Progress::new(start_error);
-        if plain && start_error > aim.tol && w.close_first(&aim) && w.closing(&aim, start_error) {
-            // The closing step on the input counts as the first iteration.
-            if free {
-                w.orient(&aim);
+        if plain && start_error > aim.tol && w.close_first(&aim) {
+            // The closing step on the input counts as the first iteration; the input is set
+            // aside first, in case the step lands farther off.
+            w.save_best_output(n);
+            if w.closing(&aim, start_error) {
+                if free {
+                    w.orient(&aim);
+                }
+                progress.closed(w.tip_error(&aim));
+                iterations = 1;
             }
-            progress.closed(w.tip_error(&aim));
-            iterations = 1;
         }
         while progress.error > aim.tol && iterations < s.max_iterations {
             iterations += 1;

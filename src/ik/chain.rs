@@ -95,7 +95,7 @@ const STALL_RATIO: f32 = 1e-3;
 
 /// The tip's error over a solve's iterations, and whether the current iterate is the best so
 /// far: it is set aside only when about to be overwritten, and restored at the end only when
-/// something worse followed.
+/// something worse followed. The input counts: a solve never returns worse than it started.
 pub(crate) struct Progress {
     /// The current iterate's error.
     pub error: f32,
@@ -113,10 +113,11 @@ impl Progress {
         }
     }
 
-    /// Takes the error of a closing step on the input, which stays the iterate to set aside.
+    /// Takes the error of a closing step on the input, the input having been set aside first:
+    /// a closing step can land farther off (a chain folded on the goal line laid out as an
+    /// arc), and then the input stays the best iterate.
     pub fn closed(&mut self, error: f32) {
-        self.error = error;
-        self.best = self.best.min(error);
+        self.next(error);
     }
 
     /// Takes an iteration's error; whether it improved on the last by less than

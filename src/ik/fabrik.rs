@@ -100,7 +100,9 @@ impl Fabrik {
             let mut progress = Progress::new(start_error);
             let mut sweeping = false;
             if start_error > inner.tol && w.close_first(&inner) {
-                // The closing step on the input counts as the first iteration.
+                // The closing step on the input counts as the first iteration; the input is set
+                // aside first, in case the step lands farther off.
+                save_best(w, n, constrained);
                 w.closing(&inner, start_error);
                 progress.closed(w.tip_error(&inner));
                 iterations = 1;

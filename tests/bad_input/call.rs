@@ -264,6 +264,11 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_crossfade_get_weights / 4,
         sinew_crossfade_get_times / 4,
         sinew_crossfade_is_inertializing / 3,
+        sinew_pose_compute_model_matrices / 3,
+        sinew_skin_create / 5,
+        sinew_skin_destroy / 1,
+        sinew_skin_joint_count / 2,
+        sinew_pose_compute_skinning_palette / 4,
     ]
 }
 
@@ -317,6 +322,7 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
     ("sinew_clip_create_from_frames", &["joint_mask"]),
     ("sinew_crossfade_fade_to", &["out_queued"]),
     ("sinew_crossfade_is_inertializing", &["out_remaining"]),
+    ("sinew_skin_create", &["joints"]),
 ];
 
 /// The valid world's integer and float arguments: (export, or "" for any, parameter, value).
@@ -397,6 +403,7 @@ pub fn is_handle(ty: &str) -> bool {
             | "SinewClip"
             | "SinewClipCursor"
             | "SinewCrossfade"
+            | "SinewSkin"
     )
 }
 
@@ -421,6 +428,7 @@ fn handle(w: &World, export: &str, param: &str, ty: &str) -> *mut c_void {
         "SinewClip" => w.clip.cast(),
         "SinewClipCursor" => w.cursor.cast(),
         "SinewCrossfade" => w.crossfade.cast(),
+        "SinewSkin" => w.skin.cast(),
         ty => unreachable!("{ty} is not a handle type"),
     };
     h
@@ -552,6 +560,10 @@ impl Callee {
                 "SinewClip" => adopt(&mut w.clip, h, sinew_clip_destroy),
                 "SinewClipCursor" => adopt(&mut w.cursor, h, sinew_clip_cursor_destroy),
                 "SinewCrossfade" => adopt(&mut w.crossfade, h, sinew_crossfade_destroy),
+                "SinewSkin" if self.get(args, "count").count() == J => {
+                    adopt(&mut w.skin, h, sinew_skin_destroy)
+                }
+                "SinewSkin" => sinew_skin_destroy(h as _),
                 ty => return Outcome::Fail(format!("no rule for a created {ty}")),
             }
         }

@@ -12,6 +12,7 @@ mod crossfade;
 mod hand;
 mod pose;
 mod skeleton;
+mod skin;
 mod two_bone;
 
 use crate::header::Class::{Degenerate, Overflow, Size};
@@ -54,4 +55,5 @@ pub fn all(t: &mut Table) {
     clip::cases(t);
     clip::frame_cases(t);
     crossfade::cases(t);
+    skin::cases(t);
 }

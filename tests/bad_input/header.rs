@@ -322,6 +322,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
             Rot
         }
         _ if has("values") && export == "sinew_clip_set_rotation_track" => Rot,
+        _ if has("inverse_binds") => Free,
         _ if has("translation")
             || has("scale")
             || has("effector_position")

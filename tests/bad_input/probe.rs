@@ -382,6 +382,16 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
         }
         sinew_pose_destroy(pose);
         sinew_pose_destroy(pose2);
+        for (label, skin, n) in [("skin", w.skin, J), ("skin2", w.skin2, J2)] {
+            let mut count = 0u32;
+            p.status(label, sinew_skin_joint_count(skin, &mut count));
+            p.push(format!("{label} count"), Kind::Raw, vec![count]);
+            let mut palette = vec![SENT_M; n];
+            let pose = if n == J { w.pose_b } else { w.pose2 };
+            let s = sinew_pose_compute_skinning_palette(pose, skin, palette.as_mut_ptr(), n as u32);
+            p.status(format!("{label} palette"), s);
+            p.push(format!("{label} palette"), Kind::Floats, words_of(&palette));
+        }
     }
 }
 

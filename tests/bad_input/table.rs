@@ -234,6 +234,9 @@ pub fn pose_out(w: &World) -> *mut c_void {
 pub fn mask2(w: &World) -> *mut c_void {
     w.mask2.cast()
 }
+pub fn skin2(w: &World) -> *mut c_void {
+    w.skin2.cast()
+}
 pub fn skel2(w: &World) -> *mut c_void {
     w.skel2.cast()
 }

@@ -7,7 +7,7 @@ use std::ptr::{null, null_mut};
 
 use sinew::ffi::SinewStatus as St;
 use sinew::ffi::*;
-use sinew::{Quat, Vec3};
+use sinew::{Mat4, Quat, Vec3};
 
 use crate::probe::Probe;
 
@@ -199,7 +199,32 @@ pub struct Bufs {
     pub out_text: [u8; 64],
     pub out_len: usize,
     pub out_handle: usize,
+    /// `sinew_skin_create`'s joints (every joint, shuffled) and inverse binds, and a guard.
+    pub skin_joints: [u32; J + 1],
+    pub inverse_binds: [SinewMat4; J + 1],
+    /// Model matrices and palettes.
+    pub out_matrices: [SinewMat4; J + 1],
 }
+
+/// A recognisable finite matrix for output buffers.
+pub const SENT_M: SinewMat4 = SinewMat4 {
+    m00: SENT_F,
+    m10: 3.5,
+    m20: 11.0,
+    m30: 2.0,
+    m01: SENT_F,
+    m11: 3.5,
+    m21: 11.0,
+    m31: 2.0,
+    m02: SENT_F,
+    m12: 3.5,
+    m22: 11.0,
+    m32: 2.0,
+    m03: SENT_F,
+    m13: 3.5,
+    m23: 11.0,
+    m33: 2.0,
+};
 
 pub const SENT_HANDLE: usize = 0xA5A5_A5A5_A5A5_A5A0;
 
@@ -410,6 +435,16 @@ impl Bufs {
             out_text: [0xA5; 64],
             out_len: SENT_HANDLE,
             out_handle: SENT_HANDLE,
+            skin_joints: [3, 0, 7, 1, 5, 2, 6, 4, J as u32],
+            inverse_binds: std::array::from_fn(|i| {
+                let f = i as f32;
+                let bind = Mat4::from_rotation_translation(
+                    Quat::from_rotation_y(0.2 * f),
+                    Vec3::new(0.1 * f, 1.0 + 0.2 * f, -0.05 * f),
+                );
+                bind.inverse().into()
+            }),
+            out_matrices: [SENT_M; J + 1],
         }
     }
 
@@ -483,6 +518,9 @@ impl Bufs {
         p.push("out_text", Raw, words(&self.out_text));
         p.push("out_len", Raw, words(&self.out_len));
         p.push("out_handle", Raw, words(&self.out_handle));
+        p.push("skin_joints", Raw, words(&self.skin_joints));
+        p.push("inverse_binds", Raw, words(&self.inverse_binds));
+        p.push("out_matrices", Floats, words(&self.out_matrices));
     }
 }
 
@@ -551,6 +589,7 @@ flat_floats! {
     SinewTwoBoneIkSettings: weight, start_stretch_ratio, max_stretch_scale, soften, pole_weight;
     SinewFabrikSettings: precision;
     SinewCcdSettings: precision;
+    SinewMat4: m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
 }
 
 pub fn split(path: &str) -> (&str, &str) {
@@ -678,6 +717,7 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "layers" => all(&mut b.layers),
         "parents" => all(&mut b.parents[..J]),
         "joints" if export == "sinew_pose_apply_constraints" => all(&mut b.apply_joints),
+        "joints" if export == "sinew_skin_create" => all(&mut b.skin_joints[..J]),
         "joints" => all(&mut b.joints),
         "hands" => one(&mut b.hands),
         "bones" => all(&mut b.bones),
@@ -697,6 +737,8 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "out_duration" | "out_remaining" => one(&mut b.out_f32),
         "buf" => all(&mut b.out_text),
         "out_len" => one(&mut b.out_len),
+        "inverse_binds" => all(&mut b.inverse_binds[..J]),
+        "out_matrices" | "out_palette" => all(&mut b.out_matrices),
         _ => return None,
     })
 }
@@ -744,6 +786,9 @@ pub struct World {
     pub cursor: *mut SinewClipCursor,
     pub cursor2: *mut SinewClipCursor,
     pub crossfade: *mut SinewCrossfade,
+    /// Of `skel`, every joint (shuffled); `skin2` of `skel2`.
+    pub skin: *mut SinewSkin,
+    pub skin2: *mut SinewSkin,
     pub b: Bufs,
     /// `sinew_skeleton_create`'s joint names and `sinew_skeleton_find_joint`'s name (static
     /// strings; a case's setup may point them elsewhere).
@@ -782,6 +827,8 @@ impl World {
             cursor: null_mut(),
             cursor2: null_mut(),
             crossfade: null_mut(),
+            skin: null_mut(),
+            skin2: null_mut(),
             b: Bufs::new(),
             names: NAMES.map(CStr::as_ptr),
             name: c"forearm".as_ptr(),
@@ -908,6 +955,20 @@ impl World {
                 null_mut(),
             ));
             ok(sinew_crossfade_update(w.crossfade, 0.1));
+            ok(sinew_skin_create(
+                w.skel,
+                b.skin_joints.as_ptr(),
+                b.inverse_binds.as_ptr(),
+                J as u32,
+                &mut w.skin,
+            ));
+            ok(sinew_skin_create(
+                w.skel2,
+                null(),
+                b.inverse_binds.as_ptr(),
+                J2 as u32,
+                &mut w.skin2,
+            ));
         }
         w
     }
@@ -943,6 +1004,8 @@ impl Drop for World {
         // SAFETY: every handle is live or NULL (destroying NULL is a no-op).
         unsafe {
             sinew_crossfade_destroy(self.crossfade);
+            sinew_skin_destroy(self.skin);
+            sinew_skin_destroy(self.skin2);
             for c in [self.cursor, self.cursor2] {
                 sinew_clip_cursor_destroy(c);
             }

@@ -78,6 +78,7 @@ static_assert(handle_traits<sinew::JointMask, SinewJointMask>(), "JointMask");
 static_assert(handle_traits<sinew::Clip, SinewClip>(), "Clip");
 static_assert(handle_traits<sinew::ClipCursor, SinewClipCursor>(), "ClipCursor");
 static_assert(handle_traits<sinew::Crossfade, SinewCrossfade>(), "Crossfade");
+static_assert(handle_traits<sinew::Skin, SinewSkin>(), "Skin");
 
 static void test_value_types() {
   g_section = "value types";
@@ -1718,6 +1719,94 @@ static void test_exceptions() {
 
 // ================================================================ main
 
+static void test_matrices() {
+  g_section = "matrices";
+  std::vector<sinew::Transform> animated = animated_pose();
+  TwinRig rig(&animated);
+  const sinew::Pose& pose = rig.pose;
+
+  // Model matrices: the wrapper is the C call, bit for bit (span and vector); each matrix's
+  // last column is its joint's model translation with 1, exactly.
+  std::vector<SinewMat4> c_matrices(JOINTS);
+  CHECK(sinew_pose_compute_model_matrices(rig.cp, c_matrices.data(), JOINTS) == SINEW_STATUS_OK);
+  std::vector<sinew::Mat4> matrices = MUST(pose.compute_model_matrices());
+  CHECK(same_bits(matrices, c_matrices));
+  std::array<sinew::Mat4, JOINTS> span;
+  CHECK_OK(pose.compute_model_matrices(span));
+  CHECK(std::memcmp(span.data(), c_matrices.data(), sizeof span) == 0);
+  std::vector<SinewTransform> model = c_model(rig.cp);
+  for (uint32_t j = 0; j < JOINTS; ++j) {
+    const sinew::Mat4& m = matrices[j];
+    CHECK(same_bits(m(0, 3), model[j].translation.x) && same_bits(m(1, 3), model[j].translation.y) &&
+          same_bits(m(2, 3), model[j].translation.z) && m(3, 3) == 1.0f && m(3, 0) == 0.0f);
+    CHECK(m.m[12] == m(0, 3) && c_matrices[j].m03 == m(0, 3) && c_matrices[j].m10 == m(1, 0));
+  }
+  CHECK(sinew::Mat4::identity() == sinew::Mat4(sinew::Mat4{}.to_c()));
+  CHECK(sinew::Mat4{}(2, 2) == 1.0f && sinew::Mat4{}(1, 2) == 0.0f);
+
+  // A skin of two joints (every other joint left out), bound at the animated pose: identity
+  // palette there; the same bits as C after the pose moves.
+  const std::array<uint32_t, 2> joints{HAND_R, UPPER_R};
+  std::array<sinew::Mat4, 2> binds;
+  for (std::size_t k = 0; k < binds.size(); ++k) {
+    // The inverse of a model matrix [R diag(s) | t]: rows diag(1/s) Rᵀ, so entry (r, c) is
+    // m(c, r) / s_r² (s_r² the squared length of column r), translation -that · t.
+    const sinew::Mat4& m = matrices[joints[k]];
+    sinew::Mat4 inv;
+    for (int r = 0; r < 3; ++r) {
+      const float s2 = m(0, r) * m(0, r) + m(1, r) * m(1, r) + m(2, r) * m(2, r);
+      for (int c = 0; c < 3; ++c) inv(r, c) = m(c, r) / s2;
+    }
+    for (int r = 0; r < 3; ++r) {
+      inv(r, 3) = -(inv(r, 0) * m(0, 3) + inv(r, 1) * m(1, 3) + inv(r, 2) * m(2, 3));
+    }
+    binds[k] = inv;
+  }
+  sinew::Skin skin = MUST(sinew::Skin::create(rig.skeleton, joints, binds));
+  CHECK(MUST(skin.joint_count()) == 2u);
+  std::vector<sinew::Mat4> palette = MUST(pose.compute_skinning_palette(skin));
+  for (const sinew::Mat4& p : palette) {
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < 4; ++c) CHECK(std::fabs(p(r, c) - (r == c ? 1.0f : 0.0f)) < 1e-4f);
+    }
+  }
+  SinewSkin* cskin = nullptr;
+  std::array<SinewMat4, 2> c_binds{binds[0].to_c(), binds[1].to_c()};
+  CHECK(sinew_skin_create(rig.cs, joints.data(), c_binds.data(), 2, &cskin) == SINEW_STATUS_OK);
+  const sinew::Transform moved{sinew::Vec3{0.4f, 1.5f, 0.3f}, axis_angle(0, 1, 1, 0.8f)};
+  const SinewTransform c_moved = moved;
+  CHECK_OK(rig.pose.set_model_transform(LOWER_R, moved));
+  CHECK(sinew_pose_set_model_transform(rig.cp, LOWER_R, &c_moved) == SINEW_STATUS_OK);
+  std::array<SinewMat4, 2> c_palette;
+  CHECK(sinew_pose_compute_skinning_palette(rig.cp, cskin, c_palette.data(), 2) ==
+        SINEW_STATUS_OK);
+  std::array<sinew::Mat4, 2> palette_span;
+  CHECK_OK(pose.compute_skinning_palette(skin, palette_span));
+  CHECK(same_bits(palette_span, c_palette));
+  CHECK(same_bits(MUST(pose.compute_skinning_palette(skin)), std::vector<SinewMat4>(
+                                                                   c_palette.begin(), c_palette.end())));
+
+  // Errors: the wrapper reports the library's, outputs untouched.
+  std::array<sinew::Mat4, 1> short_palette;
+  EXPECT_NATIVE_ERROR(pose.compute_skinning_palette(skin, short_palette),
+                      sinew_pose_compute_skinning_palette(rig.cp, cskin, c_palette.data(), 1),
+                      sinew::Status::size_mismatch);
+  CHECK(short_palette[0] == sinew::Mat4::identity());
+  std::vector<sinew::Mat4> short_matrices(JOINTS - 1);
+  EXPECT_NATIVE_ERROR(pose.compute_model_matrices(short_matrices),
+                      sinew_pose_compute_model_matrices(rig.cp, c_matrices.data(), JOINTS - 1),
+                      sinew::Status::size_mismatch);
+  std::array<uint32_t, 2> twice{HAND_R, HAND_R};
+  SinewSkin* c_bad = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::Skin::create(rig.skeleton, twice, binds),
+                      sinew_skin_create(rig.cs, twice.data(), c_binds.data(), 2, &c_bad),
+                      sinew::Status::invalid_argument);
+  std::array<sinew::Mat4, 1> one_bind{binds[0]};
+  auto mismatched = sinew::Skin::create(rig.skeleton, joints, one_bind);
+  CHECK(!mismatched && mismatched.status() == sinew::Status::size_mismatch);
+  sinew_skin_destroy(cskin);
+}
+
 int main() {
 #if defined(SINEW_CPP_EXCEPTIONS)
   std::printf("MODE exceptions\n");
@@ -1742,6 +1831,7 @@ int main() {
   test_handles();
   test_no_allocation();
   test_version();
+  test_matrices();
 #if defined(SINEW_CPP_EXCEPTIONS)
   test_exceptions();
 #endif

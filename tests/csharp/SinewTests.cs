@@ -71,6 +71,7 @@ static unsafe class SinewTests
         Run("finalizers free native memory", TestFinalizersFreeMemory);
         Run("threads with their own handles match a serial run", TestThreads);
         Run("hot paths allocate nothing", TestNoAllocation);
+        Run("model matrices and skinning palettes equal the raw calls and the Rust core bit for bit", TestMatrices);
 
         Console.WriteLine(string.Format(CultureInfo.InvariantCulture,
             "parity with the Rust core: {0} floats compared, {1} bit-identical, max |C# - Rust| = {2:E3}; {3} checks; {4} ms",
@@ -1918,6 +1919,97 @@ static unsafe class SinewTests
         catch (Exception)
         {
             return null;
+        }
+    }
+
+    static float[] M(Mat4[] ms)
+    {
+        float[] v = new float[ms.Length * 16];
+        for (int i = 0; i < ms.Length; i++)
+        {
+            for (int c = 0; c < 4; c++)
+            {
+                for (int r = 0; r < 4; r++) v[16 * i + 4 * c + r] = ms[i][r, c];
+            }
+        }
+        return v;
+    }
+
+    static float[] M(SinewMat4[] ms)
+    {
+        float[] v = new float[ms.Length * 16];
+        fixed (SinewMat4* p = ms)
+        {
+            for (int i = 0; i < v.Length; i++) v[i] = ((float*)p)[i];
+        }
+        return v;
+    }
+
+    static void TestMatrices()
+    {
+        float[] bindFloats = Golden("INVERSE_BINDS");
+        Mat4[] binds = new Mat4[bindFloats.Length / 16];
+        for (int k = 0; k < binds.Length; k++)
+        {
+            for (int c = 0; c < 4; c++)
+            {
+                for (int r = 0; r < 4; r++) binds[k][r, c] = bindFloats[16 * k + 4 * c + r];
+            }
+        }
+        int[] joints = { 3, 1, 5 };
+        Transform[] poseB = PoseB(Rest());
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (Skin skin = new Skin(skeleton, joints, binds))
+        {
+            Check(skin.JointCount == 3, "Skin.JointCount");
+            Check(M(pose.ComputeSkinningPalette(skin)).Length == 48, "palette length");
+            pose.SetLocal(poseB);
+            Mat4[] matrices = pose.ComputeModelMatrices();
+            Expect("MATRICES", M(matrices));
+            Mat4[] palette = new Mat4[3];
+            pose.ComputeSkinningPalette(skin, palette);
+            Expect("PALETTE", M(palette));
+            Transform[] model = pose.ComputeModel();
+            for (int j = 0; j < model.Length; j++)
+            {
+                Check(matrices[j].Translation.Equals(model[j].Translation) && matrices[j][3, 3] == 1f && matrices[j].M03 == matrices[j][0, 3],
+                    "matrix " + j + " holds its model translation");
+            }
+            Check(Mat4.Identity[2, 2] == 1f && Mat4.Identity[2, 1] == 0f, "Mat4.Identity");
+
+            // The raw calls: the same bits.
+            SinewSkeleton* s = RawSkeleton();
+            SinewPose* p = RawPose(s);
+            SinewSkin* rs = null;
+            SinewMat4[] rawMatrices = new SinewMat4[6];
+            SinewMat4[] rawPalette = new SinewMat4[3];
+            fixed (Transform* l = poseB) Ok(NativeMethods.sinew_pose_set_local(p, (SinewTransform*)l, 6), "sinew_pose_set_local");
+            fixed (int* j = joints)
+            fixed (Mat4* b = binds)
+            {
+                Ok(NativeMethods.sinew_skin_create(s, (uint*)j, (SinewMat4*)b, 3, &rs), "sinew_skin_create");
+            }
+            fixed (SinewMat4* m = rawMatrices) Ok(NativeMethods.sinew_pose_compute_model_matrices(p, m, 6), "sinew_pose_compute_model_matrices");
+            fixed (SinewMat4* m = rawPalette) Ok(NativeMethods.sinew_pose_compute_skinning_palette(p, rs, m, 3), "sinew_pose_compute_skinning_palette");
+            Check(SameBits(M(rawMatrices), M(matrices)), "ComputeModelMatrices equals the raw call");
+            Check(SameBits(M(rawPalette), M(palette)), "ComputeSkinningPalette equals the raw call");
+            NativeMethods.sinew_skin_destroy(rs);
+            NativeMethods.sinew_pose_destroy(p);
+            NativeMethods.sinew_skeleton_destroy(s);
+
+            // Errors: the native message, outputs untouched.
+            Mat4[] shortPalette = new Mat4[2];
+            ThrowsSinew("a palette of the wrong size", Status.SizeMismatch, () => pose.ComputeSkinningPalette(skin, shortPalette), "out_palette");
+            Check(shortPalette[0].Equals(default(Mat4)), "untouched palette");
+            ThrowsSinew("matrices of the wrong size", Status.SizeMismatch, () => pose.ComputeModelMatrices(new Mat4[5]), "out_matrices");
+            ThrowsSinew("a joint listed twice", Status.InvalidArgument, () => new Skin(skeleton, new[] { 1, 1 }, new[] { binds[0], binds[1] }), "twice");
+            ThrowsSinew("a count other than the joint count", Status.SizeMismatch, () => new Skin(skeleton, binds));
+            Mat4 bad = binds[0];
+            bad[1, 3] = float.NaN;
+            ThrowsSinew("a NaN inverse bind", Status.NonFinite, () => new Skin(skeleton, new[] { 2 }, new[] { bad }), "inverse bind matrix 0");
+            Throws<ArgumentNullException>("a null skin", () => pose.ComputeSkinningPalette(null), e => e.ParamName == "skin");
+            Throws<ArgumentOutOfRangeException>("a row out of range", () => { float x = binds[0][4, 0]; }, e => e.ParamName == "row");
         }
     }
 

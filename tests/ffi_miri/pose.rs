@@ -167,3 +167,90 @@ fn pose_round_trip_and_errors() {
         sinew_pose_destroy(p);
     }
 }
+
+// ------------------------------------------------------------------------------ matrices, skins
+
+/// A matrix filled with `x`.
+fn filled(x: f32) -> SinewMat4 {
+    let m = sinew::Mat4::from_cols_array(&[x; 16]);
+    m.into()
+}
+
+#[test]
+fn model_matrices_skin_and_palette_round_trip_and_errors() {
+    let skel = skeleton();
+    let mut pose = null_mut();
+    // SAFETY: live handles, out-pointers to locals, arrays of the stated sizes throughout.
+    unsafe {
+        ok(sinew_pose_create(skel, &mut pose));
+        let mut model = [SinewTransform::default(); 5];
+        ok(sinew_pose_compute_model(pose, model.as_mut_ptr(), JOINTS));
+        let mut matrices = [filled(7.0); 5];
+        ok(sinew_pose_compute_model_matrices(
+            pose,
+            matrices.as_mut_ptr(),
+            JOINTS,
+        ));
+        for (m, t) in matrices.iter().zip(&model) {
+            let (t, m) = (sinew::Transform::from(*t), sinew::Mat4::from(*m));
+            assert!((m.w_axis.truncate() - t.translation).length() <= SAME);
+        }
+        let mut short = [filled(7.0); 4];
+        let s = sinew_pose_compute_model_matrices(pose, short.as_mut_ptr(), 4);
+        fails(s, SinewStatus::SizeMismatch, "out_matrices");
+        assert_eq!(short, [filled(7.0); 4]);
+        let mut bytes = Bytes::new();
+        let s = sinew_pose_compute_model_matrices(pose, bytes.ptr(2), JOINTS);
+        fails(s, SinewStatus::InvalidArgument, "aligned");
+        assert!(bytes.untouched());
+
+        // A skin of the hand and the head, bound at the rest pose: the identity there.
+        let joints = [3u32, 4];
+        let binds = joints.map(|j| sinew::Mat4::from(matrices[j as usize]).inverse().into());
+        let mut skin = null_mut();
+        ok(sinew_skin_create(
+            skel,
+            joints.as_ptr(),
+            binds.as_ptr(),
+            2,
+            &mut skin,
+        ));
+        let mut count = 0;
+        ok(sinew_skin_joint_count(skin, &mut count));
+        assert_eq!(count, 2);
+        let mut palette = [filled(7.0); 2];
+        ok(sinew_pose_compute_skinning_palette(
+            pose,
+            skin,
+            palette.as_mut_ptr(),
+            2,
+        ));
+        for p in palette {
+            let p = sinew::Mat4::from(p);
+            assert!(p.abs_diff_eq(sinew::Mat4::IDENTITY, 1e-5), "{p:?}");
+        }
+        let s = sinew_pose_compute_skinning_palette(pose, null(), palette.as_mut_ptr(), 2);
+        fails(s, SinewStatus::NullPointer, "skin");
+        let s = sinew_pose_compute_skinning_palette(pose, skin, palette.as_mut_ptr(), 3);
+        fails(s, SinewStatus::SizeMismatch, "out_palette");
+
+        // Creation errors leave the out-pointer untouched.
+        let sentinel = std::ptr::NonNull::<SinewSkin>::dangling().as_ptr();
+        let mut out = sentinel;
+        let twice = [4u32, 4];
+        let s = sinew_skin_create(skel, twice.as_ptr(), binds.as_ptr(), 2, &mut out);
+        fails(s, SinewStatus::InvalidArgument, "twice");
+        let s = sinew_skin_create(skel, null(), binds.as_ptr(), 2, &mut out);
+        fails(s, SinewStatus::SizeMismatch, "inverse bind");
+        let mut nan = binds;
+        nan[1].m13 = f32::NAN;
+        let s = sinew_skin_create(skel, joints.as_ptr(), nan.as_ptr(), 2, &mut out);
+        fails(s, SinewStatus::NonFinite, "inverse bind matrix 1");
+        assert_eq!(out, sentinel);
+
+        sinew_skin_destroy(skin);
+        sinew_skin_destroy(null_mut());
+        sinew_pose_destroy(pose);
+        sinew_skeleton_destroy(skel);
+    }
+}
