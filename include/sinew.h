@@ -604,7 +604,8 @@ extern "C" {
 
 /**
  * Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
- * factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`. Rotations blend on the
+ * factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`; when `a`, `b` and `out`
+ * are one pose, the call validates and leaves it as it is, bit for bit. Rotations blend on the
  * shortest arc, in local space or (`SINEW_BLEND_SPACE_MODEL_ROTATION`) in model space for
  * joints with a non-zero weight. `a` and `b` must belong to `out`'s skeleton or to one with
  * the same parents (another joint count: `SINEW_STATUS_SIZE_MISMATCH`; other parents:

@@ -1266,9 +1266,9 @@ fn pose_outcome<T>(
 
 /// `BLEND id NAMES .. PAR .. REST .. A n <n> B n <n> OUTIN n <n> T t MASK .. SPACE s ALIAS k
 /// ST st OUT n <n>`. ALIAS: 0 distinct output, 1 out == a, 2 out == b, 3 a == b == out; every
-/// form must give the blend into a distinct pose (`Pose::blend`). (For a == b == out the C ABI
-/// validates and leaves the pose as it is, while `Pose::blend(a, a)` renormalizes rotations:
-/// those agree within the tolerance, not bit for bit.)
+/// form but the last must give the blend into a distinct pose (`Pose::blend`). For a == b == out
+/// the header's rule is that a pose blended with itself is itself: the call validates (as
+/// `Pose::blend` does) and leaves the pose bit for bit.
 fn check_blend(line: &str, cmp: &mut Compare) {
     let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "BLEND", "blend case");
     let [a, b, mut pose] = t.exact_poses(["A", "B", "OUTIN"], &skeleton);
@@ -1280,7 +1280,13 @@ fn check_blend(line: &str, cmp: &mut Compare) {
 
     let what = format!("{what} (alias {alias}, {space:?})");
     pose_outcome(cmp, &what, (status, &out), &mut pose, |p| {
-        p.blend(&a, &b, factor, mask.as_ref(), space)
+        let itself = p.local().to_vec();
+        p.blend(&a, &b, factor, mask.as_ref(), space)?;
+        if alias == 3 {
+            // Unit rotations pass through `set_local` bit for bit.
+            p.set_local(&itself)?;
+        }
+        Ok(())
     });
 }
 

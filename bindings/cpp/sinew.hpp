@@ -1511,7 +1511,7 @@ static_assert(detail::layout_compatible<BlendLayer, SinewBlendLayer>(),
 
 /// `out` = `a` blended toward `b` by `t` in [0, 1] (0 gives `a`, 1 gives `b`), each joint's
 /// factor times `mask` (null: all 1; an empty mask object is refused, not read as null).
-/// `out` may be `a` or `b`. Unchanged on error.
+/// `out` may be `a` or `b`; one pose as all three is left as it is. Unchanged on error.
 inline Result<void> blend(const Pose& a, const Pose& b, float t, Pose& out,
                           const JointMask* mask = nullptr, BlendSpace space = BlendSpace::local) {
   if (mask != nullptr && !mask->valid()) return detail::empty_handle("mask");
