@@ -260,7 +260,9 @@ impl KeyPosition {
 }
 
 /// [`Keyframe::interpolate`] for rotations, except that linear keys are left unnormalized:
-/// sampling normalizes every joint's rotation four at a time afterwards.
+/// sampling normalizes every joint's rotation four at a time afterwards. Always inlined: the
+/// wrap pass calls it too, and the per-joint loop must keep it inline.
+#[inline(always)]
 fn rotation_between(k: &Track<Quat>, i: usize, j: usize, s: f32, dt: f32) -> Quat {
     if k.interpolation == Interpolation::Linear {
         let a = k.values[i];
@@ -631,12 +633,13 @@ impl Clip {
             if let Some(v) = joint.translation.as_ref().and_then(vector) {
                 staged.translation = v;
             }
-            if let Some(k) = &joint.rotation {
-                // Normalized here (not left to the caller as the main loop's linear keys are), so
-                // that `rotation_between` keeps its one call site, inlined in the common path.
-                if let Some(q) = k.wrapped(t, d, Quat::interpolate) {
-                    staged.rotation = q;
-                }
+            // Linear rotations are left for the same normalization pass as the main loop's.
+            if let Some(q) = joint
+                .rotation
+                .as_ref()
+                .and_then(|k| k.wrapped(t, d, rotation_between))
+            {
+                staged.rotation = q;
             }
             if let Some(v) = joint.scale.as_ref().and_then(vector) {
                 staged.scale = v;
