@@ -58,6 +58,15 @@ typedef struct {
     SinewQuat tout[MAXK];
 } TrackSpec;
 
+/* One clip sample of a CLIP or FRAMES line: when, how, and what came out. */
+typedef struct {
+    float t;
+    uint32_t looping;
+    int cursor;
+    SinewStatus st;
+    SinewTransform out[NB];
+} ClipSample;
+
 /* ---------------------------------------------------------------- common.c */
 
 extern int g_passed;
@@ -165,6 +174,10 @@ void print_track(const TrackSpec *k, SinewStatus st);
 void rng_track(TrackSpec *k, const Skel *s, float dur, int32_t interp, int32_t prop);
 SinewClip *clip_make(const Skel *s, float dur, int c, int bad, TrackSpec *tracks,
                      SinewStatus *tst, uint32_t *nt, SinewStatus *cst);
+void clip_take_sample(SinewClip *clip, SinewClipCursor *cursor, ClipSample *sm, SinewPose *out,
+                      SinewPose *check, uint32_t n, const char *what, int id);
+void print_samples_end(const ClipSample *samples, uint32_t ns, uint32_t n, SinewClip *clip,
+                       SinewClipCursor *cursor, SinewPose *out, SinewPose *check);
 void print_clip(float dur, SinewStatus cst, const TrackSpec *tracks,
                 const SinewStatus *tst, uint32_t nt);
 void check_huge_result(const char *what, int c, SinewStatus st, const SinewPose *out,

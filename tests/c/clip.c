@@ -12,20 +12,12 @@ int g_clip_id;
 #define N_CLIP 60
 #define MAXS 40
 
-typedef struct {
-    float t;
-    uint32_t looping;
-    int cursor;
-    SinewStatus st;
-    SinewTransform out[NB];
-} Sample;
-
 /* One CLIP case: random tracks, then samples forward, backward, at random and at key times. */
 static void clip_case(const Skel sk[2], int c)
 {
-    static Sample samples[MAXS];
+    static ClipSample samples[MAXS];
     const Skel *s = &sk[c % 4 == 3];
-    uint32_t n = s->n, nt, k, ns = 0, seg;
+    uint32_t n = s->n, nt, ns = 0, seg;
     int id = g_clip_id++;
     float dur = c % 8 == 7 ? 0.0f : rng_float(0.5f, 3.0f), span = dur > 0.0f ? dur : 1.0f;
     TrackSpec tracks[MAXK];
@@ -33,7 +25,6 @@ static void clip_case(const Skel sk[2], int c)
     SinewClip *clip = clip_make(s, dur, c, c % 6 == 5, tracks, tst, &nt, &cst);
     SinewClipCursor *cursor = NULL;
     SinewPose *out = pose_make(s, NULL), *check = pose_make(s, NULL);
-    SinewTransform plain[NB];
 
     if (clip == NULL) {
         sinew_pose_destroy(out);
@@ -46,7 +37,7 @@ static void clip_case(const Skel sk[2], int c)
         uint32_t count = seg == 0 ? 14 : seg == 1 ? 8 : seg == 2 ? 10 : 6, j;
         float t = seg == 0 ? -0.25f * span : 2.2f * span;
         for (j = 0; j < count && ns < MAXS; j++) {
-            Sample *sm = &samples[ns++];
+            ClipSample *sm = &samples[ns++];
             switch (seg) {
             case 0: t += span * rng_float(0.02f, 0.3f); break;
             case 1: t -= span * rng_float(0.05f, 0.4f); break;
@@ -59,38 +50,13 @@ static void clip_case(const Skel sk[2], int c)
             sm->t = t;
             sm->looping = (uint32_t)((c + (int)seg + (seg == 3 ? (int)j : 0)) % 2);
             sm->cursor = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : (int)(j % 2);
-            sm->st = sinew_clip_sample(clip, sm->cursor ? cursor : NULL, t, sm->looping, out);
-            pose_read(out, sm->out, n);
-            CHECK(sm->st == SINEW_STATUS_OK, "clip case %d: sample at %g returned %s", id,
-                  (double)t, status_name(sm->st));
-            CHECK(all_finite_unit(sm->out, n), "clip case %d: sample at %g not finite/unit",
-                  id, (double)t);
-            if (sm->cursor) {
-                /* A cursor changes the speed, not the result. */
-                EXPECT(sinew_clip_sample(clip, NULL, t, sm->looping, check), SINEW_STATUS_OK);
-                pose_read(check, plain, n);
-                CHECK(memcmp(plain, sm->out, n * sizeof plain[0]) == 0,
-                      "clip case %d: sample at %g with a cursor differs from without", id,
-                      (double)t);
-            }
+            clip_take_sample(clip, cursor, sm, out, check, n, "clip", id);
         }
     }
 
     print_line_start("CLIP", id, s);
     print_clip(dur, cst, tracks, tst, nt);
-    printf(" SAMPLES %" PRIu32, ns);
-    for (k = 0; k < ns; k++) {
-        printf(" T");
-        pf(samples[k].t);
-        printf(" L %" PRIu32 " C %d ST %d", samples[k].looping, samples[k].cursor,
-               (int)samples[k].st);
-        print_pose_tag("OUT", samples[k].out, n);
-    }
-    printf("\n");
-    sinew_clip_cursor_destroy(cursor);
-    sinew_clip_destroy(clip);
-    sinew_pose_destroy(out);
-    sinew_pose_destroy(check);
+    print_samples_end(samples, ns, n, clip, cursor, out, check);
 }
 
 void clip_tracks(void)

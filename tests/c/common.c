@@ -1009,6 +1009,49 @@ void rng_track(TrackSpec *k, const Skel *s, float dur, int32_t interp, int32_t p
 
 /* A clip of `s` with random tracks covering every interpolation and property; `bad` spoils
  * one track edit (the library must refuse it and keep the clip). */
+/* Samples `clip` at sm->t (through `cursor` when sm->cursor) into sm->out and checks it: OK,
+ * finite unit rotations, and the pose a sample without the cursor gives. */
+void clip_take_sample(SinewClip *clip, SinewClipCursor *cursor, ClipSample *sm, SinewPose *out,
+                      SinewPose *check, uint32_t n, const char *what, int id)
+{
+    SinewTransform plain[NB];
+
+    sm->st = sinew_clip_sample(clip, sm->cursor ? cursor : NULL, sm->t, sm->looping, out);
+    pose_read(out, sm->out, n);
+    CHECK(sm->st == SINEW_STATUS_OK, "%s case %d: sample at %g returned %s", what, id,
+          (double)sm->t, status_name(sm->st));
+    CHECK(all_finite_unit(sm->out, n), "%s case %d: sample at %g not finite/unit", what, id,
+          (double)sm->t);
+    /* A cursor changes the speed, not the result. */
+    EXPECT(sinew_clip_sample(clip, NULL, sm->t, sm->looping, check), SINEW_STATUS_OK);
+    pose_read(check, plain, n);
+    CHECK(memcmp(plain, sm->out, n * sizeof plain[0]) == 0,
+          "%s case %d: sample at %g with a cursor differs from without", what, id,
+          (double)sm->t);
+}
+
+/* Ends a parity line with its samples (" SAMPLES n", then each one's time, flags, status and
+ * pose), then destroys the case's handles. */
+void print_samples_end(const ClipSample *samples, uint32_t ns, uint32_t n, SinewClip *clip,
+                       SinewClipCursor *cursor, SinewPose *out, SinewPose *check)
+{
+    uint32_t k;
+
+    printf(" SAMPLES %" PRIu32, ns);
+    for (k = 0; k < ns; k++) {
+        printf(" T");
+        pf(samples[k].t);
+        printf(" L %" PRIu32 " C %d ST %d", samples[k].looping, samples[k].cursor,
+               (int)samples[k].st);
+        print_pose_tag("OUT", samples[k].out, n);
+    }
+    printf("\n");
+    sinew_clip_cursor_destroy(cursor);
+    sinew_clip_destroy(clip);
+    sinew_pose_destroy(out);
+    sinew_pose_destroy(check);
+}
+
 SinewClip *clip_make(const Skel *s, float dur, int c, int bad, TrackSpec *tracks,
                      SinewStatus *tst, uint32_t *nt, SinewStatus *cst)
 {
