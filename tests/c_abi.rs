@@ -1406,13 +1406,13 @@ fn check_mask(line: &str, cmp: &mut Compare) {
     }
 }
 
-/// `CLIP id NAMES .. PAR .. REST .. <clip> SAMPLES m (T t L looping C cursor ST st OUT n <n>)*`:
-/// C samples into one pose, with one cursor for the samples marked C 1, in order.
-fn check_clip(line: &str, cmp: &mut Compare) {
-    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "CLIP", "clip case");
-    let spec = t.clip_spec();
+/// One sample of a CLIP or FRAMES line: time, looping, through the cursor, status, pose.
+type ClipSample = (f32, bool, bool, i32, Vec<Transform>);
+
+/// `SAMPLES m (T t L looping C cursor ST st OUT n <n>)*`.
+fn clip_samples(t: &mut Tokens<'_>) -> Vec<ClipSample> {
     let m: usize = t.parse_tagged("SAMPLES");
-    let samples: Vec<(f32, bool, bool, i32, Vec<Transform>)> = (0..m)
+    (0..m)
         .map(|_| {
             let time = t.parse_tagged("T");
             let looping = flag(t.parse_tagged("L"));
@@ -1420,13 +1420,18 @@ fn check_clip(line: &str, cmp: &mut Compare) {
             let status = t.status();
             (time, looping, cursor, status, t.counted_transforms("OUT"))
         })
-        .collect();
-    t.end();
+        .collect()
+}
 
-    let Some(clip) = build_clip(cmp, &what, &skeleton, &spec) else {
-        return;
-    };
-    let mut cursor = ClipCursor::new(&clip);
+/// Replays C's samples in order into one pose, with one cursor for those marked C 1.
+fn check_samples(
+    cmp: &mut Compare,
+    what: &str,
+    clip: &Clip,
+    skeleton: Arc<Skeleton>,
+    samples: &[ClipSample],
+) {
+    let mut cursor = ClipCursor::new(clip);
     let mut pose = Pose::new(skeleton);
     for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {
         let what = format!("{what} sample {k} at {time} (looping {looping}, cursor {use_cursor})");
@@ -1434,6 +1439,20 @@ fn check_clip(line: &str, cmp: &mut Compare) {
             clip.sample(*time, *looping, use_cursor.then_some(&mut cursor), p)
         });
     }
+}
+
+/// `CLIP id NAMES .. PAR .. REST .. <clip> SAMPLES m (T t L looping C cursor ST st OUT n <n>)*`:
+/// C samples into one pose, with one cursor for the samples marked C 1, in order.
+fn check_clip(line: &str, cmp: &mut Compare) {
+    let (mut t, what, skeleton) = Tokens::parity_skeleton(line, "CLIP", "clip case");
+    let spec = t.clip_spec();
+    let samples = clip_samples(&mut t);
+    t.end();
+
+    let Some(clip) = build_clip(cmp, &what, &skeleton, &spec) else {
+        return;
+    };
+    check_samples(cmp, &what, &clip, skeleton, &samples);
 }
 
 /// `FRAMES id NAMES .. PAR .. REST .. FC fc RATE r INTERP i WRAP w MASK (- | <n bytes>) FR m
@@ -1451,16 +1470,7 @@ fn check_frames(line: &str, cmp: &mut Compare) {
     let frames = t.counted_transforms("FR");
     let status = t.parse_tagged("CST");
     let duration: f32 = t.parse_tagged("DUR");
-    let m: usize = t.parse_tagged("SAMPLES");
-    let samples: Vec<(f32, bool, bool, i32, Vec<Transform>)> = (0..m)
-        .map(|_| {
-            let time = t.parse_tagged("T");
-            let looping = flag(t.parse_tagged("L"));
-            let cursor = flag(t.parse_tagged("C"));
-            let status = t.status();
-            (time, looping, cursor, status, t.counted_transforms("OUT"))
-        })
-        .collect();
+    let samples = clip_samples(&mut t);
     t.end();
 
     let created = Clip::from_frames(&skeleton, count, rate, &frames, mask.as_deref(), kind, wrap);
@@ -1469,14 +1479,7 @@ fn check_frames(line: &str, cmp: &mut Compare) {
     }
     let clip = created.expect("ok");
     cmp.float(&format!("{what} duration"), duration, clip.duration());
-    let mut cursor = ClipCursor::new(&clip);
-    let mut pose = Pose::new(skeleton);
-    for (k, (time, looping, use_cursor, status, out)) in samples.iter().enumerate() {
-        let what = format!("{what} sample {k} at {time} (looping {looping}, cursor {use_cursor})");
-        pose_outcome(cmp, &what, (*status, out), &mut pose, |p| {
-            clip.sample(*time, *looping, use_cursor.then_some(&mut cursor), p)
-        });
-    }
+    check_samples(cmp, &what, &clip, skeleton, &samples);
 }
 
 /// `XFADE id NAMES .. PAR .. REST .. MAXF m CLIPS k <k clips> OPS q (PLAY c looping ST st |
