@@ -37,6 +37,7 @@ pub mod mask;
 mod math;
 pub mod pose;
 pub mod rotation;
+mod simd;
 pub mod skeleton;
 pub mod skin;
 pub mod transform;

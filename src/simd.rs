@@ -1,0 +1,355 @@
+//! `F4`: four `f32` lanes for structure-of-arrays loops, on SSE2 (x86-64), NEON (aarch64) or
+//! plain per-lane code (other targets, and Miri).
+//!
+//! Only IEEE-exact per-lane operations are offered (add, sub, mul, div, sqrt, negation,
+//! comparisons and selects; no FMA, no estimates, no min/max whose NaN and signed-zero rules
+//! differ between instruction sets), so lane `i` of any `F4` computation is bit for bit the
+//! same `f32` computation on every backend.
+
+use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod backend {
+    use std::arch::x86_64::*;
+
+    pub type Raw = __m128;
+    pub type RawMask = __m128;
+
+    // SAFETY (every function below): SSE2 is part of the x86-64 baseline.
+    #[inline(always)]
+    pub fn splat(v: f32) -> Raw {
+        unsafe { _mm_set1_ps(v) }
+    }
+    #[inline(always)]
+    pub fn from_array(a: [f32; 4]) -> Raw {
+        unsafe { _mm_loadu_ps(a.as_ptr()) }
+    }
+    #[inline(always)]
+    pub fn to_array(v: Raw) -> [f32; 4] {
+        let mut a = [0.0; 4];
+        unsafe { _mm_storeu_ps(a.as_mut_ptr(), v) };
+        a
+    }
+    macro_rules! sse {
+        ($($name:ident($($arg:ident),*) -> $out:ty = $intrinsic:ident;)*) => {$(
+            #[inline(always)]
+            pub fn $name($($arg: Raw),*) -> $out {
+                unsafe { $intrinsic($($arg),*) }
+            }
+        )*};
+    }
+    sse! {
+        add(a, b) -> Raw = _mm_add_ps;
+        sub(a, b) -> Raw = _mm_sub_ps;
+        mul(a, b) -> Raw = _mm_mul_ps;
+        div(a, b) -> Raw = _mm_div_ps;
+        sqrt(a) -> Raw = _mm_sqrt_ps;
+        lt(a, b) -> RawMask = _mm_cmplt_ps;
+        le(a, b) -> RawMask = _mm_cmple_ps;
+        eq(a, b) -> RawMask = _mm_cmpeq_ps;
+        and(a, b) -> RawMask = _mm_and_ps;
+        or(a, b) -> RawMask = _mm_or_ps;
+        xor(a, b) -> Raw = _mm_xor_ps;
+    }
+    #[inline(always)]
+    pub fn not(m: RawMask) -> RawMask {
+        unsafe { _mm_xor_ps(m, _mm_castsi128_ps(_mm_set1_epi32(-1))) }
+    }
+    #[inline(always)]
+    pub fn select(m: RawMask, a: Raw, b: Raw) -> Raw {
+        unsafe { _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)) }
+    }
+    #[inline(always)]
+    pub fn bits(m: RawMask) -> u32 {
+        unsafe { _mm_movemask_ps(m) as u32 }
+    }
+}
+
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+mod backend {
+    use std::arch::aarch64::*;
+
+    pub type Raw = float32x4_t;
+    pub type RawMask = uint32x4_t;
+
+    // SAFETY (every function below): NEON is part of the aarch64 baseline.
+    #[inline(always)]
+    pub fn splat(v: f32) -> Raw {
+        unsafe { vdupq_n_f32(v) }
+    }
+    #[inline(always)]
+    pub fn from_array(a: [f32; 4]) -> Raw {
+        unsafe { vld1q_f32(a.as_ptr()) }
+    }
+    #[inline(always)]
+    pub fn to_array(v: Raw) -> [f32; 4] {
+        let mut a = [0.0; 4];
+        unsafe { vst1q_f32(a.as_mut_ptr(), v) };
+        a
+    }
+    macro_rules! neon {
+        ($($name:ident($($arg:ident: $t:ty),*) -> $out:ty = $intrinsic:ident;)*) => {$(
+            #[inline(always)]
+            pub fn $name($($arg: $t),*) -> $out {
+                unsafe { $intrinsic($($arg),*) }
+            }
+        )*};
+    }
+    neon! {
+        add(a: Raw, b: Raw) -> Raw = vaddq_f32;
+        sub(a: Raw, b: Raw) -> Raw = vsubq_f32;
+        mul(a: Raw, b: Raw) -> Raw = vmulq_f32;
+        div(a: Raw, b: Raw) -> Raw = vdivq_f32;
+        sqrt(a: Raw) -> Raw = vsqrtq_f32;
+        lt(a: Raw, b: Raw) -> RawMask = vcltq_f32;
+        le(a: Raw, b: Raw) -> RawMask = vcleq_f32;
+        eq(a: Raw, b: Raw) -> RawMask = vceqq_f32;
+        and(a: RawMask, b: RawMask) -> RawMask = vandq_u32;
+        or(a: RawMask, b: RawMask) -> RawMask = vorrq_u32;
+        not(a: RawMask) -> RawMask = vmvnq_u32;
+        select(m: RawMask, a: Raw, b: Raw) -> Raw = vbslq_f32;
+    }
+    #[inline(always)]
+    pub fn xor(a: Raw, b: Raw) -> Raw {
+        unsafe {
+            vreinterpretq_f32_u32(veorq_u32(
+                vreinterpretq_u32_f32(a),
+                vreinterpretq_u32_f32(b),
+            ))
+        }
+    }
+    #[inline(always)]
+    pub fn bits(m: RawMask) -> u32 {
+        let weights: [u32; 4] = [1, 2, 4, 8];
+        unsafe { vaddvq_u32(vandq_u32(m, vld1q_u32(weights.as_ptr()))) }
+    }
+}
+
+#[cfg(any(miri, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod backend {
+    pub type Raw = [f32; 4];
+    pub type RawMask = [bool; 4];
+
+    #[inline(always)]
+    pub fn splat(v: f32) -> Raw {
+        [v; 4]
+    }
+    #[inline(always)]
+    pub fn from_array(a: [f32; 4]) -> Raw {
+        a
+    }
+    #[inline(always)]
+    pub fn to_array(v: Raw) -> [f32; 4] {
+        v
+    }
+    macro_rules! lanes {
+        ($($name:ident($($arg:ident: $t:ty),*) -> $out:ty = |$($x:ident),*| $e:expr;)*) => {$(
+            #[inline(always)]
+            pub fn $name($($arg: $t),*) -> $out {
+                std::array::from_fn(|i| {
+                    $(let $x = $arg[i];)*
+                    $e
+                })
+            }
+        )*};
+    }
+    lanes! {
+        add(a: Raw, b: Raw) -> Raw = |x, y| x + y;
+        sub(a: Raw, b: Raw) -> Raw = |x, y| x - y;
+        mul(a: Raw, b: Raw) -> Raw = |x, y| x * y;
+        div(a: Raw, b: Raw) -> Raw = |x, y| x / y;
+        sqrt(a: Raw) -> Raw = |x| x.sqrt();
+        lt(a: Raw, b: Raw) -> RawMask = |x, y| x < y;
+        le(a: Raw, b: Raw) -> RawMask = |x, y| x <= y;
+        eq(a: Raw, b: Raw) -> RawMask = |x, y| x == y;
+        and(a: RawMask, b: RawMask) -> RawMask = |x, y| x & y;
+        or(a: RawMask, b: RawMask) -> RawMask = |x, y| x | y;
+        not(a: RawMask) -> RawMask = |x| !x;
+        select(m: RawMask, a: Raw, b: Raw) -> Raw = |c, x, y| if c { x } else { y };
+        xor(a: Raw, b: Raw) -> Raw = |x, y| f32::from_bits(x.to_bits() ^ y.to_bits());
+    }
+    #[inline(always)]
+    pub fn bits(m: RawMask) -> u32 {
+        (0..4).map(|i| u32::from(m[i]) << i).sum()
+    }
+}
+
+/// Four `f32` lanes, each computed exactly as scalar code would.
+#[derive(Clone, Copy)]
+pub struct F4(backend::Raw);
+
+/// Four per-lane booleans, from comparisons of [`F4`]s.
+#[derive(Clone, Copy)]
+pub struct M4(backend::RawMask);
+
+impl F4 {
+    /// `v` in every lane.
+    #[inline(always)]
+    pub fn splat(v: f32) -> Self {
+        Self(backend::splat(v))
+    }
+    #[inline(always)]
+    pub fn from_array(a: [f32; 4]) -> Self {
+        Self(backend::from_array(a))
+    }
+    #[inline(always)]
+    pub fn to_array(self) -> [f32; 4] {
+        backend::to_array(self.0)
+    }
+    /// Correctly rounded square root per lane.
+    #[inline(always)]
+    pub fn sqrt(self) -> Self {
+        Self(backend::sqrt(self.0))
+    }
+    #[inline(always)]
+    pub fn lt(self, o: Self) -> M4 {
+        M4(backend::lt(self.0, o.0))
+    }
+    #[inline(always)]
+    pub fn le(self, o: Self) -> M4 {
+        M4(backend::le(self.0, o.0))
+    }
+    #[inline(always)]
+    pub fn gt(self, o: Self) -> M4 {
+        o.lt(self)
+    }
+    #[inline(always)]
+    pub fn ge(self, o: Self) -> M4 {
+        o.le(self)
+    }
+    #[inline(always)]
+    pub fn eq(self, o: Self) -> M4 {
+        M4(backend::eq(self.0, o.0))
+    }
+    /// Lanes of `if_true` where `m` holds, of `if_false` elsewhere.
+    #[inline(always)]
+    pub fn select(m: M4, if_true: Self, if_false: Self) -> Self {
+        Self(backend::select(m.0, if_true.0, if_false.0))
+    }
+    /// Each lane with its sign bit flipped where `m` holds (negation, exactly).
+    #[inline(always)]
+    pub fn negate_where(self, m: M4) -> Self {
+        let sign = Self::select(m, Self::splat(-0.0), Self::splat(0.0));
+        Self(backend::xor(self.0, sign.0))
+    }
+    /// Lanes that are finite (neither infinite nor NaN): `x * 0 == 0` exactly then.
+    #[inline(always)]
+    pub fn is_finite(self) -> M4 {
+        (self * Self::splat(0.0)).eq(Self::splat(0.0))
+    }
+}
+
+impl M4 {
+    /// Whether every lane holds.
+    #[inline(always)]
+    pub fn all(self) -> bool {
+        backend::bits(self.0) == 0b1111
+    }
+    /// Whether any lane holds.
+    #[inline(always)]
+    pub fn any(self) -> bool {
+        backend::bits(self.0) != 0
+    }
+    /// Lane `i` holds when bit `i` is set.
+    #[inline(always)]
+    pub fn bitmask(self) -> u32 {
+        backend::bits(self.0)
+    }
+}
+
+macro_rules! f4_ops {
+    ($($trait:ident $method:ident $backend:ident),*) => {$(
+        impl $trait for F4 {
+            type Output = F4;
+            #[inline(always)]
+            fn $method(self, o: F4) -> F4 {
+                F4(backend::$backend(self.0, o.0))
+            }
+        }
+    )*};
+}
+f4_ops!(Add add add, Sub sub sub, Mul mul mul, Div div div);
+
+impl Neg for F4 {
+    type Output = F4;
+    #[inline(always)]
+    fn neg(self) -> F4 {
+        F4(backend::xor(self.0, backend::splat(-0.0)))
+    }
+}
+
+impl BitAnd for M4 {
+    type Output = M4;
+    #[inline(always)]
+    fn bitand(self, o: M4) -> M4 {
+        M4(backend::and(self.0, o.0))
+    }
+}
+
+impl BitOr for M4 {
+    type Output = M4;
+    #[inline(always)]
+    fn bitor(self, o: M4) -> M4 {
+        M4(backend::or(self.0, o.0))
+    }
+}
+
+impl Not for M4 {
+    type Output = M4;
+    #[inline(always)]
+    fn not(self) -> M4 {
+        M4(backend::not(self.0))
+    }
+}
+
+impl std::fmt::Debug for F4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.to_array().fmt(f)
+    }
+}
+
+impl PartialEq for F4 {
+    fn eq(&self, o: &Self) -> bool {
+        self.to_array() == o.to_array()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn bits(a: [f32; 4]) -> [u32; 4] {
+        a.map(f32::to_bits)
+    }
+
+    proptest! {
+        // Every lane equals the scalar operation, bit for bit, NaN and signed zero included.
+        #[test]
+        fn lanes_are_scalar_ops(a in prop::array::uniform4(any::<f32>()),
+                                b in prop::array::uniform4(any::<f32>())) {
+            let (x, y) = (F4::from_array(a), F4::from_array(b));
+            let lane = |f: fn(f32, f32) -> f32| bits(std::array::from_fn(|i| f(a[i], b[i])));
+            let canon = |v: [f32; 4]| v.map(|x| if x.is_nan() { f32::NAN } else { x });
+            prop_assert_eq!(bits(canon((x + y).to_array())), bits(canon(std::array::from_fn(|i| a[i] + b[i]))));
+            prop_assert_eq!(bits(canon((x - y).to_array())), bits(canon(std::array::from_fn(|i| a[i] - b[i]))));
+            prop_assert_eq!(bits(canon((x * y).to_array())), bits(canon(std::array::from_fn(|i| a[i] * b[i]))));
+            prop_assert_eq!(bits(canon((x / y).to_array())), bits(canon(std::array::from_fn(|i| a[i] / b[i]))));
+            prop_assert_eq!(bits(canon(x.sqrt().to_array())), bits(canon(a.map(f32::sqrt))));
+            prop_assert_eq!(bits((-x).to_array()), bits(a.map(|v| -v)));
+            let sel = F4::select(x.lt(y), x, y).to_array();
+            prop_assert_eq!(bits(sel), lane(|p, q| if p < q { p } else { q }));
+            let m = |m: M4| m.bitmask();
+            let cmp = |f: fn(f32, f32) -> bool| (0..4).map(|i| u32::from(f(a[i], b[i])) << i).sum::<u32>();
+            prop_assert_eq!(m(x.lt(y)), cmp(|p, q| p < q));
+            prop_assert_eq!(m(x.le(y)), cmp(|p, q| p <= q));
+            prop_assert_eq!(m(x.gt(y)), cmp(|p, q| p > q));
+            prop_assert_eq!(m(x.ge(y)), cmp(|p, q| p >= q));
+            prop_assert_eq!(m(x.eq(y)), cmp(|p, q| p == q));
+            prop_assert_eq!(m(!x.lt(y)), cmp(|p, q| !(p < q)));
+            prop_assert_eq!(m(x.lt(y) & x.eq(y)), 0);
+            prop_assert_eq!(m(x.is_finite()), (0..4).map(|i| u32::from(a[i].is_finite()) << i).sum::<u32>());
+            prop_assert_eq!(bits(x.negate_where(x.lt(y)).to_array()), lane(|p, q| if p < q { -p } else { p }));
+        }
+    }
+}
