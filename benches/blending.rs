@@ -248,8 +248,8 @@ fn c_abi_layers(
         assert_eq!(status, SinewStatus::Ok);
     }
     let (a, b, out) = (
-        make(skeleton, poses[0].local()),
-        make(skeleton, poses[1].local()),
+        make(skeleton, &poses[0].local().to_vec()),
+        make(skeleton, &poses[1].local().to_vec()),
         make(skeleton, s.rest_pose()),
     );
     let layers = [

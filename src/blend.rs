@@ -7,13 +7,17 @@
 
 use std::sync::Arc;
 
-use glam::{Quat, Vec3, Vec4};
+use glam::Quat;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
-use crate::pose::Pose;
-use crate::rotation::{nlerp_shortest, same_hemisphere};
-use crate::transform::{normalize_rotations, safe_recip, Transform};
+use crate::pose::{Pose, Staging};
+use crate::rotation::nlerp_shortest;
+use crate::simd::{F4, M4};
+use crate::soa::{
+    lanes_of, mul_quat, normalize_blocks, normalize_glam, safe_recip4, same_hemisphere4, Rows,
+};
+use crate::transform::Transform;
 
 /// Where the rotations of masked joints are blended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,13 +63,13 @@ impl Pose {
         self.check_blend(b, t, mask)?;
         match space {
             BlendSpace::Local => {
-                let inputs = a.local.iter().zip(&b.local);
-                for (i, (out, (a, b))) in self.local.iter_mut().zip(inputs).enumerate() {
-                    *out = mix_exact(a, b, mask.map_or(t, |m| t * m.weight(i)));
+                let inputs = a.blocks().iter().zip(b.blocks());
+                for (i, (out, (a, b))) in self.blocks_mut().iter_mut().zip(inputs).enumerate() {
+                    out.store(&mix4(&a.rows(), &b.rows(), block_weight(t, mask, i)));
                 }
             }
             BlendSpace::ModelRotation => {
-                self.local.copy_from_slice(&a.local);
+                self.blocks_mut().copy_from_slice(a.blocks());
                 self.blend_in_place(b, t, mask, space, Holds::A);
             }
         }
@@ -108,10 +112,10 @@ impl Pose {
     /// parents an invalid argument.
     fn check_pose(&self, other: &Pose, what: &str) -> Result<()> {
         check_count(other.joint_count(), self.joint_count(), what)?;
-        if Arc::ptr_eq(&other.skeleton, &self.skeleton) {
+        if Arc::ptr_eq(other.skeleton(), self.skeleton()) {
             return Ok(());
         }
-        let (theirs, ours) = (other.skeleton.parents(), self.skeleton.parents());
+        let (theirs, ours) = (other.skeleton().parents(), self.skeleton().parents());
         match theirs.iter().zip(ours).position(|(a, b)| a != b) {
             None => Ok(()),
             Some(i) => Err(Error::new(
@@ -155,19 +159,26 @@ impl Pose {
         };
         match space {
             BlendSpace::Local => {
-                for (i, (own, theirs)) in self.local.iter_mut().zip(&other.local).enumerate() {
-                    let (a, b) = pick(*own, *theirs);
-                    *own = mix_exact(&a, &b, weight(i));
+                let inputs = other.blocks().iter();
+                for (i, (own, theirs)) in self.blocks_mut().iter_mut().zip(inputs).enumerate() {
+                    let (own_rows, their_rows) = (own.rows(), theirs.rows());
+                    let (a, b) = match holds {
+                        Holds::A => (&own_rows, &their_rows),
+                        Holds::B => (&their_rows, &own_rows),
+                    };
+                    own.store(&mix4(a, b, block_weight(t, mask, i)));
                 }
             }
             BlendSpace::ModelRotation => {
-                let n = self.local.len();
-                let parents = self.skeleton.parents();
-                let (ra, rest) = self.rotations.split_at_mut(n);
+                let n = self.joint_count();
+                let parents = self.skeleton().clone();
+                let parents = parents.parents();
+                let mut rotations = std::mem::take(&mut self.rotations);
+                let (ra, rest) = rotations.split_at_mut(n);
                 let (rb, ro) = rest.split_at_mut(n);
                 // Model rotations of both operands first, so the output may overwrite either.
                 for i in 0..n {
-                    let (a, b) = pick(self.local[i], other.local[i]);
+                    let (a, b) = pick(self.local().get(i), other.local().get(i));
                     let p = parents[i];
                     (ra[i], rb[i]) = if p < 0 {
                         (a.rotation, b.rotation)
@@ -176,7 +187,7 @@ impl Pose {
                     };
                 }
                 for i in 0..n {
-                    let (a, b) = pick(self.local[i], other.local[i]);
+                    let (a, b) = pick(self.local().get(i), other.local().get(i));
                     let w = weight(i);
                     let p = parents[i];
                     let parent = if p < 0 {
@@ -195,8 +206,9 @@ impl Pose {
                     } else {
                         ro[i] = parent * a.rotation;
                     }
-                    self.local[i] = out;
+                    self.put_local(i, &out);
                 }
+                self.rotations = rotations;
             }
         }
     }
@@ -235,79 +247,43 @@ impl Pose {
                 check_count(m.joint_count(), self.joint_count(), "a layer's mask")?;
             }
         }
-        if layers.clone().all(|l| l.mask.is_none()) {
-            self.stage_uniform_layers(layers, threshold);
-        } else {
-            self.stage_masked_layers(layers, threshold);
-        }
-        let rest = self.skeleton.rest_pose();
-        let finite = normalize_rotations(&mut self.model, |i, _| rest[i].rotation);
-        self.commit_staged(finite)
-    }
-
-    /// Stages the weighted sums of `layers` (some masked) and the rest pose in the model
-    /// buffer, one joint at a time, their rotations unnormalized.
-    fn stage_masked_layers<'a, I>(&mut self, layers: I, threshold: f32)
-    where
-        I: Iterator<Item = Layer<'a>> + Clone,
-    {
-        let rest = self.skeleton.rest_pose();
-        for (i, (sum, rest)) in self.model.iter_mut().zip(rest).enumerate() {
-            let joint_weight = |l: &Layer<'_>| l.mask.map_or(l.weight, |m| l.weight * m.weight(i));
-            let weights = Weights::new(layers.clone().map(|l| joint_weight(&l)), threshold);
-            *sum = EMPTY_SUM;
-            // The first input with a positive weight starts the sum and sets the hemisphere.
-            let mut hemisphere = None;
-            let mut add = |t: &Transform, w: f32| {
-                if w > 0.0 {
-                    match hemisphere {
-                        Some(h) => accumulate(sum, t, w, h),
-                        None => {
-                            *sum = start_sum(t, w);
-                            hemisphere = Some(t.rotation);
-                        }
-                    }
-                }
+        let uniform = layers
+            .clone()
+            .all(|l| l.mask.is_none())
+            .then(|| Weights::new(layers.clone().map(|l| l.weight), threshold));
+        let Staging {
+            staged, skeleton, ..
+        } = self.staging();
+        for (b, (sum, rest)) in staged.iter_mut().zip(skeleton.rest_blocks()).enumerate() {
+            // Each lane's weights: the layers' (masked) weights normalized with the rest pose's.
+            let joint_weight = |l: &Layer<'_>, k: usize| {
+                l.mask.map_or(l.weight, |m| {
+                    l.weight * m.weights().get(4 * b + k).copied().unwrap_or(0.0)
+                })
             };
+            let weights: [Weights; 4] = std::array::from_fn(|k| {
+                uniform.unwrap_or_else(|| {
+                    Weights::new(layers.clone().map(|l| joint_weight(&l, k)), threshold)
+                })
+            });
+            let mut acc = Sum::default();
             for l in layers.clone() {
-                add(&l.pose.local[i], weights.of(joint_weight(&l)));
+                let w = std::array::from_fn(|k| weights[k].of(joint_weight(&l, k)));
+                acc.add(&l.pose.blocks()[b].rows(), F4::from_array(w));
             }
-            add(rest, weights.rest);
+            acc.add(&rest.rows(), F4::from_array(weights.map(|w| w.rest)));
+            sum.store(&acc.rows);
         }
-    }
-
-    /// [`Self::stage_masked_layers`] without masks: every joint has the same weights, so they
-    /// are normalized once and each input is added in a pass of its own over the joints. The
-    /// same operations in the same order per joint, so the same results.
-    fn stage_uniform_layers<'a, I>(&mut self, layers: I, threshold: f32)
-    where
-        I: Iterator<Item = Layer<'a>> + Clone,
-    {
-        let weights = Weights::new(layers.clone().map(|l| l.weight), threshold);
-        let mut inputs = layers
-            .map(|l| (&l.pose.local[..], weights.of(l.weight)))
-            .chain(std::iter::once((self.skeleton.rest_pose(), weights.rest)))
-            .filter(|&(_, w)| w > 0.0);
-        // The first input starts the sums and sets every joint's hemisphere.
-        let Some((first, w)) = inputs.next() else {
-            self.model.fill(EMPTY_SUM);
-            return;
-        };
-        for (sum, t) in self.model.iter_mut().zip(first) {
-            *sum = start_sum(t, w);
-        }
-        for (input, w) in inputs {
-            for ((sum, t), h) in self.model.iter_mut().zip(input).zip(first) {
-                accumulate(sum, t, w, h.rotation);
-            }
-        }
+        let rest = skeleton.rest_pose();
+        let finite = normalize_blocks(staged, rest.len(), |i, _| rest[i].rotation);
+        self.commit_staged(finite)
     }
 
     /// Copies another pose's local transforms (a pose of this skeleton or of one with the same
     /// parents, as every blend requires). Unchanged on error.
     pub fn copy_from(&mut self, other: &Pose) -> Result<()> {
         self.check_pose(other, "the other pose")?;
-        self.local.copy_from_slice(&other.local);
+        self.blocks_mut().copy_from_slice(other.blocks());
         Ok(())
     }
 
@@ -320,15 +296,20 @@ impl Pose {
     pub fn make_additive(&mut self, pose: &Pose, reference: &Pose) -> Result<()> {
         self.check_pose(pose, "the pose")?;
         self.check_pose(reference, "the reference")?;
-        for ((slot, p), r) in self.model.iter_mut().zip(&pose.local).zip(&reference.local) {
-            *slot = Transform {
-                translation: p.translation - r.translation,
-                rotation: r.rotation.conjugate() * p.rotation,
-                scale: p.scale * safe_recip(r.scale),
-            };
+        let n = self.joint_count();
+        let staged = self.staging().staged;
+        let inputs = pose.blocks().iter().zip(reference.blocks());
+        for (slot, (p, r)) in staged.iter_mut().zip(inputs) {
+            let (p, r) = (p.rows(), r.rows());
+            let conj = [-r.r[0], -r.r[1], -r.r[2], r.r[3]];
+            slot.store(&Rows {
+                t: [0, 1, 2].map(|c| p.t[c] - r.t[c]),
+                r: mul_quat(&conj, &p.r),
+                s: [0, 1, 2].map(|c| p.s[c] * safe_recip4(r.s[c])),
+            });
         }
         // A degenerate product normalizes to NaN, reported as overflow.
-        let finite = normalize_rotations(&mut self.model, |_, q| q.normalize());
+        let finite = normalize_blocks(staged, n, |_, q| q.normalize());
         self.commit_staged(finite)
     }
 
@@ -376,31 +357,113 @@ impl Pose {
         if let Some(m) = mask {
             check_count(m.joint_count(), self.joint_count(), "the mask")?;
         }
-        let base = base.map_or(&self.local[..], |b| &b.local[..]);
-        for (i, (slot, (b, d))) in self
-            .model
-            .iter_mut()
-            .zip(base.iter().zip(&delta.local))
-            .enumerate()
-        {
-            let w = mask.map_or(weight, |m| weight * m.weight(i));
-            *slot = apply_delta(b, d, w);
-        }
-        // A degenerate product normalizes to NaN, reported as overflow.
-        Ok(normalize_rotations(&mut self.model, |_, q| q.normalize()))
-    }
-
-    /// Makes the transforms staged in the model buffer the local ones if they are all
-    /// `finite`, by swapping the buffers (the model buffer is scratch between `model()` calls).
-    fn commit_staged(&mut self, finite: bool) -> Result<()> {
-        if !finite {
-            return Err(Error::new(
-                ErrorKind::NumericOverflow,
-                "the blended pose is not representable in f32 (inputs too large)",
+        let n = self.joint_count();
+        let Staging { staged, local, .. } = self.staging();
+        let base = base.map_or(local, |b| b.blocks());
+        let inputs = base.iter().zip(delta.blocks());
+        for (i, (slot, (b, d))) in staged.iter_mut().zip(inputs).enumerate() {
+            slot.store(&apply_delta4(
+                &b.rows(),
+                &d.rows(),
+                block_weight(weight, mask, i),
             ));
         }
-        std::mem::swap(&mut self.local, &mut self.model);
-        Ok(())
+        // A degenerate product normalizes to NaN, reported as overflow.
+        Ok(normalize_blocks(staged, n, |_, q| q.normalize()))
+    }
+}
+
+/// Four joints' blend weights: `t`, times the mask's weights when there is one.
+#[inline(always)]
+fn block_weight(t: f32, mask: Option<&JointMask>, block: usize) -> F4 {
+    let t = F4::splat(t);
+    mask.map_or(t, |m| t * lanes_of(m.weights(), block))
+}
+
+/// [`mix_exact`] on four lanes: `a` where `w <= 0`, `b` where `w >= 1`, else
+/// [`Transform::mix`]'s formulas, its operations in its order.
+#[inline(always)]
+fn mix4(a: &Rows, b: &Rows, w: F4) -> Rows {
+    let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
+    let u = one - w;
+    let lerp = |x: F4, y: F4| x * u + y * w;
+    let toward = same_hemisphere4(&b.r, &a.r);
+    let r = [0, 1, 2, 3].map(|c| a.r[c] + (toward[c] - a.r[c]) * w);
+    let mixed = Rows {
+        t: [0, 1, 2].map(|c| lerp(a.t[c], b.t[c])),
+        r: normalize_glam(&r),
+        s: [0, 1, 2].map(|c| lerp(a.s[c], b.s[c])),
+    };
+    Rows::select(w.le(zero), a, &Rows::select(w.ge(one), b, &mixed))
+}
+
+/// `base ⊕ delta` at weight `w` on four lanes, as [`Pose::add`] documents (exactly `base`
+/// where `w` is 0), rotations left for [`normalize_blocks`]. The lerp from the identity toward
+/// the delta's rotation stays unnormalized: normalizing only the product gives the same
+/// rotation (up to rounding) with one square root less.
+#[inline(always)]
+fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
+    let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
+    let negative: M4 = w.lt(zero);
+    let aw = w.negate_where(negative);
+    // The delta on the identity's side (its dot product with the identity is its w), then the
+    // unnormalized lerp from the identity quaternion toward it by |w|.
+    let d = delta.r.map(|c| c.negate_where(delta.r[3].lt(zero)));
+    let identity = [zero, zero, zero, one];
+    let r = [0, 1, 2, 3].map(|c| identity[c] + (d[c] - identity[c]) * aw);
+    // Subtracting is multiplying by the conjugate and dividing the scale.
+    let [x, y, z, w_] = r;
+    let r = [x, y, z].map(|c| c.negate_where(negative));
+    let r = [r[0], r[1], r[2], w_];
+    let applied = Rows {
+        t: [0, 1, 2].map(|c| base.t[c] + delta.t[c] * w),
+        r: mul_quat(&base.r, &r),
+        s: [0, 1, 2].map(|c| {
+            let l = one * (one - aw) + delta.s[c] * aw;
+            base.s[c] * F4::select(negative, safe_recip4(l), l)
+        }),
+    };
+    Rows::select(w.eq(zero), base, &applied)
+}
+
+/// A weighted sum of four joints' inputs, each lane's rotations aligned to the hemisphere of
+/// its first input with a positive weight (the neighbourhood check).
+struct Sum {
+    rows: Rows,
+    hemisphere: [F4; 4],
+    started: M4,
+}
+
+impl Default for Sum {
+    fn default() -> Self {
+        let zero = F4::splat(0.0);
+        Self {
+            rows: Rows {
+                t: [zero; 3],
+                r: [zero; 4],
+                s: [zero; 3],
+            },
+            hemisphere: [zero; 4],
+            started: zero.lt(zero),
+        }
+    }
+}
+
+impl Sum {
+    /// Adds `t` with (normalized) weights `w` where they are positive; the first such input
+    /// of a lane sets its hemisphere (and, aligned to itself, adds as it is).
+    #[inline(always)]
+    fn add(&mut self, t: &Rows, w: F4) {
+        let positive = w.gt(F4::splat(0.0));
+        let first = positive & !self.started;
+        self.started = self.started | positive;
+        self.hemisphere = [0, 1, 2, 3].map(|c| F4::select(first, t.r[c], self.hemisphere[c]));
+        let q = same_hemisphere4(&t.r, &self.hemisphere);
+        let sum = &mut self.rows;
+        let add = |s: F4, x: F4| F4::select(positive, s + x * w, s);
+        sum.t = [0, 1, 2].map(|c| add(sum.t[c], t.t[c]));
+        sum.r = [0, 1, 2, 3].map(|c| add(sum.r[c], q[c]));
+        sum.s = [0, 1, 2].map(|c| add(sum.s[c], t.s[c]));
     }
 }
 
@@ -412,38 +475,6 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
         *b
     } else {
         a.mix(b, w)
-    }
-}
-
-/// `base ⊕ delta` at weight `w` for one joint, as [`Pose::add`] documents (exactly `base` at
-/// weight 0), its rotation left for [`normalize_rotations`]. The lerp from the identity toward
-/// the delta's rotation stays unnormalized: normalizing only the product gives the same
-/// rotation (up to rounding) with one square root less.
-#[inline]
-fn apply_delta(base: &Transform, delta: &Transform, w: f32) -> Transform {
-    if w == 0.0 {
-        return *base;
-    }
-    // The delta on the identity's side: its dot product with the identity is its w.
-    let d = Vec4::from(delta.rotation);
-    let toward = Quat::from_vec4(Vec4::select(Vec4::splat(d.w).cmplt(Vec4::ZERO), -d, d));
-    let partial = |w: f32| {
-        (
-            Quat::IDENTITY + (toward - Quat::IDENTITY) * w,
-            Vec3::ONE * (1.0 - w) + delta.scale * w,
-        )
-    };
-    let (rotation, scale) = if w >= 0.0 {
-        let (r, s) = partial(w);
-        (base.rotation * r, base.scale * s)
-    } else {
-        let (r, s) = partial(-w);
-        (base.rotation * r.conjugate(), base.scale * safe_recip(s))
-    };
-    Transform {
-        translation: base.translation + delta.translation * w,
-        rotation,
-        scale,
     }
 }
 
@@ -473,31 +504,4 @@ impl Weights {
     fn of(&self, weight: f32) -> f32 {
         (f64::from(weight) * self.inv_total) as f32
     }
-}
-
-/// The empty weighted sum that [`accumulate`] adds to.
-const EMPTY_SUM: Transform = Transform {
-    translation: Vec3::ZERO,
-    rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-    scale: Vec3::ZERO,
-};
-
-/// [`EMPTY_SUM`] with its first input added: [`accumulate`] with `t`'s own rotation as the
-/// hemisphere, which leaves the rotation as it is.
-#[inline]
-fn start_sum(t: &Transform, w: f32) -> Transform {
-    Transform {
-        translation: EMPTY_SUM.translation + t.translation * w,
-        rotation: EMPTY_SUM.rotation + t.rotation * w,
-        scale: EMPTY_SUM.scale + t.scale * w,
-    }
-}
-
-/// Adds `t` with (normalized) weight `w` to a weighted sum, its rotation aligned to
-/// `hemisphere`, the rotation of the sum's first input (the neighbourhood check).
-#[inline]
-fn accumulate(sum: &mut Transform, t: &Transform, w: f32, hemisphere: Quat) {
-    sum.translation += t.translation * w;
-    sum.rotation += same_hemisphere(t.rotation, hemisphere) * w;
-    sum.scale += t.scale * w;
 }

@@ -8,9 +8,11 @@ use glam::{Quat, Vec3, Vec4};
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::pose::Pose;
+use crate::pose::Staging;
 use crate::rotation::{normalize_robust, same_hemisphere};
 use crate::skeleton::Skeleton;
-use crate::transform::{normalize_rotations, Transform};
+use crate::soa::{normalize_blocks, JointTransforms, SoaTransform};
+use crate::transform::Transform;
 
 /// How a track interpolates between its keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -626,12 +628,13 @@ impl Clip {
     /// Replaces the staged value of every track whose wrap segment holds clip time `t` (cold:
     /// one frame interval per loop of a clip built from frames).
     #[cold]
-    fn stage_wrapped(&self, t: f32, staged: &mut [Transform]) {
+    fn stage_wrapped(&self, t: f32, staged: &mut [SoaTransform]) {
         let d = self.duration;
-        for (joint, staged) in self.joints.iter().zip(staged) {
+        for (j, joint) in self.joints.iter().enumerate() {
+            let mut value = staged.joint(j);
             let vector = |k: &Track<Vec3>| k.wrapped(t, d, Vec3::interpolate);
             if let Some(v) = joint.translation.as_ref().and_then(vector) {
-                staged.translation = v;
+                value.translation = v;
             }
             // Linear rotations are left for the same normalization pass as the main loop's.
             if let Some(q) = joint
@@ -639,11 +642,12 @@ impl Clip {
                 .as_ref()
                 .and_then(|k| k.wrapped(t, d, rotation_between))
             {
-                staged.rotation = q;
+                value.rotation = q;
             }
             if let Some(v) = joint.scale.as_ref().and_then(vector) {
-                staged.scale = v;
+                value.scale = v;
             }
+            staged[j / 4].set(j % 4, &value);
         }
     }
 
@@ -687,8 +691,11 @@ impl Clip {
         let t = self.local_time(time, looping);
         let keyed = self.keyed.0 <= t && t <= self.keyed.1;
         let wrapped = looping && self.wrap && self.duration > 0.0 && !keyed;
-        let rest = out.skeleton.rest_pose();
-        for (i, (joint, staged)) in self.joints.iter().zip(out.model.iter_mut()).enumerate() {
+        let Staging {
+            staged, skeleton, ..
+        } = out.staging();
+        let rest = skeleton.rest_pose();
+        for (i, joint) in self.joints.iter().enumerate() {
             let mut scratch = [0u32; 3];
             let [ct, cr, cs] = match keys.as_mut() {
                 Some(c) => &mut c.keys[i],
@@ -707,7 +714,7 @@ impl Clip {
                     |k, i, j, s, dt| Vec3::interpolate(k, i, j, s, dt),
                 )
             };
-            *staged = Transform {
+            let value = Transform {
                 translation: joint.translation.as_ref().map_or(r.translation, |k| {
                     vector(k, k.locate_after(t, ct, &mut located))
                 }),
@@ -719,23 +726,22 @@ impl Clip {
                     .as_ref()
                     .map_or(r.scale, |k| vector(k, k.locate_after(t, cs, &mut located))),
             };
+            staged[i / 4].set(i % 4, &value);
         }
         // A time outside some track's keys may lie on its wrap segment, where the loop above
         // held an end key: a second pass, only for those times, leaves the common path as it
         // was.
         if wrapped {
-            self.stage_wrapped(t, &mut out.model);
+            self.stage_wrapped(t, staged);
         }
         // Lerped rotations are normalized here; every other one is unit and passes through.
-        if !normalize_rotations(&mut out.model, |_, q| q) {
+        if !normalize_blocks(staged, rest.len(), |_, q| q) {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the sampled pose is not representable in f32 (tangents too large)",
             ));
         }
-        // The model buffer is scratch: the staged pose becomes the local one by a swap.
-        std::mem::swap(&mut out.local, &mut out.model);
-        Ok(())
+        out.commit_staged(true)
     }
 }
 

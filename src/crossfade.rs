@@ -392,11 +392,12 @@ impl Crossfade {
         p.clip.sample(p.time, p.looping, None, &mut self.scratch)?;
         p.clip
             .sample(p.time + h, p.looping, None, &mut self.ahead)?;
-        let (prev, older) = (&self.output.local, &self.previous.local);
-        let targets = self.scratch.local.iter().zip(&self.ahead.local);
+        let (prev, older) = (self.output.local(), self.previous.local());
+        let targets = self.scratch.local().iter().zip(self.ahead.local().iter());
         for (i, (slot, (target, ahead))) in self.inertial.joints.iter_mut().zip(targets).enumerate()
         {
-            *slot = JointDecay::new([&prev[i], &older[i]], dt, [target, ahead], h, duration);
+            let history = [&prev.get(i), &older.get(i)];
+            *slot = JointDecay::new(history, dt, [&target, &ahead], h, duration);
         }
         self.inertial.elapsed = 0.0;
         self.inertial.duration = duration;
@@ -440,11 +441,12 @@ impl Crossfade {
         }
         let inertial_time = self.inertial.elapsed + dt;
         if self.inertial.active {
-            for (out, decay) in self.staged.local.iter_mut().zip(&self.inertial.joints) {
-                *out = decay.apply(out, inertial_time);
+            for (j, decay) in self.inertial.joints.iter().enumerate() {
+                let out = decay.apply(&self.staged.local().get(j), inertial_time);
+                self.staged.put_local(j, &out);
             }
         }
-        if !self.staged.local.iter().all(Transform::is_finite) {
+        if !self.staged.all_finite() {
             return Err(Error::new(
                 ErrorKind::NumericOverflow,
                 "the crossfade output is not representable in f32 (poses too far apart)",

@@ -40,6 +40,7 @@ pub mod rotation;
 mod simd;
 pub mod skeleton;
 pub mod skin;
+mod soa;
 pub mod transform;
 
 pub use blend::{BlendSpace, Layer};
@@ -54,7 +55,7 @@ pub use ik::{
     TwoBoneTarget,
 };
 pub use mask::JointMask;
-pub use pose::Pose;
+pub use pose::{Locals, Pose};
 pub use skeleton::{Skeleton, MAX_JOINTS, NO_PARENT};
 pub use skin::Skin;
 pub use transform::Transform;

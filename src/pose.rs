@@ -1,4 +1,6 @@
-//! `Pose`: a skeleton's local transforms, with model-space views computed in one pass.
+//! `Pose`: a skeleton's local transforms, stored four joints per block (structure of arrays)
+//! so blends, additive layers and sampling run four joints per instruction, with model-space
+//! views computed in one pass.
 
 use std::sync::Arc;
 
@@ -6,32 +8,140 @@ use glam::{Mat4, Quat};
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
+use crate::simd::F4;
 use crate::skeleton::{model_bound, Skeleton};
 use crate::skin::{mat_mul, Skin};
-use crate::transform::{copy_validated, finite, overflow, validated_transform, Transform};
+use crate::soa::{normalize4, JointTransforms, SoaTransform};
+use crate::transform::{finite, overflow, validated_transform, Transform};
 
-/// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus a
-/// model-space buffer allocated once so that computing model transforms allocates nothing.
+/// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus buffers
+/// allocated once so that blending and computing model transforms allocate nothing.
+///
+/// The transforms are stored in blocks of four joints, component by component; read them with
+/// [`Self::local`] (one joint, all of them, or a copy into a slice) and write them with
+/// [`Self::set_local`], [`Self::edit_local`] or the blends.
 #[derive(Clone, Debug)]
 pub struct Pose {
-    pub(crate) skeleton: Arc<Skeleton>,
-    pub(crate) local: Vec<Transform>,
+    skeleton: Arc<Skeleton>,
+    /// Local transforms, four joints per block; lanes past the last joint hold identities.
+    local: Vec<SoaTransform>,
+    /// Blocks results are staged in, swapped in once they are all valid.
+    staged: Vec<SoaTransform>,
+    /// Model-space transforms, one per joint.
     pub(crate) model: Vec<Transform>,
     /// Scratch for blends that work on model-space rotations (three per joint).
     pub(crate) rotations: Vec<Quat>,
 }
 
+/// A pose's buffers borrowed apart: the staging blocks (scratch until
+/// [`Pose::commit_staged`]), the current blocks and the skeleton.
+pub(crate) struct Staging<'a> {
+    pub staged: &'a mut [SoaTransform],
+    pub local: &'a [SoaTransform],
+    pub skeleton: &'a Skeleton,
+}
+
+/// A read-only view of a pose's local transforms, joint by joint (see [`Pose::local`]).
+#[derive(Clone, Copy)]
+pub struct Locals<'a> {
+    blocks: &'a [SoaTransform],
+    len: usize,
+}
+
+impl<'a> Locals<'a> {
+    /// Number of joints.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the view is empty (never, for a pose).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Joint `joint`'s local transform. Panics when `joint` is out of range, as indexing does.
+    pub fn get(&self, joint: usize) -> Transform {
+        assert!(
+            joint < self.len,
+            "joint {joint} out of range for a pose of {} joints",
+            self.len
+        );
+        self.blocks.joint(joint)
+    }
+
+    /// Every joint's local transform, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Transform> + Clone + 'a {
+        let blocks = self.blocks;
+        (0..self.len).map(move |j| blocks.joint(j))
+    }
+
+    /// A copy of every local transform.
+    pub fn to_vec(&self) -> Vec<Transform> {
+        self.iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for Locals<'a> {
+    type Item = Transform;
+    type IntoIter = Box<dyn ExactSizeIterator<Item = Transform> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl std::fmt::Debug for Locals<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for Locals<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+impl PartialEq<[Transform]> for Locals<'_> {
+    fn eq(&self, other: &[Transform]) -> bool {
+        self.len == other.len() && self.iter().eq(other.iter().copied())
+    }
+}
+
+impl PartialEq<&[Transform]> for Locals<'_> {
+    fn eq(&self, other: &&[Transform]) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<Vec<Transform>> for Locals<'_> {
+    fn eq(&self, other: &Vec<Transform>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl PartialEq<Locals<'_>> for [Transform] {
+    fn eq(&self, other: &Locals<'_>) -> bool {
+        *other == *self
+    }
+}
+
+impl PartialEq<Locals<'_>> for Vec<Transform> {
+    fn eq(&self, other: &Locals<'_>) -> bool {
+        *other == self[..]
+    }
+}
+
 impl Pose {
     /// A pose of `skeleton` at its rest pose.
     pub fn new(skeleton: Arc<Skeleton>) -> Self {
-        let local = skeleton.rest_pose().to_vec();
-        let model = vec![Transform::IDENTITY; local.len()];
-        let rotations = vec![Quat::IDENTITY; 3 * local.len()];
+        let n = skeleton.joint_count();
+        let local = skeleton.rest_blocks().to_vec();
         Self {
             skeleton,
+            staged: local.clone(),
             local,
-            model,
-            rotations,
+            model: vec![Transform::IDENTITY; n],
+            rotations: vec![Quat::IDENTITY; 3 * n],
         }
     }
 
@@ -42,27 +152,133 @@ impl Pose {
 
     /// Number of joints.
     pub fn joint_count(&self) -> usize {
-        self.local.len()
+        self.model.len()
     }
 
-    /// Local transforms, one per joint.
-    pub fn local(&self) -> &[Transform] {
+    /// The local transforms, joint by joint: `pose.local().get(j)`, `pose.local().iter()`.
+    pub fn local(&self) -> Locals<'_> {
+        Locals {
+            blocks: &self.local,
+            len: self.joint_count(),
+        }
+    }
+
+    /// The local transforms in blocks of four joints, for the four-joint kernels.
+    pub(crate) fn blocks(&self) -> &[SoaTransform] {
         &self.local
     }
 
-    /// Mutable access to the local transforms, for callers that keep them finite and unit.
-    pub fn local_mut(&mut self) -> &mut [Transform] {
+    /// Split borrows for kernels that compute a new pose into the staging blocks.
+    pub(crate) fn staging(&mut self) -> Staging<'_> {
+        Staging {
+            staged: &mut self.staged,
+            local: &self.local,
+            skeleton: &self.skeleton,
+        }
+    }
+
+    /// Whether every component of every joint is finite, four joints at a time.
+    pub(crate) fn all_finite(&self) -> bool {
+        let mut probe = F4::splat(0.0);
+        for block in &self.local {
+            let rows = block.rows();
+            let zero = F4::splat(0.0);
+            let r = rows.r.map(|c| c * zero);
+            probe = probe + rows.probe_ts() + ((r[0] + r[1]) + (r[2] + r[3]));
+        }
+        probe.eq(F4::splat(0.0)).all()
+    }
+
+    /// The local blocks, for kernels that keep every lane finite with a unit rotation (lanes
+    /// past the last joint included: identities).
+    pub(crate) fn blocks_mut(&mut self) -> &mut [SoaTransform] {
         &mut self.local
+    }
+
+    /// Makes the staged blocks the local ones if the results are `finite`, by swapping the
+    /// buffers; fails with [`ErrorKind::NumericOverflow`] otherwise (nothing changes).
+    pub(crate) fn commit_staged(&mut self, finite: bool) -> Result<()> {
+        if !finite {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "the blended pose is not representable in f32 (inputs too large)",
+            ));
+        }
+        std::mem::swap(&mut self.local, &mut self.staged);
+        Ok(())
+    }
+
+    /// Sets joint `joint`'s local transform without checks, for solvers and kernels that
+    /// produce finite transforms with unit rotations.
+    #[inline]
+    pub(crate) fn put_local(&mut self, joint: usize, t: &Transform) {
+        self.local[joint / 4].set(joint % 4, t);
+    }
+
+    /// Edits joint `joint`'s local transform through `edit`; the result is checked as
+    /// [`Self::set_local`] checks (its rotation renormalized). Unchanged on error.
+    pub fn edit_local(&mut self, joint: usize, edit: impl FnOnce(&mut Transform)) -> Result<()> {
+        self.skeleton.check_joint(joint)?;
+        let mut t = self.local.joint(joint);
+        edit(&mut t);
+        let t = validated_transform(&t, || format!("local transform of joint {joint}"))?;
+        self.put_local(joint, &t);
+        Ok(())
     }
 
     /// Returns every joint to the rest pose.
     pub fn reset(&mut self) {
-        self.local.copy_from_slice(self.skeleton.rest_pose());
+        self.local.copy_from_slice(self.skeleton.rest_blocks());
     }
 
-    /// Replaces all local transforms after validating every one (nothing is written on error).
+    /// Copies every local transform into `out` (one per joint).
+    pub fn local_into(&self, out: &mut [Transform]) -> Result<()> {
+        self.local_into_as(out)
+    }
+
+    /// [`Self::local_into`] for any layout a [`Transform`] converts exactly to.
+    pub(crate) fn local_into_as<T: From<Transform>>(&self, out: &mut [T]) -> Result<()> {
+        self.check_len(out.len())?;
+        for (chunk, block) in out.chunks_mut(4).zip(&self.local) {
+            for (k, o) in chunk.iter_mut().enumerate() {
+                *o = block.get(k).into();
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces all local transforms after validating every one (finite, rotations of usable
+    /// length, renormalized when not unit to within 1e-6). Nothing is written on error.
     pub fn set_local(&mut self, local: &[Transform]) -> Result<()> {
-        self.set_local_iter(local.iter().copied())
+        self.set_local_as(local)
+    }
+
+    /// [`Self::set_local`] from any layout that converts exactly to a [`Transform`].
+    pub(crate) fn set_local_as<T: Copy>(&mut self, local: &[T]) -> Result<()>
+    where
+        Transform: From<T>,
+    {
+        self.check_len(local.len())?;
+        for (c, (chunk, staged)) in local.chunks(4).zip(&mut self.staged).enumerate() {
+            *staged = SoaTransform::IDENTITY;
+            for (k, t) in chunk.iter().enumerate() {
+                staged.set(k, &Transform::from(*t));
+            }
+            // Finite lanes whose rotations are in normalization's common case, nearly every
+            // input, are checked and renormalized four at a time.
+            let mut rows = staged.rows();
+            let finite = rows.probe_ts().eq(F4::splat(0.0)).all();
+            if finite && !normalize4(&mut rows.r).any() {
+                staged.store(&rows);
+                continue;
+            }
+            for (k, t) in chunk.iter().enumerate() {
+                let what = || format!("local transform of joint {}", 4 * c + k);
+                staged.set(k, &validated_transform(&Transform::from(*t), what)?);
+            }
+        }
+        std::mem::swap(&mut self.local, &mut self.staged);
+        Ok(())
     }
 
     /// [`Self::set_local`] from any re-iterable source (e.g. converted FFI values), without
@@ -72,9 +288,15 @@ impl Pose {
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(local.len())?;
-        copy_validated(&mut self.local, local, |i| {
-            format!("local transform of joint {i}")
-        })
+        for (i, t) in local.clone().enumerate() {
+            validated_transform(&t, || format!("local transform of joint {i}"))?;
+        }
+        for (j, t) in local.enumerate() {
+            // Validated above, so this only renormalizes.
+            let t = validated_transform(&t, String::new)?;
+            self.put_local(j, &t);
+        }
+        Ok(())
     }
 
     /// Model-space transforms of every joint, recomputed in one forward pass: each joint's
@@ -85,7 +307,7 @@ impl Pose {
     pub fn model(&mut self) -> Result<&[Transform]> {
         if !self
             .skeleton
-            .local_to_model_finite(&self.local, &mut self.model)
+            .local_to_model_finite(&self.local[..], &mut self.model)
         {
             return Err(overflow());
         }
@@ -111,10 +333,11 @@ impl Pose {
         // Nothing may be written unless every result is finite: a cheap bound proves it for
         // all but huge poses, for which the forward pass is run once without writing.
         let skeleton = &self.skeleton;
-        if !(skeleton.model_surely_finite(&self.local) || skeleton.model_is_finite(&self.local)) {
+        let local = &self.local[..];
+        if !(skeleton.model_surely_finite(local) || skeleton.model_is_finite(local)) {
             return Err(overflow());
         }
-        let finite = skeleton.local_to_model_finite(&self.local, out);
+        let finite = skeleton.local_to_model_finite(local, out);
         debug_assert!(finite, "the checks above proved every result finite");
         Ok(())
     }
@@ -137,16 +360,17 @@ impl Pose {
         self.check_len(out.len())?;
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
         // Under this bound every model entry is finite (see `model_bound`).
-        if model_bound(local) > f32::MAX / 256.0 {
+        let n = self.joint_count();
+        if model_bound(local, n) > f32::MAX / 256.0 {
             let mut finite = true;
-            skeleton.for_each_model(local, local.len(), |_, m| {
+            skeleton.for_each_model(local, n, |_, m| {
                 finite &= m.is_finite() && m.to_matrix().is_finite();
             });
             if !finite {
                 return Err(overflow());
             }
         }
-        skeleton.for_each_model(local, local.len(), |i, m| out[i] = m.to_matrix().into());
+        skeleton.for_each_model(local, n, |i, m| out[i] = m.to_matrix().into());
         Ok(())
     }
 
@@ -191,7 +415,7 @@ impl Pose {
         };
         // Model entries are at most 49 times the bound, a palette entry the sum of four of
         // them times inverse bind entries: well inside f32's range under these limits.
-        let bound = model_bound(local);
+        let bound = model_bound(local, self.joint_count());
         if bound > f32::MAX / 256.0 || bound * skin.magnitude() > f32::MAX / 65536.0 {
             let mut finite = true;
             skeleton.for_each_model(local, skin.joints_used(), |i, m| {
@@ -213,14 +437,14 @@ impl Pose {
     /// [`Self::model`] gives it.
     pub fn model_of(&self, joint: usize) -> Result<Transform> {
         self.skeleton.check_joint(joint)?;
-        finite(self.skeleton.model_of(&self.local, joint))
+        finite(self.skeleton.model_in(&self.local[..], joint))
     }
 
     /// Model-space transform of `joint`'s parent (identity for a root).
     pub fn parent_model_of(&self, joint: usize) -> Result<Transform> {
         self.skeleton.check_joint(joint)?;
         match self.skeleton.parent(joint) {
-            Some(p) => finite(self.skeleton.model_of(&self.local, p)),
+            Some(p) => finite(self.skeleton.model_in(&self.local[..], p)),
             None => Ok(Transform::IDENTITY),
         }
     }
@@ -232,7 +456,7 @@ impl Pose {
     pub fn set_model_of(&mut self, joint: usize, model: &Transform) -> Result<()> {
         let model = validated_transform(model, || "model transform".into())?;
         let parent = self.parent_model_of(joint)?;
-        self.local[joint] = finite(parent.inverse_mul(&model))?;
+        self.put_local(joint, &finite(parent.inverse_mul(&model))?);
         Ok(())
     }
 
@@ -248,11 +472,15 @@ impl Pose {
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(model.len())?;
-        copy_validated(&mut self.model, model, |i| {
-            format!("model transform of joint {i}")
-        })?;
+        for (i, t) in model.clone().enumerate() {
+            validated_transform(&t, || format!("model transform of joint {i}"))?;
+        }
+        for (slot, t) in self.model.iter_mut().zip(model) {
+            // Validated above, so this only renormalizes.
+            *slot = validated_transform(&t, String::new)?;
+        }
         // Children first, so each parent's model transform is still there when a child reads it.
-        for i in (0..self.local.len()).rev() {
+        for i in (0..self.model.len()).rev() {
             if let Some(p) = self.skeleton.parent(i) {
                 self.model[i] = self.model[p].inverse_mul(&self.model[i]);
             }
@@ -260,27 +488,30 @@ impl Pose {
         if !self.model.iter().all(Transform::is_finite) {
             return Err(overflow());
         }
-        self.local.copy_from_slice(&self.model);
+        for (j, t) in self.model.iter().enumerate() {
+            self.local[j / 4].set(j % 4, t);
+        }
         Ok(())
     }
 
     /// Projects joint `joint`'s local rotation onto `constraint`'s allowed set.
     pub fn apply_constraint(&mut self, joint: usize, constraint: &JointConstraint) -> Result<()> {
         self.skeleton.check_joint(joint)?;
-        let local = &mut self.local[joint];
+        let mut local = self.local.joint(joint);
         local.rotation = constraint.project(local.rotation);
+        self.put_local(joint, &local);
         Ok(())
     }
 
     pub(crate) fn check_len(&self, len: usize) -> Result<()> {
-        if len == self.local.len() {
+        if len == self.joint_count() {
             Ok(())
         } else {
             Err(Error::new(
                 ErrorKind::SizeMismatch,
                 format!(
                     "{len} transforms given for a pose of {} joints",
-                    self.local.len()
+                    self.joint_count()
                 ),
             ))
         }
@@ -306,7 +537,9 @@ mod tests {
         let mut pose = Pose::new(arm());
         let model = pose.model().unwrap().to_vec();
         let mut other = Pose::new(arm());
-        other.local_mut()[1].rotation = Quat::from_rotation_x(1.0);
+        other
+            .edit_local(1, |t| t.rotation = Quat::from_rotation_x(1.0))
+            .unwrap();
         other.set_model(&model).unwrap();
         for (a, b) in other.local().iter().zip(pose.local()) {
             assert!(a.translation.abs_diff_eq(b.translation, 1e-6));
@@ -335,14 +568,15 @@ mod tests {
         pose.model_into(&mut out).unwrap();
         assert_eq!(out, pose.model().unwrap());
         // Too large for the bound, still finite: the checking pass lets it through.
-        pose.local_mut()[0].scale = Vec3::splat(1e37);
+        pose.edit_local(0, |t| t.scale = Vec3::splat(1e37)).unwrap();
         pose.model_into(&mut out).unwrap();
         assert_eq!(out, pose.model().unwrap());
         assert!(out[2].translation.x > 1e37);
         let before = vec![Transform::from_translation(Vec3::Y); 3];
         let mut out = before.clone();
         for j in [0, 1] {
-            pose.local_mut()[j].translation = Vec3::new(3e38, 0.0, 0.0);
+            pose.edit_local(j, |t| t.translation = Vec3::new(3e38, 0.0, 0.0))
+                .unwrap();
         }
         let err = pose.model_into(&mut out).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::NumericOverflow);

@@ -1,6 +1,6 @@
 //! Rotation helpers that IK needs to be robust: shortest arcs and swing-twist.
 
-use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
+use glam::{Quat, Vec3, Vec3A, Vec4};
 
 use crate::math;
 
@@ -91,35 +91,10 @@ pub fn normalize_robust(q: Quat) -> Option<Quat> {
 }
 
 /// Squared length summed as `(x² + z²) + (y² + w²)`, the order of the four-lane form in
-/// [`normalize_robust4`], so that both forms give the same bits on every platform.
+/// [`crate::soa::normalize4`], so that both forms give the same bits on every platform.
 #[inline]
 fn length_squared(q: Quat) -> f32 {
     (q.x * q.x + q.z * q.z) + (q.y * q.y + q.w * q.w)
-}
-
-/// [`normalize_robust`] of four quaternions at once when all four are in its common case
-/// (length at least 1e-6, square representable), with the same bits: one square root and one
-/// division serve all four, where one each per rotation would bound pose blending on the
-/// divider. `None` when any is not, for the caller to take them one at a time.
-#[inline]
-pub(crate) fn normalize_robust4(q: [Quat; 4]) -> Option<[Quat; 4]> {
-    // One vector per component, one lane per quaternion.
-    let lanes = Mat4::from_cols(q[0].into(), q[1].into(), q[2].into(), q[3].into()).transpose();
-    let (x, y, z, w) = (lanes.x_axis, lanes.y_axis, lanes.z_axis, lanes.w_axis);
-    let len_sq = (x * x + z * z) + (y * y + w * w);
-    if !(len_sq.cmpge(Vec4::splat(1e-12)) & len_sq.cmple(Vec4::splat(f32::MAX))).all() {
-        return None;
-    }
-    // Lanes already unit are multiplied by exactly one: passed through bit for bit.
-    let unit = (len_sq - Vec4::ONE).abs().cmple(Vec4::splat(1e-6));
-    let factor = Vec4::select(unit, Vec4::ONE, Vec4::ONE / len_sq.sqrt());
-    let n = Mat4::from_cols(x * factor, y * factor, z * factor, w * factor).transpose();
-    Some([
-        Quat::from_vec4(n.x_axis),
-        Quat::from_vec4(n.y_axis),
-        Quat::from_vec4(n.z_axis),
-        Quat::from_vec4(n.w_axis),
-    ])
 }
 
 /// Interpolates two rotations along the shorter arc and renormalizes (nlerp).
@@ -202,33 +177,6 @@ mod tests {
         assert!(q.is_normalized());
         assert_eq!(shortest_arc(Vec3::ZERO, Vec3::Y), Quat::IDENTITY);
         assert_eq!(shortest_arc(Vec3::Y, Vec3::ZERO), Quat::IDENTITY);
-    }
-
-    #[test]
-    fn four_at_a_time_matches_one_at_a_time_bit_for_bit() {
-        let scaled = |k: u32, s: f32| {
-            let f = k as f32;
-            Quat::from_xyzw(f.sin(), (1.3 * f).cos(), 0.7 - 0.1 * f, 0.2 * f - 1.0) * s
-        };
-        for k in 0..64 {
-            // Unit (passed through), short, long and tiny-but-usable lengths.
-            let q = [1.0, 0.3, 7.5, 1e-5].map(|s| scaled(k, s));
-            let q = [q[0].normalize(), q[1], q[2], q[3]];
-            let four = normalize_robust4(q).unwrap();
-            for (one, four) in q.map(|q| normalize_robust(q).unwrap()).iter().zip(four) {
-                assert_eq!(
-                    one.to_array().map(f32::to_bits),
-                    four.to_array().map(f32::to_bits)
-                );
-            }
-        }
-        let degenerate = [
-            Quat::IDENTITY,
-            Quat::from_xyzw(0.0, 0.0, 0.0, 1e-9),
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-        ];
-        assert_eq!(normalize_robust4(degenerate), None);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `Skeleton`: the joint hierarchy (parents before children), its rest pose and joint names.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::soa::{to_blocks, JointTransforms, SoaTransform};
 use crate::transform::{validated_transform, Transform};
 use glam::Vec4;
 
@@ -16,6 +17,8 @@ pub const NO_PARENT: i32 = -1;
 pub struct Skeleton {
     parents: Vec<i32>,
     rest: Vec<Transform>,
+    /// The rest pose in the pose's block layout, which new poses and blends copy.
+    rest_blocks: Vec<SoaTransform>,
     names: Vec<String>,
     /// Joint indices sorted by name, for lookups by binary search: no hashing, so no random
     /// seed from the OS (on Windows, std's would import bcryptprimitives.dll).
@@ -56,6 +59,7 @@ impl Skeleton {
         };
         Ok(Self {
             parents: parents.to_vec(),
+            rest_blocks: to_blocks(&rest),
             rest,
             names,
             by_name,
@@ -80,6 +84,11 @@ impl Skeleton {
     /// Rest-pose local transforms.
     pub fn rest_pose(&self) -> &[Transform] {
         &self.rest
+    }
+
+    /// The rest pose in blocks of four joints.
+    pub(crate) fn rest_blocks(&self) -> &[SoaTransform] {
+        &self.rest_blocks
     }
 
     /// Joint names, empty when the skeleton was built without names.
@@ -140,20 +149,22 @@ impl Skeleton {
     /// [`Self::local_to_model`], also returning whether every model transform is finite
     /// (checked in the same pass), into any layout that converts exactly to and from
     /// [`Transform`] (such as the C ABI's).
-    pub(crate) fn local_to_model_finite<T>(&self, local: &[Transform], model: &mut [T]) -> bool
+    pub(crate) fn local_to_model_finite<L, T>(&self, local: &L, model: &mut [T]) -> bool
     where
+        L: JointTransforms + ?Sized,
         T: Copy + From<Transform>,
         Transform: From<T>,
     {
-        assert!(local.len() == self.parents.len() && model.len() == self.parents.len());
+        assert!(model.len() == self.parents.len());
         // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
         // them all with one comparison at the end.
         let mut probe = Vec4::ZERO;
-        for (i, (&p, l)) in self.parents.iter().zip(local).enumerate() {
+        for (i, &p) in self.parents.iter().enumerate() {
+            let l = local.joint(i);
             let m = if p < 0 {
-                *l
+                l
             } else {
-                Transform::from(model[p as usize]).mul_transform(l)
+                Transform::from(model[p as usize]).mul_transform(&l)
             };
             probe += m.zero_probe();
             model[i] = m.into();
@@ -172,15 +183,16 @@ impl Skeleton {
     /// 2^16 roundings), which the rotation's arithmetic enlarges at most 49-fold on the way:
     /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
     /// intermediate value is finite.
-    pub(crate) fn model_surely_finite(&self, local: &[Transform]) -> bool {
-        model_bound(local) <= f32::MAX / 256.0
+    pub(crate) fn model_surely_finite<L: JointTransforms + ?Sized>(&self, local: &L) -> bool {
+        model_bound(local, self.parents.len()) <= f32::MAX / 256.0
     }
 
     /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
     /// verdict (the same operations, so the same values) without a buffer to write them to.
-    pub(crate) fn model_is_finite(&self, local: &[Transform]) -> bool {
+    pub(crate) fn model_is_finite<L: JointTransforms + ?Sized>(&self, local: &L) -> bool {
         let mut probe = Vec4::ZERO;
-        self.for_each_model(local, local.len(), |_, m| probe += m.zero_probe());
+        let n = self.parents.len();
+        self.for_each_model(local, n, |_, m| probe += m.zero_probe());
         probe == Vec4::ZERO
     }
 
@@ -191,26 +203,27 @@ impl Skeleton {
     /// [`Self::model_of`] and cached again. Parents usually come shortly before their children
     /// (depth-first orders, interleaved chains), which makes this O(joints); any order gives
     /// the same values.
-    pub(crate) fn for_each_model(
+    pub(crate) fn for_each_model<L: JointTransforms + ?Sized>(
         &self,
-        local: &[Transform],
+        local: &L,
         count: usize,
         mut visit: impl FnMut(usize, &Transform),
     ) {
-        assert!(local.len() == self.parents.len() && count <= local.len());
+        assert!(count <= self.parents.len());
         // No joint index reaches u32::MAX, so every slot starts empty.
         let mut joints = [u32::MAX; CACHE];
         let mut models = [Transform::IDENTITY; CACHE];
-        for (i, (&p, l)) in self.parents[..count].iter().zip(local).enumerate() {
+        for (i, &p) in self.parents[..count].iter().enumerate() {
+            let l = local.joint(i);
             let m = if p < 0 {
-                *l
+                l
             } else {
                 let slot = p as usize % CACHE;
                 if joints[slot] != p as u32 {
                     joints[slot] = p as u32;
-                    models[slot] = self.model_of(local, p as usize);
+                    models[slot] = self.model_in(local, p as usize);
                 }
-                models[slot].mul_transform(l)
+                models[slot].mul_transform(&l)
             };
             visit(i, &m);
             joints[i % CACHE] = i as u32;
@@ -226,6 +239,15 @@ impl Skeleton {
     /// composition keeps per-axis scales apart from rotations, so it is not associative once a
     /// non-uniform scale sits above a rotation.
     pub fn model_of(&self, local: &[Transform], joint: usize) -> Transform {
+        self.model_in(local, joint)
+    }
+
+    /// [`Self::model_of`] from any source of local transforms.
+    pub(crate) fn model_in<L: JointTransforms + ?Sized>(
+        &self,
+        local: &L,
+        joint: usize,
+    ) -> Transform {
         // The path is found walking up but composed walking down, so it is kept on the stack:
         // every SEGMENT-th joint of the way up (the checkpoints), then each segment's joints in
         // turn, from the root's segment down. Two walks, 1 KiB, for any depth up to MAX_JOINTS.
@@ -256,10 +278,10 @@ impl Skeleton {
                 }
             }
             for &k in segment[..len].iter().rev() {
-                let l = &local[usize::from(k)];
+                let l = local.joint(usize::from(k));
                 model = Some(match model {
-                    Some(m) => m.mul_transform(l),
-                    None => *l,
+                    Some(m) => m.mul_transform(&l),
+                    None => l,
                 });
             }
         }
@@ -271,13 +293,14 @@ impl Skeleton {
 /// `1 + Σ |translation|∞`, so that every model scale and rotated-scale entry is at most 9 times
 /// it and every model translation at most 49 times it; infinite when nothing is
 /// proved (a non-finite component, or a rotation not of unit length).
-pub(crate) fn model_bound(local: &[Transform]) -> f32 {
+pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize) -> f32 {
     // No branch in the loop: the probe catches any non-finite component (which `max`
     // would pass over), an overflowing product or sum becomes infinite and fails the test,
     // and f32 rounding (under 1 % over 2^16 joints) is well inside the margin.
     let mut probe = Vec4::ZERO;
     let (mut rotation, mut scale, mut reach) = (0.0f32, 1.0f32, 1.0f32);
-    for l in local {
+    for j in 0..joints {
+        let l = local.joint(j);
         probe += l.zero_probe();
         rotation = rotation.max(l.rotation.length_squared());
         scale *= l.scale.abs().max_element().max(1.0);
@@ -467,7 +490,7 @@ mod tests {
             let local = skewed(n);
             let s = Skeleton::new(&parents, &local, None).unwrap();
             let mut model = vec![Transform::IDENTITY; n];
-            assert!(s.local_to_model_finite(&local, &mut model));
+            assert!(s.local_to_model_finite(&local[..], &mut model));
             for (j, m) in model.iter().enumerate() {
                 assert_eq!(s.model_of(&local, j), *m, "{n} joints, joint {j}");
             }
@@ -508,9 +531,9 @@ mod tests {
                     let p = s.parent(j).unwrap();
                     local[p].translation.x = 3e38;
                 }
-                let want = s.local_to_model_finite(&local, &mut model);
+                let want = s.local_to_model_finite(&local[..], &mut model);
                 assert_eq!(want, huge.is_none());
-                assert_eq!(s.model_is_finite(&local), want, "huge at {huge:?}");
+                assert_eq!(s.model_is_finite(&local[..]), want, "huge at {huge:?}");
             }
         }
     }
@@ -556,8 +579,8 @@ mod tests {
                 .collect();
             let s = Skeleton::new(&parents, &local, None).unwrap();
             let mut model = vec![Transform::IDENTITY; n];
-            let finite = s.local_to_model_finite(&local, &mut model);
-            let surely = s.model_surely_finite(&local);
+            let finite = s.local_to_model_finite(&local[..], &mut model);
+            let surely = s.model_surely_finite(&local[..]);
             assert!(
                 !surely || finite,
                 "case {case}: vouched for an overflowing pose"

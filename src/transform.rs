@@ -4,7 +4,7 @@
 use glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::rotation::{nlerp_shortest, normalize_robust, normalize_robust4};
+use crate::rotation::{nlerp_shortest, normalize_robust};
 
 /// A TRS transform. Composition `parent * child` rotates and scales the child's translation
 /// by the parent, multiplies rotations, and multiplies scales per axis (the usual game-engine
@@ -198,74 +198,6 @@ impl Transform {
     }
 }
 
-/// Normalizes the rotation of every transform as [`normalize_robust`] does, four at a time
-/// with the same results (see [`normalize_robust4`]); where that fails the rotation becomes
-/// `fallback(index, rotation)`. Returns whether every transform is then finite. Blends stage
-/// unnormalized rotations and finish them here, in a pass of their own.
-pub(crate) fn normalize_rotations(
-    transforms: &mut [Transform],
-    fallback: impl Fn(usize, Quat) -> Quat,
-) -> bool {
-    // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every translation and scale
-    // it checks them all with one comparison at the end.
-    let mut probe = Vec4::ZERO;
-    let mut rotations_finite = true;
-    let full = transforms.len() / 4 * 4;
-    let mut chunks = transforms.chunks_exact_mut(4);
-    for (c, chunk) in chunks.by_ref().enumerate() {
-        let q = [
-            chunk[0].rotation,
-            chunk[1].rotation,
-            chunk[2].rotation,
-            chunk[3].rotation,
-        ];
-        rotations_finite &= finish_chunk(chunk, 4 * c, q, &fallback, &mut probe);
-    }
-    let rest = chunks.into_remainder();
-    if !rest.is_empty() {
-        // The last few, padded with identities.
-        let mut q = [Quat::IDENTITY; 4];
-        for (q, t) in q.iter_mut().zip(rest.iter()) {
-            *q = t.rotation;
-        }
-        rotations_finite &= finish_chunk(rest, full, q, &fallback, &mut probe);
-    }
-    rotations_finite && probe == Vec4::ZERO
-}
-
-/// Sets the rotations of up to four transforms (joints `first..`) from `q` normalized together
-/// and adds their translations' and scales' `x * 0` to `probe`; returns whether the rotations
-/// are finite (always, unless a fallback is not).
-#[inline(always)]
-fn finish_chunk(
-    chunk: &mut [Transform],
-    first: usize,
-    q: [Quat; 4],
-    fallback: &impl Fn(usize, Quat) -> Quat,
-    probe: &mut Vec4,
-) -> bool {
-    let rotations_finite = match normalize_robust4(q) {
-        Some(n) => {
-            for (t, n) in chunk.iter_mut().zip(n) {
-                t.rotation = n;
-            }
-            true
-        }
-        None => {
-            for (k, t) in chunk.iter_mut().enumerate() {
-                t.rotation = normalize_robust(q[k]).unwrap_or_else(|| fallback(first + k, q[k]));
-            }
-            chunk.iter().all(|t| t.rotation.is_finite())
-        }
-    };
-    for t in chunk.iter() {
-        let (v, s) = (t.translation, t.scale);
-        let (a, b) = (Vec4::new(v.x, v.y, v.z, s.x), Vec4::new(s.y, s.z, s.z, s.z));
-        *probe += a * 0.0 + b * 0.0;
-    }
-    rotations_finite
-}
-
 /// Checks a transform's components are finite and its rotation usable, returning it with the
 /// rotation renormalized. `what` names it in the error and is only called on failure, so the
 /// success path allocates nothing.
@@ -312,26 +244,6 @@ pub(crate) fn validated_rotation(rotation: Option<Quat>) -> Result<Option<Quat>>
             "effector rotation is a zero-length quaternion",
         )
     })
-}
-
-/// Checks every transform of `src` as [`validated_transform`] does, then writes them into `dst`
-/// renormalized: nothing is written on error. `what(i)` names transform `i` in the error.
-pub(crate) fn copy_validated<I>(
-    dst: &mut [Transform],
-    src: I,
-    what: impl Fn(usize) -> String,
-) -> Result<()>
-where
-    I: Iterator<Item = Transform> + Clone,
-{
-    for (i, t) in src.clone().enumerate() {
-        validated_transform(&t, || what(i))?;
-    }
-    for (dst, src) in dst.iter_mut().zip(src) {
-        // Validated above, so this only normalizes (robustly, for huge quaternions too).
-        *dst = validated_transform(&src, String::new)?;
-    }
-    Ok(())
 }
 
 /// The error for finite inputs whose model-space result leaves f32's range.

@@ -154,12 +154,12 @@ proptest! {
         for (i, &wi) in weights.iter().enumerate() {
             single.add_to(&base, &delta, w * wi, None).unwrap();
             prop_assert_eq!(
-                transform_bits(&masked.local()[i]),
-                transform_bits(&single.local()[i]),
+                transform_bits(&masked.local().get(i)),
+                transform_bits(&single.local().get(i)),
                 "joint {}", i
             );
             if wi == 0.0 {
-                let (m, b) = (&masked.local()[i], &base.local()[i]);
+                let (m, b) = (&masked.local().get(i), &base.local().get(i));
                 prop_assert_eq!(m.translation, b.translation);
                 prop_assert_eq!(m.scale, b.scale);
                 prop_assert!(rot_between(m.rotation, b.rotation) < 1e-6);
@@ -353,9 +353,9 @@ proptest! {
         out.add_to(&base, &delta, w, Some(&mask)).unwrap();
         for (i, o) in out.local().iter().enumerate() {
             let wi = w * weights[i];
-            assert_documented_additive(o, &lb[i], &ld[i], wi, &format!("joint {i} at {wi}"));
+            assert_documented_additive(&o, &lb[i], &ld[i], wi, &format!("joint {i} at {wi}"));
             if wi == 0.0 {
-                prop_assert_eq!(transform_bits(o), transform_bits(&lb[i]));
+                prop_assert_eq!(transform_bits(&o), transform_bits(&lb[i]));
             }
         }
 
@@ -396,13 +396,19 @@ fn additive_formulas_single_cases() {
     for w in [0.25f32, 0.5, 1.0, 1.5, -0.25, -0.5, -1.0] {
         let mut out = one(base);
         out.add(&one(delta), w, None).unwrap();
-        assert_documented_additive(&out.local()[0], &base, &delta, w, &format!("weight {w}"));
+        assert_documented_additive(
+            &out.local().get(0),
+            &base,
+            &delta,
+            w,
+            &format!("weight {w}"),
+        );
     }
     // At a quarter weight the lerp turns 2 atan(0.25 sin(1.5) / (1 - 0.25 (1 - cos(1.5))))
     // about Z, not the slerp power's quarter of 3 rad.
     let mut out = one(Transform::IDENTITY);
     out.add(&one(delta), 0.25, None).unwrap();
-    let got = out.local()[0].rotation;
+    let got = out.local().get(0).rotation;
     let (h, c) = (1.5f32.sin(), 1.5f32.cos());
     let lerp_angle = 2.0 * (0.25 * h).atan2(1.0 - 0.25 * (1.0 - c));
     assert!(
@@ -413,7 +419,7 @@ fn additive_formulas_single_cases() {
     // Weight -0.5 on scale -1: l = 0.5 - 0.5 = 0, whose reciprocal counts as 0.
     let mut out = one(base);
     out.add(&one(delta), -0.5, None).unwrap();
-    let sc = out.local()[0].scale;
+    let sc = out.local().get(0).scale;
     assert_eq!(sc.y, 0.0);
     assert_eq!(sc.x, 2.0 * (1.0 / 1.5));
     assert_eq!(sc.z, 4.0 * (1.0 / 0.75));
@@ -424,7 +430,7 @@ fn additive_formulas_single_cases() {
     d.make_additive(&one(p), &one(Transform::IDENTITY)).unwrap();
     let mut back = one(Transform::IDENTITY);
     back.add(&d, 1.0, None).unwrap();
-    let q = back.local()[0].rotation;
+    let q = back.local().get(0).rotation;
     assert!(q.abs_diff_eq(-turn, 1e-6), "{q} vs {}", -turn);
     assert!(rot_between(q, turn) < 1e-6);
 }

@@ -301,7 +301,7 @@ impl<'a> Tokens<'a> {
         let local = self.counted_transforms(tag);
         let mut pose = Pose::new(skeleton.clone());
         assert_eq!(local.len(), pose.joint_count(), "{tag} in: {}", self.line);
-        pose.local_mut().copy_from_slice(&local);
+        pose.set_local(&local).unwrap();
         pose
     }
 
@@ -925,7 +925,7 @@ fn check_pose(line: &str, cmp: &mut Compare) {
     let before = pose.local().to_vec();
     let outcome = solver.solve_pose(&mut pose, indices, &target);
     cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
-        cmp.transforms(&format!("{what} local"), &out_local, pose.local());
+        cmp.transforms(&format!("{what} local"), &out_local, &pose.local().to_vec());
         cmp.transforms(
             &format!("{what} model"),
             &out_model,
@@ -1012,10 +1012,10 @@ fn check_chain_pose(line: &str, cmp: &mut Compare) {
     let before = pose.local().to_vec();
     let outcome = solver.solve_pose(&mut pose, &indices, &target);
     cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
-        cmp.transforms(&format!("{what} local"), &out_local, pose.local());
+        cmp.transforms(&format!("{what} local"), &out_local, &pose.local().to_vec());
         cmp.result(&what, result, r);
         for (k, (&j, c)) in indices.iter().zip(&constraints).enumerate() {
-            let local = pose.local()[j as usize].rotation;
+            let local = pose.local().get(j as usize).rotation;
             if let Some(c) = c {
                 cmp.within(&what, j as usize, c, local);
             }
@@ -1075,11 +1075,11 @@ fn check_apply(line: &str, cmp: &mut Compare) {
         outcome,
         (&out_local, &before),
         |cmp, applied| {
-            cmp.transforms(&what, &out_local, pose.local());
+            cmp.transforms(&what, &out_local, &pose.local().to_vec());
             // The last constraint applied to each joint holds.
             for (k, (j, c)) in applied.iter().enumerate() {
                 if !applied[k + 1..].iter().any(|(later, _)| later == j) {
-                    cmp.within(&what, *j, c, pose.local()[*j].rotation);
+                    cmp.within(&what, *j, c, pose.local().get(*j).rotation);
                 }
             }
         },
@@ -1122,7 +1122,7 @@ fn check_hand_pose(line: &str, cmp: &mut Compare) {
     let before = pose.local().to_vec();
     let outcome = node.apply_pose(&mut pose, &hands, &bones);
     cmp.outcome(&what, status, outcome, (&out_local, &before), |cmp, r| {
-        cmp.transforms(&format!("{what} local"), &out_local, pose.local());
+        cmp.transforms(&format!("{what} local"), &out_local, &pose.local().to_vec());
         cmp.offset(&what, offset, r);
         cmp.model(&what, &out_model, &mut pose, "moved");
     });
@@ -1260,7 +1260,7 @@ fn pose_outcome<T>(
     let before = pose.local().to_vec();
     let outcome = job(pose);
     cmp.outcome(what, status, outcome, (out, &before), |cmp, _| {
-        cmp.transforms(what, out, pose.local());
+        cmp.transforms(what, out, &pose.local().to_vec());
     });
 }
 
@@ -1552,7 +1552,11 @@ fn check_crossfade(line: &str, cmp: &mut Compare) {
                 let outcome = controller.update(dt);
                 let what = format!("{what} update({dt})");
                 cmp.status(&what, status, &outcome);
-                cmp.transforms(&format!("{what} pose"), &out, controller.pose().local());
+                cmp.transforms(
+                    &format!("{what} pose"),
+                    &out,
+                    &controller.pose().local().to_vec(),
+                );
                 let mut buf = vec![f32::NAN; capacity];
                 let rust_count = controller.weights(&mut buf);
                 cmp.same(&format!("{what} weight count"), count, rust_count);

@@ -388,7 +388,7 @@ fn samples_are_exact_at_keys() {
                 }
                 let p = sample(&clip, &s, t, looping);
                 for j in 0..3 {
-                    let l = &p.local()[j];
+                    let l = &p.local().get(j);
                     let off = Vec3::splat(j as f32 * 0.1);
                     assert_eq!(
                         l.translation,
@@ -424,7 +424,7 @@ fn step_holds_the_previous_key() {
         for frac in [0.01, 0.5, 0.99] {
             let t = TIMES[k] + frac * (TIMES[k + 1] - TIMES[k]);
             let p = sample(&clip, &s, t, false);
-            let l = &p.local()[0];
+            let l = &p.local().get(0);
             assert_eq!(l.translation, vec_keys()[k], "t={t}");
             assert_eq!(l.scale, scale_keys()[k], "t={t}");
             assert_eq!(l.rotation, track.values()[k], "t={t}");
@@ -447,7 +447,7 @@ fn linear_and_slerp_interpolate_on_the_shortest_arc() {
             for frac in [0.25f32, 0.5, 0.75] {
                 let t = t0 + frac * (t1 - t0);
                 let p = sample(&clip, &s, t, false);
-                let l = &p.local()[0];
+                let l = &p.local().get(0);
                 // Vectors: plain linear interpolation (slerp tracks too).
                 let want = vec_keys()[k].lerp(vec_keys()[k + 1], frac);
                 assert!(
@@ -497,8 +497,14 @@ fn linear_and_slerp_interpolate_on_the_shortest_arc() {
     let wide = rot_between(a.values()[k], a.values()[k + 1]);
     assert!(wide > 1.5, "{wide}");
     let t = TIMES[k] + 0.25 * (TIMES[k + 1] - TIMES[k]);
-    let nl = sample(&full_clip(&s, Interpolation::Linear), &s, t, false).local()[0].rotation;
-    let sl = sample(&full_clip(&s, Interpolation::Slerp), &s, t, false).local()[0].rotation;
+    let nl = sample(&full_clip(&s, Interpolation::Linear), &s, t, false)
+        .local()
+        .get(0)
+        .rotation;
+    let sl = sample(&full_clip(&s, Interpolation::Slerp), &s, t, false)
+        .local()
+        .get(0)
+        .rotation;
     assert!(rot_between(nl, sl) > 1e-3);
 }
 
@@ -517,7 +523,7 @@ fn opposite_sign_neighbours_do_not_flip() {
         clip.set_rotation_track(0, track).unwrap();
         for k in 0..=20 {
             let t = k as f32 / 20.0;
-            let r = sample(&clip, &s, t, false).local()[0].rotation;
+            let r = sample(&clip, &s, t, false).local().get(0).rotation;
             assert!(
                 rot_between(r, q) <= 0.2 + 1e-5 && rot_between(r, near) <= 0.2 + 1e-5,
                 "{interpolation:?} t={t}: flipped to {r}"
@@ -550,22 +556,24 @@ fn cubic_hermite_matches_hand_computed_values() {
     let p = sample(&clip, &s, 1.0, false);
     let want = Vec3::new(0.546875, 1.09375, 0.40625);
     assert!(
-        p.local()[1].translation.abs_diff_eq(want, 1e-6),
+        p.local().get(1).translation.abs_diff_eq(want, 1e-6),
         "{}",
-        p.local()[1].translation
+        p.local().get(1).translation
     );
-    assert!(p.local()[2].scale.abs_diff_eq(want, 1e-6));
+    assert!(p.local().get(2).scale.abs_diff_eq(want, 1e-6));
     // s = 0.5: h00 = h01 = 0.5, h10 = 0.125, h11 = -0.125:
     //   x = 0.25 * 1 + 1 - 0.25 * 0.5 = 1.125; y = 0.5 + 0.5 + 0.25 = 1.25; z = 0.5 - 0.5 = 0
     let p = sample(&clip, &s, 1.5, false);
-    assert!(p.local()[1]
+    assert!(p
+        .local()
+        .get(1)
         .translation
         .abs_diff_eq(Vec3::new(1.125, 1.25, 0.0), 1e-6));
 
     // Tangents are in units per second: the slope leaving a key is its out tangent and the
     // slope arriving at the next is that key's in tangent.
     let h = 5e-4;
-    let at = |t: f32| sample(&clip, &s, t, false).local()[1].translation;
+    let at = |t: f32| sample(&clip, &s, t, false).local().get(1).translation;
     let leave = (at(0.5 + h) - at(0.5)) / h;
     assert!(leave.abs_diff_eq(outs[0], 5e-3), "{leave}");
     let arrive = (at(2.5) - at(2.5 - h)) / h;
@@ -597,8 +605,8 @@ fn cubic_rotations_are_sign_independent() {
     let (plain, flipped) = (build(q1, &tin), build(-q1, &flipped_in));
     for k in 0..=10 {
         let t = k as f32 / 10.0;
-        let a = sample(&plain, &s, t, false).local()[0].rotation;
-        let b = sample(&flipped, &s, t, false).local()[0].rotation;
+        let a = sample(&plain, &s, t, false).local().get(0).rotation;
+        let b = sample(&flipped, &s, t, false).local().get(0).rotation;
         assert!(rot_between(a, b) < 1e-5, "t={t}: {a} vs {b}");
         assert!((a.length() - 1.0).abs() < 1e-5);
     }
@@ -680,7 +688,7 @@ fn clamped_playback_holds_the_ends() {
             assert_eq!(bits(&sample(&clip, &s, t, false)), end, "t={t}");
         }
         assert_eq!(
-            sample(&clip, &s, 50.0, false).local()[0].translation,
+            sample(&clip, &s, 50.0, false).local().get(0).translation,
             vec_keys()[4]
         );
     }
@@ -697,7 +705,7 @@ fn clamped_playback_holds_the_ends() {
         (9.0, false, Vec3::Y),
     ] {
         assert_eq!(
-            sample(&clip, &s, t, looping).local()[0].translation,
+            sample(&clip, &s, t, looping).local().get(0).translation,
             want,
             "t={t}"
         );
@@ -722,19 +730,19 @@ fn joints_without_tracks_keep_the_rest_pose() {
         .unwrap();
     for t in [0.0, 0.3, 1.1, 2.0] {
         let p = sample(&clip, &s, t, false);
-        assert_eq!(p.local()[0], rest[0]);
-        assert_eq!(p.local()[LEG], rest[LEG]);
-        assert_eq!(p.local()[1].translation, rest[1].translation);
-        assert_eq!(p.local()[1].scale, rest[1].scale);
-        assert_eq!(p.local()[2].rotation, rest[2].rotation);
-        assert_eq!(p.local()[2].scale, rest[2].scale);
+        assert_eq!(p.local().get(0), rest[0]);
+        assert_eq!(p.local().get(LEG), rest[LEG]);
+        assert_eq!(p.local().get(1).translation, rest[1].translation);
+        assert_eq!(p.local().get(1).scale, rest[1].scale);
+        assert_eq!(p.local().get(2).rotation, rest[2].rotation);
+        assert_eq!(p.local().get(2).scale, rest[2].scale);
     }
     // Clearing a track brings the rest value back; the others stay.
     clip.clear_track(1, Property::Rotation).unwrap();
     clip.clear_track(2, Property::Scale).unwrap();
     let p = sample(&clip, &s, 1.1, false);
-    assert_eq!(p.local()[1], rest[1]);
-    assert_ne!(p.local()[2].translation, rest[2].translation);
+    assert_eq!(p.local().get(1), rest[1]);
+    assert_ne!(p.local().get(2).translation, rest[2].translation);
     assert_eq!(
         clip.clear_track(N, Property::Translation)
             .unwrap_err()
@@ -848,10 +856,10 @@ fn tracks_sharing_key_times_sample_like_each_alone() {
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for j in 0..N {
             let (b, tj, rj, sj) = (
-                both.local()[j],
-                t_only.local()[j],
-                r_only.local()[j],
-                s_only.local()[j],
+                both.local().get(j),
+                t_only.local().get(j),
+                r_only.local().get(j),
+                s_only.local().get(j),
             );
             assert_eq!(
                 bits(&b.translation.to_array()),
@@ -1221,7 +1229,7 @@ fn frame_times_at_120_hz_end_exactly_on_the_duration() {
             // Clamped at the duration: the last frame, and it is a key (exact).
             let last = sample(&clip, &s, clip.duration(), false);
             let want = &frames[(count - 1) * N..];
-            let got: Vec<[u32; 10]> = last.local().iter().map(transform_bits).collect();
+            let got: Vec<[u32; 10]> = last.local().iter().map(|t| transform_bits(&t)).collect();
             let want: Vec<[u32; 10]> = want.iter().map(transform_bits).collect();
             assert_eq!(got, want, "{count} frames, wrap {wrap}");
         }
@@ -1258,7 +1266,7 @@ fn sampling_at_frame_times_returns_the_frames_bit_for_bit() {
                                 s.rest_pose()[j]
                             };
                             assert_eq!(
-                                transform_bits(&out.local()[j]),
+                                transform_bits(&out.local().get(j)),
                                 transform_bits(&want),
                                 "{interpolation:?} wrap {wrap} looping {looping} frame {k} \
                                  joint {j}"
@@ -1380,7 +1388,7 @@ fn wrapping_interpolates_from_the_last_key_to_the_first() {
                 }
                 _ => a * (1.0 - sf) + b * sf,
             };
-            let got = p.local()[0].translation;
+            let got = p.local().get(0).translation;
             assert!(
                 (got - want_v).abs().max_element() <= 1e-5,
                 "{interpolation:?} t {t}: {got} vs {want_v}"
@@ -1402,7 +1410,7 @@ fn wrapping_interpolates_from_the_last_key_to_the_first() {
                     Quat::from_vec4(m).normalize()
                 }
             };
-            let got = p.local()[1].rotation;
+            let got = p.local().get(1).rotation;
             assert!(
                 rot_between(got, want_q) <= 1e-5,
                 "{interpolation:?} t {t}: {got} vs {want_q}"
@@ -1411,7 +1419,7 @@ fn wrapping_interpolates_from_the_last_key_to_the_first() {
             let held = sample(&plain, &s, t, true);
             let end = if local > last { 2 } else { 0 };
             assert_eq!(
-                held.local()[0].translation,
+                held.local().get(0).translation,
                 v[end],
                 "{interpolation:?} t {t}"
             );
@@ -1458,7 +1466,7 @@ fn wrapped_frame_cycles_play_through_the_loop_point() {
     for j in 0..N {
         let (sf, _) = wrap_fraction(0.35, 0.0, frame_time(3, rate), 0.4);
         let want = l[j].translation * (1.0 - sf) + f[j].translation * sf;
-        let got = p.local()[j].translation;
+        let got = p.local().get(j).translation;
         assert!(
             (got - want).abs().max_element() <= 1e-6,
             "joint {j}: {got} vs {want}"
@@ -1494,16 +1502,16 @@ fn tracks_of_other_key_ranges_wrap_independently() {
         let p = sample(&clip, &s, t, true);
         let (sf, _) = wrap_fraction(t, 0.25, 1.5, duration);
         let want = a * (1.0 - sf) + b * sf;
-        let got = p.local()[0].translation;
+        let got = p.local().get(0).translation;
         assert!(
             (got - want).abs().max_element() <= 1e-6,
             "t {t}: {got} vs {want}"
         );
         let inside = a * (1.0 - t / 2.0) + b * (t / 2.0);
         assert!(
-            (p.local()[1].translation - inside).abs().max_element() <= 1e-6,
+            (p.local().get(1).translation - inside).abs().max_element() <= 1e-6,
             "t {t}"
         );
-        assert_eq!(p.local()[2].scale, b);
+        assert_eq!(p.local().get(2).scale, b);
     }
 }

@@ -672,7 +672,7 @@ fn fades_keep_the_pose_continuous() {
     let before = cut.pose().local().to_vec();
     cut.play(turn.clone(), true).unwrap();
     cut.update(DT).unwrap();
-    let (jump, pop, _) = pose_gap(&before, cut.pose().local());
+    let (jump, pop, _) = pose_gap(&before, &cut.pose().local().to_vec());
     assert!(
         pop > 3.0 * max_turn && jump > 3.0 * max_move,
         "{pop} {jump}"
@@ -692,7 +692,7 @@ fn fades_keep_the_pose_continuous() {
                     c.fade_to(wave.clone(), 0.4, curve, true).unwrap();
                 }
                 c.update(DT).unwrap();
-                let now = c.pose().local();
+                let now = &c.pose().local().to_vec()[..];
                 let (dt, dr, ds) = pose_gap(&previous, now);
                 assert!(
                     dr <= max_turn && dt <= max_move && ds <= 0.05,
@@ -734,13 +734,13 @@ fn inertialization_starts_at_the_previous_output() {
         assert_eq!(c.current_time(), Some(0.0));
         assert_eq!(weights(&c), vec![1.0]);
         c.update(0.0).unwrap();
-        let (dt, dr, ds) = pose_gap(&previous, c.pose().local());
+        let (dt, dr, ds) = pose_gap(&previous, &c.pose().local().to_vec());
         assert!(
             dt < 1e-5 && dr < 1e-5 && ds < 1e-5,
             "mid_fade={mid_fade}: {dt} {dr} {ds}"
         );
         // The new clip's own pose is far away: the offset is doing the work.
-        let (ft, fr, _) = pose_gap(&previous, sample(&turn, &s, 0.0, true).local());
+        let (ft, fr, _) = pose_gap(&previous, &sample(&turn, &s, 0.0, true).local().to_vec());
         assert!(ft > 0.2 && fr > 0.2);
     }
 }
@@ -779,14 +779,17 @@ fn inertialization_converges_to_the_new_clip() {
         c.fade_to(turn.clone(), duration, FadeCurve::Inertialize, true)
             .unwrap();
         let mut t = 0.0f32;
-        let mut last = pose_gap(c.pose().local(), sample(&turn, &s, 0.0, true).local());
+        let mut last = pose_gap(
+            &c.pose().local().to_vec(),
+            &sample(&turn, &s, 0.0, true).local().to_vec(),
+        );
         let mut done_frames = 0;
         for frame in 0..60 {
             c.update(DT).unwrap();
             t += DT;
             assert_eq!(c.current_time(), Some(t));
             let target = sample(&turn, &s, t, true);
-            let gap = pose_gap(c.pose().local(), target.local());
+            let gap = pose_gap(&c.pose().local().to_vec(), &target.local().to_vec());
             if t >= duration {
                 assert!(!c.is_inertializing(), "frame {frame}");
                 assert!(
@@ -821,7 +824,7 @@ struct SwitchJump {
 }
 
 fn velocity_jump(c: &mut Crossfade, switch: impl FnOnce(&mut Crossfade)) -> SwitchJump {
-    let root = |c: &Crossfade| c.pose().local()[0];
+    let root = |c: &Crossfade| c.pose().local().get(0);
     let older = root(c);
     c.update(DT).unwrap();
     let prev = root(c);
@@ -863,7 +866,7 @@ fn inertialization_keeps_velocity_continuous_at_the_switch() {
     // Where the root will be at the switch (one more frame).
     let mut probe = c.clone();
     probe.update(DT).unwrap();
-    let at_switch = probe.pose().local()[0];
+    let at_switch = probe.pose().local().get(0);
 
     let held = |root: Transform| {
         let mut pose = rest.clone();

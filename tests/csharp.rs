@@ -277,7 +277,7 @@ fn golden() -> String {
             &TwoBoneTarget::at(Vec3::new(0.2, 1.6, 0.3)),
         )
         .unwrap();
-    g.transforms("TWOBONE_POSE", pose.local());
+    g.transforms("TWOBONE_POSE", &pose.local().to_vec());
     g.result("TWOBONE_POSE_RESULT", r);
 
     // FABRIK and CCD on a straight five-joint chain.
@@ -301,10 +301,10 @@ fn golden() -> String {
     let mut out = Pose::new(skeleton.clone());
     out.blend(&a, &b, 0.3, Some(&mask), BlendSpace::Local)
         .unwrap();
-    g.transforms("BLEND", out.local());
+    g.transforms("BLEND", &out.local().to_vec());
     out.blend(&a, &b, 0.6, None, BlendSpace::ModelRotation)
         .unwrap();
-    g.transforms("BLEND_MODEL", out.local());
+    g.transforms("BLEND_MODEL", &out.local().to_vec());
     let layers = [
         Layer {
             pose: &a,
@@ -318,20 +318,20 @@ fn golden() -> String {
         },
     ];
     out.blend_layers(&layers, 0.1).unwrap();
-    g.transforms("LAYERS", out.local());
+    g.transforms("LAYERS", &out.local().to_vec());
     let mut delta = Pose::new(skeleton.clone());
     delta.make_additive(&b, &a).unwrap();
     out.add_to(&a, &delta, 0.5, None).unwrap();
-    g.transforms("ADDITIVE", out.local());
+    g.transforms("ADDITIVE", &out.local().to_vec());
 
     // Clip sampling, then a crossfade between two clips.
     let one = Arc::new(clip_one(&skeleton));
     let two = Arc::new(clip_two(&skeleton));
     one.sample(0.3, true, None, &mut out).unwrap();
-    g.transforms("CLIP", out.local());
+    g.transforms("CLIP", &out.local().to_vec());
     let mut cursor = ClipCursor::new(&one);
     one.sample(1.7, true, Some(&mut cursor), &mut out).unwrap();
-    g.transforms("CLIP_WRAP", out.local());
+    g.transforms("CLIP_WRAP", &out.local().to_vec());
     // Clips from frames: 4 frames of every joint at 10 per second (values exact in binary).
     let frames: Vec<Transform> = (0..4 * 6)
         .map(|i| {
@@ -355,7 +355,7 @@ fn golden() -> String {
         false,
     );
     linear.unwrap().sample(0.15, true, None, &mut out).unwrap();
-    g.transforms("FRAMES", out.local());
+    g.transforms("FRAMES", &out.local().to_vec());
     let wrapping = Clip::from_frames(
         &skeleton,
         4,
@@ -369,7 +369,7 @@ fn golden() -> String {
         .unwrap()
         .sample(0.37, true, None, &mut out)
         .unwrap();
-    g.transforms("FRAMES_WRAP", out.local());
+    g.transforms("FRAMES_WRAP", &out.local().to_vec());
     let mut fade = Crossfade::new(skeleton.clone(), 4).unwrap();
     fade.play(one.clone(), true).unwrap();
     fade.update(0.2).unwrap();
@@ -377,7 +377,7 @@ fn golden() -> String {
         .fade_to(two.clone(), 0.5, FadeCurve::Smooth, true)
         .unwrap());
     fade.update(0.25).unwrap();
-    g.transforms("CROSSFADE", fade.pose().local());
+    g.transforms("CROSSFADE", &fade.pose().local().to_vec());
     let mut weights = [0.0; 4];
     let n = fade.weights(&mut weights);
     g.floats("CROSSFADE_WEIGHTS", &weights[..n]);
@@ -395,7 +395,7 @@ fn golden() -> String {
         .fade_to(one.clone(), 0.5, FadeCurve::Linear, false)
         .unwrap());
     fade.update(2.0).unwrap();
-    g.transforms("CROSSFADE_HELD", fade.pose().local());
+    g.transforms("CROSSFADE_HELD", &fade.pose().local().to_vec());
     let n = fade.clip_times(&mut times);
     g.floats("CROSSFADE_HELD_TIMES", &times[..n]);
 

@@ -69,7 +69,7 @@ fn hand_retargeting_errors_write_nothing() {
     let rest = vec![Transform::from_translation(Vec3::X); 4];
     let skeleton = Arc::new(Skeleton::new(&[-1, 0, 0, 2], &rest, None).unwrap());
     let mut pose = Pose::new(skeleton);
-    pose.local_mut()[1].translation = Vec3::Z;
+    pose.edit_local(1, |t| t.translation = Vec3::Z).unwrap();
     let before = pose.local().to_vec();
     assert_eq!(
         r.apply_pose(&mut pose, &hands, &[1, 2, 7])

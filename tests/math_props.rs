@@ -271,7 +271,7 @@ proptest! {
         let mut other = Pose::new(skeleton);
         other.set_model(&model).unwrap();
         for (i, (got, want)) in other.local().iter().zip(&local).enumerate() {
-            prop_assert!(transform_close(got, want, 1e-4), "joint {i}: {got:?} vs {want:?}");
+            prop_assert!(transform_close(&got, want, 1e-4), "joint {i}: {got:?} vs {want:?}");
         }
         let again = other.model().unwrap().to_vec();
         for i in 0..n {

@@ -320,7 +320,7 @@ impl Scenario {
 
     /// Model transforms of `pose` by the reference rule.
     fn model_of_pose(&self, pose: &Pose) -> Vec<Transform> {
-        reference_model(&self.parents, pose.local())
+        reference_model(&self.parents, &pose.local().to_vec())
     }
 
     /// A random chain of `len` joints ending at a random joint deep enough, root first.
@@ -701,9 +701,12 @@ fn palettes_follow_the_rule(seed: u64) {
         assert_matrix_close(&format!("bind pose entry {k}"), p, &identity, 1e-4);
     }
     // Posed: model · inverse bind, by the reference rule.
-    for l in pose.local_mut() {
-        l.rotation = (rng.rotation(1.0) * l.rotation).normalize();
-        l.translation += rng.vec3(0.5);
+    for j in 0..s.n() {
+        pose.edit_local(j, |l| {
+            l.rotation = (rng.rotation(1.0) * l.rotation).normalize();
+            l.translation += rng.vec3(0.5);
+        })
+        .unwrap();
     }
     pose.skinning_palette_into(&skin, &mut palette).unwrap();
     let model = s.model_of_pose(&pose);
@@ -726,7 +729,7 @@ fn palettes_follow_the_rule(seed: u64) {
     let (c_skeleton, ffi) = ffi_pose(&s.parents, &s.local);
     let c_binds: Vec<SinewMat4> = binds.iter().map(|&m| m.into()).collect();
     let c_joints = joints.as_ref().map_or(std::ptr::null(), |j| j.as_ptr());
-    let local: Vec<SinewTransform> = pose.local().iter().map(|&t| t.into()).collect();
+    let local: Vec<SinewTransform> = pose.local().iter().map(|t| t.into()).collect();
     let mut skin_handle = std::ptr::null_mut();
     let mut out = vec![SinewMat4::default(); palette.len()];
     let (count, mut reported) = (palette.len() as u32, 0u32);
@@ -770,7 +773,7 @@ fn matrix_and_palette_overflow_writes_nothing() {
     let mut palette = [sentinel];
     let mut matrices = [sentinel; 3];
     // Fine: translations near 1e37, inside the range though past the cheap bound.
-    pose.local_mut()[0].scale = Vec3::splat(1e37);
+    pose.edit_local(0, |t| t.scale = Vec3::splat(1e37)).unwrap();
     pose.model_matrices_into(&mut matrices).unwrap();
     assert!(matrices[2].w_axis.x > 1e37 && matrices.iter().all(|m| m.is_finite()));
     // The palette entry: 1e37 · 1e30 overflows.
@@ -778,8 +781,10 @@ fn matrix_and_palette_overflow_writes_nothing() {
     assert_eq!(e.kind(), ErrorKind::NumericOverflow);
     assert_eq!(palette, [sentinel]);
     // A finite model scale whose matrix entry overflows (rounding above 1 in the rotation).
-    pose.local_mut()[0].scale = Vec3::splat(f32::MAX);
-    pose.local_mut()[0].rotation = Quat::from_rotation_z(0.7);
+    pose.edit_local(0, |t| t.scale = Vec3::splat(f32::MAX))
+        .unwrap();
+    pose.edit_local(0, |t| t.rotation = Quat::from_rotation_z(0.7))
+        .unwrap();
     let mut matrices = [sentinel; 3];
     match pose.model_matrices_into(&mut matrices) {
         Ok(()) => assert!(matrices.iter().all(|m| m.is_finite())),
@@ -789,9 +794,11 @@ fn matrix_and_palette_overflow_writes_nothing() {
         }
     }
     // Model translations overflow.
-    pose.local_mut()[0].rotation = Quat::IDENTITY;
-    pose.local_mut()[1].translation = Vec3::new(3e38, 0.0, 0.0);
-    pose.local_mut()[2].translation = Vec3::new(3e38, 0.0, 0.0);
+    pose.edit_local(0, |t| t.rotation = Quat::IDENTITY).unwrap();
+    pose.edit_local(1, |t| t.translation = Vec3::new(3e38, 0.0, 0.0))
+        .unwrap();
+    pose.edit_local(2, |t| t.translation = Vec3::new(3e38, 0.0, 0.0))
+        .unwrap();
     let e = pose.model_matrices_into(&mut matrices).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NumericOverflow);
     assert_eq!(matrices, [sentinel; 3]);

@@ -280,7 +280,10 @@ impl Rig {
     fn copy_ik_bones_from(&mut self, source: &Rig) {
         for name in ["ik_hand_root", "ik_hand_gun", "ik_hand_r", "ik_hand_l"] {
             let j = joint(self.pose.skeleton(), name) as usize;
-            self.pose.local_mut()[j] = source.pose.local()[j];
+            let local = source.pose.local().get(j);
+            self.pose
+                .edit_local(j, |t| *t = local)
+                .expect("a pose's own transform");
         }
     }
 

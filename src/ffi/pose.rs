@@ -1,17 +1,13 @@
 //! Pose handle exports: local and model-space access to a skeleton's joints.
 
-use std::iter::Map;
-use std::slice;
-
 use super::args::{arg, arg_array, arg_array_mut};
 use super::guard::FfiResult;
-use super::handle::{copy_out, create_from, destroy, handle, inspect, query, update, Handle};
+use super::handle::{create_from, destroy, handle, inspect, query, update, Handle};
 use super::skeleton::SinewSkeleton;
 use super::skin::SinewSkin;
 use super::status::SinewStatus;
 use super::types::{SinewMat4, SinewTransform};
 use crate::pose::Pose;
-use crate::transform::Transform;
 
 /// Opaque pose handle: one local transform per joint of its skeleton (which it keeps alive).
 /// Owned by the caller; use one pose from one thread at a time.
@@ -20,9 +16,6 @@ pub struct SinewPose {
 }
 handle!(SinewPose, "pose", Pose);
 
-/// The transforms of a C array as the core's, converted as they are read.
-type Converted<'a> = Map<slice::Iter<'a, SinewTransform>, fn(&SinewTransform) -> Transform>;
-
 /// Body of the exports that replace every joint's transform through `set` from `source`, an
 /// array of `count` (the joint count) transforms; nothing changes on error.
 unsafe fn set_all(
@@ -30,13 +23,12 @@ unsafe fn set_all(
     source: *const SinewTransform,
     count: u32,
     name: &str,
-    set: fn(&mut Pose, Converted<'_>) -> crate::Result<()>,
+    set: fn(&mut Pose, &[SinewTransform]) -> crate::Result<()>,
 ) -> SinewStatus {
     let set_all = |p: &mut SinewPose| {
         // SAFETY: `source` holds `count` items.
         let source = unsafe { arg_array(source, count, p.inner.joint_count(), name) }?;
-        let convert: fn(&SinewTransform) -> Transform = |&t| t.into();
-        Ok(set(&mut p.inner, source.iter().map(convert))?)
+        Ok(set(&mut p.inner, source)?)
     };
     unsafe { update(pose, set_all) }
 }
@@ -87,7 +79,12 @@ pub unsafe extern "C" fn sinew_pose_get_local(
     out_local: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    unsafe { copy_out(pose, out_local, count, "out_local", |p| p.inner.local()) }
+    let copy = |p: &SinewPose| {
+        // SAFETY: `out_local` holds `count` items.
+        let out = unsafe { arg_array_mut(out_local, count, p.inner.joint_count(), "out_local") }?;
+        Ok(p.inner.local_into_as(out)?)
+    };
+    unsafe { inspect(pose, copy) }
 }
 
 /// Replaces the local transforms (rotations renormalized). Nothing changes on error.
@@ -100,7 +97,7 @@ pub unsafe extern "C" fn sinew_pose_set_local(
     local: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    unsafe { set_all(pose, local, count, "local", |p, t| p.set_local_iter(t)) }
+    unsafe { set_all(pose, local, count, "local", |p, t| p.set_local_as(t)) }
 }
 
 /// Computes model-space transforms of every joint (one pass, parents first) into `out_model`:
@@ -122,10 +119,7 @@ pub unsafe extern "C" fn sinew_pose_get_model(
         let n = p.inner.joint_count();
         // SAFETY: `out_model` holds `count` items.
         let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
-        for (o, &m) in out.iter_mut().zip(p.inner.model()?) {
-            *o = m.into();
-        }
-        Ok(())
+        Ok(p.inner.model_into_as(out)?)
     };
     unsafe { update(pose, copy) }
 }
@@ -164,7 +158,8 @@ pub unsafe extern "C" fn sinew_pose_set_model(
     model: *const SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    unsafe { set_all(pose, model, count, "model", |p, t| p.set_model_iter(t)) }
+    let set = |p: &mut Pose, t: &[SinewTransform]| p.set_model_iter(t.iter().map(|&t| t.into()));
+    unsafe { set_all(pose, model, count, "model", set) }
 }
 
 /// Writes one joint's model-space transform: its ancestors only, composed root first, so

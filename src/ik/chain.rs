@@ -780,7 +780,7 @@ pub(crate) fn solve_pose<S: ChainSolver>(
     let mut chain = std::mem::take(&mut solver.work_mut().pose_chain);
     let mut model = parent;
     for (slot, &j) in chain.iter_mut().zip(joints) {
-        model = model.mul_transform(&pose.local()[j as usize]);
+        model = model.mul_transform(&pose.local().get(j as usize));
         *slot = model;
     }
     let outcome = chain[..n]
@@ -788,10 +788,11 @@ pub(crate) fn solve_pose<S: ChainSolver>(
         .try_for_each(|t| finite(*t).map(drop))
         .and_then(|()| solver.solve_chain(&mut chain[..n], parent.rotation, target));
     if outcome.is_ok() {
-        let local = pose.local_mut();
         let mut parent_rotation = parent.rotation;
         for (t, &j) in chain[..n].iter().zip(joints) {
-            local[j as usize].rotation = (parent_rotation.conjugate() * t.rotation).normalize();
+            let mut local = pose.local().get(j as usize);
+            local.rotation = (parent_rotation.conjugate() * t.rotation).normalize();
+            pose.put_local(j as usize, &local);
             parent_rotation = t.rotation;
         }
     }

@@ -146,7 +146,7 @@ impl HandIkRetargeting {
         let skeleton = pose.skeleton().clone();
         check_indices(hands.indices().iter().chain(bones), skeleton.joint_count())?;
         let offset = self.offset_at(hands, |j| {
-            skeleton.model_of(pose.local(), j as usize).translation
+            skeleton.model_in(pose.blocks(), j as usize).translation
         })?;
         // Two passes: compute and check every new local transform, then write them all, so an
         // error leaves the pose untouched.
@@ -157,11 +157,13 @@ impl HandIkRetargeting {
                 }
                 let b = b as usize;
                 let parent = pose.parent_model_of(b)?;
-                let mut model = parent.mul_transform(&pose.local()[b]);
+                let mut model = parent.mul_transform(&pose.local().get(b));
                 model.translation += offset;
                 let local = finite(parent.inverse_mul(&model))?;
                 if pass == Pass::Write {
-                    pose.local_mut()[b].translation = local.translation;
+                    let mut t = pose.local().get(b);
+                    t.translation = local.translation;
+                    pose.put_local(b, &t);
                 }
             }
         }

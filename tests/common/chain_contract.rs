@@ -331,7 +331,8 @@ pub fn solve_pose_rejects_bad_joint_lists_without_writing(kind: Kind) {
     let target = ChainTarget::at(Vec3::new(0.5, 0.5, 0.5));
     let mut solver = Solver::new(kind, 10, true, EndRotation::KeepLocal, 4);
     let mut pose = Pose::new(skeleton.clone());
-    pose.local_mut()[3].rotation = Quat::from_rotation_z(0.3);
+    pose.edit_local(3, |t| t.rotation = Quat::from_rotation_z(0.3))
+        .unwrap();
     let before = pose.local().to_vec();
     let cases: [(&[u32], ErrorKind); 8] = [
         (&[2, 4], ErrorKind::InvalidArgument),
@@ -695,7 +696,7 @@ pub fn solve_pose_matches_the_chain_solve(kind: Kind, seed: u64, constrained: bo
         prop_assert!((model[6].translation - finger.translation).length() <= 1e-5 * total.max(1.0));
         for j in [0usize, 1, 6, 7] {
             prop_assert_eq!(
-                p.local()[j],
+                p.local().get(j),
                 skeleton.rest_pose()[j],
                 "{}: local {} changed",
                 what,

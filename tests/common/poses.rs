@@ -102,7 +102,7 @@ pub fn transform_bits(t: &Transform) -> [u32; 10] {
 
 /// A pose's local transforms, bit for bit.
 pub fn bits(p: &Pose) -> Vec<[u32; 10]> {
-    p.local().iter().map(transform_bits).collect()
+    p.local().iter().map(|t| transform_bits(&t)).collect()
 }
 
 pub fn close_vec(a: Vec3, b: Vec3, eps: f32) -> bool {
@@ -133,7 +133,7 @@ pub fn assert_close_transform(got: &Transform, want: &Transform, eps: f32, what:
 
 pub fn assert_close_pose(got: &Pose, want: &Pose, eps: f32, what: &str) {
     for (i, (g, w)) in got.local().iter().zip(want.local()).enumerate() {
-        assert_close_transform(g, w, eps, &format!("{what}, joint {i}"));
+        assert_close_transform(&g, &w, eps, &format!("{what}, joint {i}"));
     }
 }
 

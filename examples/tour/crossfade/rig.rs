@@ -206,9 +206,11 @@ impl Rig {
         let walk = Arc::new(build_clip(&skeleton, &WALK));
         let wave = Arc::new(build_clip(&skeleton, &WAVE));
         let mut leaning = Pose::new(skeleton.clone());
-        for (local, name) in leaning.local_mut().iter_mut().zip(JOINTS) {
+        for (j, name) in JOINTS.iter().enumerate() {
             if let Some(rotation) = lean_motion(name) {
-                local.rotation = rotation;
+                leaning
+                    .edit_local(j, |local| local.rotation = rotation)
+                    .expect("a unit rotation on a joint of the skeleton");
             }
         }
         let mut lean = Pose::new(skeleton.clone());

@@ -115,9 +115,9 @@ impl TwoBoneIk {
         let joints = joints.map(|j| j as usize);
         pose.skeleton().check_chain(joints)?;
         let parent = pose.parent_model_of(joints[0])?;
-        let root = finite(parent.mul_transform(&pose.local()[joints[0]]))?;
-        let mid = finite(root.mul_transform(&pose.local()[joints[1]]))?;
-        let end = finite(mid.mul_transform(&pose.local()[joints[2]]))?;
+        let root = finite(parent.mul_transform(&pose.local().get(joints[0])))?;
+        let mid = finite(root.mul_transform(&pose.local().get(joints[1])))?;
+        let end = finite(mid.mul_transform(&pose.local().get(joints[2])))?;
         let mut chain = [root, mid, end];
         let result = self.solve(&mut chain, target)?;
         let parents = [parent, chain[0], chain[1]];
@@ -128,12 +128,13 @@ impl TwoBoneIk {
             *rel = finite(p.inverse_mul(model))?;
         }
         let stretch = self.settings.allow_stretching;
-        let local = pose.local_mut();
         for (&j, rel) in joints.iter().zip(&locals) {
-            local[j].rotation = rel.rotation.normalize();
+            let mut local = pose.local().get(j);
+            local.rotation = rel.rotation.normalize();
             if stretch {
-                local[j].translation = rel.translation;
+                local.translation = rel.translation;
             }
+            pose.put_local(j, &local);
         }
         Ok(result)
     }

@@ -1,0 +1,288 @@
+//! Structure-of-arrays transforms: the pose's storage, four joints per [`SoaTransform`] block
+//! with each component a row of four lanes, so blends, additive layers, sampling and checks
+//! run four joints per instruction ([`Rows`], on [`F4`]). Lanes past the last joint hold the
+//! identity and are never read back.
+
+use glam::{Quat, Vec3};
+
+use crate::rotation::normalize_robust;
+use crate::simd::{F4, M4};
+use crate::transform::Transform;
+
+/// Four joints' transforms, component by component (`t[0]` holds the four x translations).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
+pub(crate) struct SoaTransform {
+    pub t: [[f32; 4]; 3],
+    pub r: [[f32; 4]; 4],
+    pub s: [[f32; 4]; 3],
+}
+
+impl SoaTransform {
+    /// Four identities.
+    pub const IDENTITY: Self = Self {
+        t: [[0.0; 4]; 3],
+        r: [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]],
+        s: [[1.0; 4]; 3],
+    };
+
+    /// Lane `k`'s transform.
+    #[inline(always)]
+    pub fn get(&self, k: usize) -> Transform {
+        let (t, r, s) = (&self.t, &self.r, &self.s);
+        Transform {
+            translation: Vec3::new(t[0][k], t[1][k], t[2][k]),
+            rotation: Quat::from_xyzw(r[0][k], r[1][k], r[2][k], r[3][k]),
+            scale: Vec3::new(s[0][k], s[1][k], s[2][k]),
+        }
+    }
+
+    /// Sets lane `k`'s transform.
+    #[inline(always)]
+    pub fn set(&mut self, k: usize, v: &Transform) {
+        let (t, r, s) = (v.translation, v.rotation, v.scale);
+        [self.t[0][k], self.t[1][k], self.t[2][k]] = [t.x, t.y, t.z];
+        [self.r[0][k], self.r[1][k], self.r[2][k], self.r[3][k]] = [r.x, r.y, r.z, r.w];
+        [self.s[0][k], self.s[1][k], self.s[2][k]] = [s.x, s.y, s.z];
+    }
+
+    /// The block's rows as lanes.
+    #[inline(always)]
+    pub fn rows(&self) -> Rows {
+        Rows {
+            t: self.t.map(F4::from_array),
+            r: self.r.map(F4::from_array),
+            s: self.s.map(F4::from_array),
+        }
+    }
+
+    /// Stores rows into the block.
+    #[inline(always)]
+    pub fn store(&mut self, rows: &Rows) {
+        self.t = rows.t.map(F4::to_array);
+        self.r = rows.r.map(F4::to_array);
+        self.s = rows.s.map(F4::to_array);
+    }
+}
+
+/// A block's rows in registers: the form every four-joint kernel works on.
+#[derive(Clone, Copy)]
+pub(crate) struct Rows {
+    pub t: [F4; 3],
+    pub r: [F4; 4],
+    pub s: [F4; 3],
+}
+
+impl Rows {
+    /// Lanes of `a` where `m` holds, of `b` elsewhere.
+    #[inline(always)]
+    pub fn select(m: M4, a: &Rows, b: &Rows) -> Rows {
+        let pick = |x: F4, y: F4| F4::select(m, x, y);
+        Rows {
+            t: [0, 1, 2].map(|c| pick(a.t[c], b.t[c])),
+            r: [0, 1, 2, 3].map(|c| pick(a.r[c], b.r[c])),
+            s: [0, 1, 2].map(|c| pick(a.s[c], b.s[c])),
+        }
+    }
+
+    /// `x * 0` summed over every translation and scale row: ±0 in the lanes whose
+    /// components are all finite, NaN elsewhere (rotations are checked where they are
+    /// normalized).
+    #[inline(always)]
+    pub fn probe_ts(&self) -> F4 {
+        let zero = F4::splat(0.0);
+        let [t0, t1, t2] = self.t.map(|v| v * zero);
+        let [s0, s1, s2] = self.s.map(|v| v * zero);
+        ((t0 + t1) + (t2 + s0)) + (s1 + s2)
+    }
+}
+
+/// The four-lane dot product of two quaternion rows, summed as `(x x' + z z') + (y y' + w w')`
+/// (the order of [`crate::rotation::normalize_robust`]'s squared length).
+#[inline(always)]
+pub(crate) fn dot4(a: &[F4; 4], b: &[F4; 4]) -> F4 {
+    (a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3])
+}
+
+/// `q` per lane, negated where its dot product with `reference` is negative: the same
+/// rotation on `reference`'s side, as [`crate::rotation::same_hemisphere`] gives it (its
+/// dot product in glam's order, [`dot_seq`]).
+#[inline(always)]
+pub(crate) fn same_hemisphere4(q: &[F4; 4], reference: &[F4; 4]) -> [F4; 4] {
+    let flip = dot_seq(reference, q).lt(F4::splat(0.0));
+    q.map(|c| c.negate_where(flip))
+}
+
+/// Normalizes four quaternion lanes the way [`crate::rotation::normalize_robust`] does when
+/// all four are in its common case (squared length in `[1e-12, f32::MAX]`; lanes unit to
+/// within 1e-6 pass through bit for bit), and returns which lanes were not (left as they are,
+/// for the caller to take one at a time).
+#[inline(always)]
+pub(crate) fn normalize4(q: &mut [F4; 4]) -> M4 {
+    let len_sq = dot4(q, q);
+    let common = len_sq.ge(F4::splat(1e-12)) & len_sq.le(F4::splat(f32::MAX));
+    let one = F4::splat(1.0);
+    let off = len_sq - one;
+    let unit = off.le(F4::splat(1e-6)) & off.ge(F4::splat(-1e-6));
+    let inv = one / len_sq.sqrt();
+    let scale = F4::select(unit | !common, one, inv);
+    for c in q.iter_mut() {
+        *c = *c * scale;
+    }
+    !(common | unit)
+}
+
+/// The dot product of quaternion rows summed left to right, `((x x' + y y') + z z') + w w'`:
+/// glam's order, so sign tests and normalizations match its scalar forms bit for bit.
+#[inline(always)]
+pub(crate) fn dot_seq(a: &[F4; 4], b: &[F4; 4]) -> F4 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+}
+
+/// glam's `Quat::normalize` per lane: `q * (1 / sqrt(dot(q, q)))`.
+#[inline(always)]
+pub(crate) fn normalize_glam(q: &[F4; 4]) -> [F4; 4] {
+    let inv = F4::splat(1.0) / dot_seq(q, q).sqrt();
+    q.map(|c| c * inv)
+}
+
+/// glam's `Quat * Quat` per lane, its operations in its order.
+#[inline(always)]
+pub(crate) fn mul_quat(a: &[F4; 4], b: &[F4; 4]) -> [F4; 4] {
+    let [x0, y0, z0, w0] = *a;
+    let [x1, y1, z1, w1] = *b;
+    [
+        w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1,
+        w0 * y1 - x0 * z1 + y0 * w1 + z0 * x1,
+        w0 * z1 + x0 * y1 - y0 * x1 + z0 * w1,
+        w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1,
+    ]
+}
+
+/// `1 / v` per lane, 0 where that is not finite (as [`crate::transform::safe_recip`]).
+#[inline(always)]
+pub(crate) fn safe_recip4(v: F4) -> F4 {
+    let inv = F4::splat(1.0) / v;
+    F4::select(inv.is_finite(), inv, F4::splat(0.0))
+}
+
+/// Four joints' weights from a per-joint slice (0 past its end).
+#[inline(always)]
+pub(crate) fn lanes_of(weights: &[f32], block: usize) -> F4 {
+    let mut w = [0.0; 4];
+    for (w, v) in w.iter_mut().zip(&weights[(4 * block).min(weights.len())..]) {
+        *w = *v;
+    }
+    F4::from_array(w)
+}
+
+/// Renormalizes the rotations of blocks holding `joints` joints, four at a time when all four
+/// are in [`crate::rotation::normalize_robust`]'s common case, else one at a time, a rotation
+/// it cannot normalize replaced by `fallback(joint, rotation)`. Returns whether every
+/// component of every joint is then finite. Lanes past the last joint become identities.
+pub(crate) fn normalize_blocks(
+    blocks: &mut [SoaTransform],
+    joints: usize,
+    fallback: impl Fn(usize, Quat) -> Quat,
+) -> bool {
+    let mut probe = F4::splat(0.0);
+    let mut rotations_finite = true;
+    for (b, block) in blocks.iter_mut().enumerate() {
+        let mut rows = block.rows();
+        probe = probe + rows.probe_ts();
+        let odd = normalize4(&mut rows.r).bitmask();
+        block.store(&rows);
+        if odd != 0 {
+            for k in (0..4).filter(|k| odd & (1 << k) != 0) {
+                let j = 4 * b + k;
+                let mut t = block.get(k);
+                t.rotation = if j < joints {
+                    normalize_robust(t.rotation).unwrap_or_else(|| fallback(j, t.rotation))
+                } else {
+                    Quat::IDENTITY
+                };
+                rotations_finite &= t.rotation.is_finite();
+                block.set(k, &t);
+            }
+        }
+    }
+    rotations_finite && probe.eq(F4::splat(0.0)).all()
+}
+
+/// Blocks needed for `joints` joints.
+pub(crate) fn blocks(joints: usize) -> usize {
+    joints.div_ceil(4)
+}
+
+/// `transforms` as blocks, the lanes past their end the identity.
+pub(crate) fn to_blocks(transforms: &[Transform]) -> Vec<SoaTransform> {
+    let mut out = vec![SoaTransform::IDENTITY; blocks(transforms.len())];
+    for (j, t) in transforms.iter().enumerate() {
+        out[j / 4].set(j % 4, t);
+    }
+    out
+}
+
+/// Something that gives each joint's local transform: a slice of them or the pose's blocks.
+pub(crate) trait JointTransforms {
+    fn joint(&self, j: usize) -> Transform;
+}
+
+impl JointTransforms for [Transform] {
+    #[inline(always)]
+    fn joint(&self, j: usize) -> Transform {
+        self[j]
+    }
+}
+
+impl JointTransforms for [SoaTransform] {
+    #[inline(always)]
+    fn joint(&self, j: usize) -> Transform {
+        self[j / 4].get(j % 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn quat() -> impl Strategy<Value = Quat> {
+        let c = prop_oneof![-2.0f32..2.0, Just(0.0), -1e-7f32..1e-7, -1e20f32..1e20];
+        (c.clone(), c.clone(), c.clone(), c).prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w))
+    }
+
+    proptest! {
+        // Lanes in the common case are normalize_robust's bits; others are flagged untouched.
+        #[test]
+        fn normalize4_is_normalize_robust(q in prop::array::uniform4(quat())) {
+            let mut block = SoaTransform::IDENTITY;
+            for (k, q) in q.iter().enumerate() {
+                block.set(k, &Transform::from_rotation_translation(*q, Vec3::ZERO));
+            }
+            let mut rows = block.rows();
+            let odd = normalize4(&mut rows.r).bitmask();
+            block.store(&rows);
+            for (k, q) in q.iter().enumerate() {
+                let got = block.get(k).rotation;
+                if odd & (1 << k) == 0 {
+                    prop_assert_eq!(Some(got), normalize_robust(*q));
+                } else {
+                    prop_assert_eq!(got, *q);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_round_trip_and_pad_with_identities() {
+        let t: Vec<Transform> = (0..6)
+            .map(|i| Transform::from_translation(Vec3::splat(i as f32)))
+            .collect();
+        let b = to_blocks(&t);
+        assert_eq!(b.len(), 2);
+        assert!((0..6).all(|j| b[..].joint(j) == t[j]));
+        assert_eq!(b[1].get(2), Transform::IDENTITY);
+        assert_eq!(b[1].get(3), Transform::IDENTITY);
+    }
+}
