@@ -15,7 +15,8 @@ use crate::pose::{Pose, Staging};
 use crate::rotation::nlerp_shortest;
 use crate::simd::{F4, M4};
 use crate::soa::{
-    lanes_of, mul_quat, normalize_blocks, normalize_glam, safe_recip4, same_hemisphere4, Rows,
+    lanes_of, mul_quat, normalize_blocks, normalize_glam, safe_recip4, same_hemisphere4, Finish,
+    Rows, SoaTransform,
 };
 use crate::transform::Transform;
 
@@ -254,28 +255,39 @@ impl Pose {
         let Staging {
             staged, skeleton, ..
         } = self.staging();
-        for (b, (sum, rest)) in staged.iter_mut().zip(skeleton.rest_blocks()).enumerate() {
-            // Each lane's weights: the layers' (masked) weights normalized with the rest pose's.
-            let joint_weight = |l: &Layer<'_>, k: usize| {
-                l.mask.map_or(l.weight, |m| {
-                    l.weight * m.weights().get(4 * b + k).copied().unwrap_or(0.0)
-                })
-            };
-            let weights: [Weights; 4] = std::array::from_fn(|k| {
-                uniform.unwrap_or_else(|| {
-                    Weights::new(layers.clone().map(|l| joint_weight(&l, k)), threshold)
-                })
-            });
-            let mut acc = Sum::default();
-            for l in layers.clone() {
-                let w = std::array::from_fn(|k| weights[k].of(joint_weight(&l, k)));
-                acc.add(&l.pose.blocks()[b].rows(), F4::from_array(w));
-            }
-            acc.add(&rest.rows(), F4::from_array(weights.map(|w| w.rest)));
-            sum.store(&acc.rows);
-        }
         let rest = skeleton.rest_pose();
-        let finite = normalize_blocks(staged, rest.len(), |i, _| rest[i].rotation);
+        let fallback = |i: usize, _| rest[i].rotation;
+        let finite = match uniform {
+            Some(weights) => {
+                let inputs = layers
+                    .map(|l| (l.pose.blocks(), weights.of(l.weight)))
+                    .chain(std::iter::once((skeleton.rest_blocks(), weights.rest)));
+                stage_uniform(staged, inputs.filter(|&(_, w)| w > 0.0));
+                normalize_blocks(staged, rest.len(), fallback)
+            }
+            None => {
+                let rest_blocks = skeleton.rest_blocks();
+                let mut finish = Finish::default();
+                for (b, (out, rest_block)) in staged.iter_mut().zip(rest_blocks).enumerate() {
+                    let joint_weight = |l: &Layer<'_>, k: usize| {
+                        l.mask.map_or(l.weight, |m| {
+                            l.weight * m.weights().get(4 * b + k).copied().unwrap_or(0.0)
+                        })
+                    };
+                    let weights: [Weights; 4] = std::array::from_fn(|k| {
+                        Weights::new(layers.clone().map(|l| joint_weight(&l, k)), threshold)
+                    });
+                    let mut sum = Sum::default();
+                    for l in layers.clone() {
+                        let w = std::array::from_fn(|k| weights[k].of(joint_weight(&l, k)));
+                        sum.add(&l.pose.blocks()[b], F4::from_array(w));
+                    }
+                    sum.add(rest_block, F4::from_array(weights.map(|w| w.rest)));
+                    finish.store(&mut sum.rows, out, b, rest.len(), &fallback);
+                }
+                finish.finite()
+            }
+        };
         self.commit_staged(finite)
     }
 
@@ -299,18 +311,20 @@ impl Pose {
         let n = self.joint_count();
         let staged = self.staging().staged;
         let inputs = pose.blocks().iter().zip(reference.blocks());
-        for (slot, (p, r)) in staged.iter_mut().zip(inputs) {
+        let mut finish = Finish::default();
+        // A degenerate product normalizes to NaN, reported as overflow.
+        let fallback = |_, q: Quat| q.normalize();
+        for (b, (slot, (p, r))) in staged.iter_mut().zip(inputs).enumerate() {
             let (p, r) = (p.rows(), r.rows());
             let conj = [-r.r[0], -r.r[1], -r.r[2], r.r[3]];
-            slot.store(&Rows {
+            let mut rows = Rows {
                 t: [0, 1, 2].map(|c| p.t[c] - r.t[c]),
                 r: mul_quat(&conj, &p.r),
                 s: [0, 1, 2].map(|c| p.s[c] * safe_recip4(r.s[c])),
-            });
+            };
+            finish.store(&mut rows, slot, b, n, &fallback);
         }
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let finite = normalize_blocks(staged, n, |_, q| q.normalize());
-        self.commit_staged(finite)
+        self.commit_staged(finish.finite())
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
@@ -361,15 +375,15 @@ impl Pose {
         let Staging { staged, local, .. } = self.staging();
         let base = base.map_or(local, |b| b.blocks());
         let inputs = base.iter().zip(delta.blocks());
-        for (i, (slot, (b, d))) in staged.iter_mut().zip(inputs).enumerate() {
-            slot.store(&apply_delta4(
-                &b.rows(),
-                &d.rows(),
-                block_weight(weight, mask, i),
-            ));
-        }
+        let mut finish = Finish::default();
         // A degenerate product normalizes to NaN, reported as overflow.
-        Ok(normalize_blocks(staged, n, |_, q| q.normalize()))
+        let fallback = |_, q: Quat| q.normalize();
+        for (b, (slot, (base, d))) in staged.iter_mut().zip(inputs).enumerate() {
+            let w = block_weight(weight, mask, b);
+            let mut rows = apply_delta4(&base.rows(), &d.rows(), w);
+            finish.store(&mut rows, slot, b, n, &fallback);
+        }
+        Ok(finish.finite())
     }
 }
 
@@ -398,7 +412,7 @@ fn mix4(a: &Rows, b: &Rows, w: F4) -> Rows {
 }
 
 /// `base ⊕ delta` at weight `w` on four lanes, as [`Pose::add`] documents (exactly `base`
-/// where `w` is 0), rotations left for [`normalize_blocks`]. The lerp from the identity toward
+/// where `w` is 0), rotations left for [`Finish`]. The lerp from the identity toward
 /// the delta's rotation stays unnormalized: normalizing only the product gives the same
 /// rotation (up to rounding) with one square root less.
 #[inline(always)]
@@ -426,12 +440,54 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
     Rows::select(w.eq(zero), base, &applied)
 }
 
+/// Stages the weighted sum of `inputs` (blocks and their normalized positive weights, the
+/// same on every joint) one input at a time over every block, as ozz's blending job does:
+/// the first input starts the sums and sets every joint's hemisphere, the others are added
+/// aligned to it. Rotations are left unnormalized.
+fn stage_uniform<'a>(
+    staged: &mut [SoaTransform],
+    mut inputs: impl Iterator<Item = (&'a [SoaTransform], f32)>,
+) {
+    let zero = F4::splat(0.0);
+    let Some((first, w)) = inputs.next() else {
+        // No input has weight (the rest pose's makes up any shortfall, so never).
+        return;
+    };
+    let w = F4::splat(w);
+    for (out, t) in staged.iter_mut().zip(first) {
+        let t = t.rows();
+        out.store(&Rows {
+            t: t.t.map(|c| zero + c * w),
+            r: t.r.map(|c| zero + c * w),
+            s: t.s.map(|c| zero + c * w),
+        });
+    }
+    for (input, w) in inputs {
+        let w = F4::splat(w);
+        for ((out, t), h) in staged.iter_mut().zip(input).zip(first) {
+            let (mut sum, t) = (out.rows(), t.rows());
+            let h = h.r.map(|c| F4::load(&c));
+            let q = same_hemisphere4(&t.r, &h);
+            for c in 0..3 {
+                sum.t[c] = sum.t[c] + t.t[c] * w;
+                sum.s[c] = sum.s[c] + t.s[c] * w;
+            }
+            for c in 0..4 {
+                sum.r[c] = sum.r[c] + q[c] * w;
+            }
+            out.store(&sum);
+        }
+    }
+}
+
 /// A weighted sum of four joints' inputs, each lane's rotations aligned to the hemisphere of
 /// its first input with a positive weight (the neighbourhood check).
 struct Sum {
     rows: Rows,
     hemisphere: [F4; 4],
+    /// Lanes whose first input was added, and whether that is all four.
     started: M4,
+    all_started: bool,
 }
 
 impl Default for Sum {
@@ -445,25 +501,44 @@ impl Default for Sum {
             },
             hemisphere: [zero; 4],
             started: zero.lt(zero),
+            all_started: false,
         }
     }
 }
 
 impl Sum {
-    /// Adds `t` with (normalized) weights `w` where they are positive; the first such input
-    /// of a lane sets its hemisphere (and, aligned to itself, adds as it is).
+    /// Adds `t` with (normalized, non-negative) weights `w`; lanes of weight 0 add ±0, which
+    /// leaves them as they are. The first input with a positive weight in a lane sets its
+    /// hemisphere and, aligned to itself, adds as it is.
     #[inline(always)]
-    fn add(&mut self, t: &Rows, w: F4) {
+    fn add(&mut self, t: &SoaTransform, w: F4) {
         let positive = w.gt(F4::splat(0.0));
-        let first = positive & !self.started;
-        self.started = self.started | positive;
-        self.hemisphere = [0, 1, 2, 3].map(|c| F4::select(first, t.r[c], self.hemisphere[c]));
-        let q = same_hemisphere4(&t.r, &self.hemisphere);
+        if !positive.any() {
+            return;
+        }
+        let t = t.rows();
+        let q = if self.all_started {
+            same_hemisphere4(&t.r, &self.hemisphere)
+        } else {
+            let first = positive & !self.started;
+            self.started = self.started | positive;
+            self.all_started = self.started.all();
+            let h = &mut self.hemisphere;
+            *h = [0, 1, 2, 3].map(|c| F4::select(first, t.r[c], h[c]));
+            if first.all() {
+                t.r
+            } else {
+                same_hemisphere4(&t.r, h)
+            }
+        };
         let sum = &mut self.rows;
-        let add = |s: F4, x: F4| F4::select(positive, s + x * w, s);
-        sum.t = [0, 1, 2].map(|c| add(sum.t[c], t.t[c]));
-        sum.r = [0, 1, 2, 3].map(|c| add(sum.r[c], q[c]));
-        sum.s = [0, 1, 2].map(|c| add(sum.s[c], t.s[c]));
+        for c in 0..3 {
+            sum.t[c] = sum.t[c] + t.t[c] * w;
+            sum.s[c] = sum.s[c] + t.s[c] * w;
+        }
+        for c in 0..4 {
+            sum.r[c] = sum.r[c] + q[c] * w;
+        }
     }
 }
 

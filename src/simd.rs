@@ -21,14 +21,16 @@ mod backend {
         unsafe { _mm_set1_ps(v) }
     }
     #[inline(always)]
-    pub fn from_array(a: [f32; 4]) -> Raw {
+    pub fn load(a: &[f32; 4]) -> Raw {
         unsafe { _mm_loadu_ps(a.as_ptr()) }
     }
     #[inline(always)]
-    pub fn to_array(v: Raw) -> [f32; 4] {
-        let mut a = [0.0; 4];
+    pub fn store(v: Raw, a: &mut [f32; 4]) {
         unsafe { _mm_storeu_ps(a.as_mut_ptr(), v) };
-        a
+    }
+    #[inline(always)]
+    pub fn keep(m: RawMask, a: Raw) -> Raw {
+        unsafe { _mm_and_ps(m, a) }
     }
     macro_rules! sse {
         ($($name:ident($($arg:ident),*) -> $out:ty = $intrinsic:ident;)*) => {$(
@@ -78,14 +80,16 @@ mod backend {
         unsafe { vdupq_n_f32(v) }
     }
     #[inline(always)]
-    pub fn from_array(a: [f32; 4]) -> Raw {
+    pub fn load(a: &[f32; 4]) -> Raw {
         unsafe { vld1q_f32(a.as_ptr()) }
     }
     #[inline(always)]
-    pub fn to_array(v: Raw) -> [f32; 4] {
-        let mut a = [0.0; 4];
+    pub fn store(v: Raw, a: &mut [f32; 4]) {
         unsafe { vst1q_f32(a.as_mut_ptr(), v) };
-        a
+    }
+    #[inline(always)]
+    pub fn keep(m: RawMask, a: Raw) -> Raw {
+        unsafe { vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(a))) }
     }
     macro_rules! neon {
         ($($name:ident($($arg:ident: $t:ty),*) -> $out:ty = $intrinsic:ident;)*) => {$(
@@ -135,12 +139,16 @@ mod backend {
         [v; 4]
     }
     #[inline(always)]
-    pub fn from_array(a: [f32; 4]) -> Raw {
-        a
+    pub fn load(a: &[f32; 4]) -> Raw {
+        *a
     }
     #[inline(always)]
-    pub fn to_array(v: Raw) -> [f32; 4] {
-        v
+    pub fn store(v: Raw, a: &mut [f32; 4]) {
+        *a = v;
+    }
+    #[inline(always)]
+    pub fn keep(m: RawMask, a: Raw) -> Raw {
+        std::array::from_fn(|i| if m[i] { a[i] } else { 0.0 })
     }
     macro_rules! lanes {
         ($($name:ident($($arg:ident: $t:ty),*) -> $out:ty = |$($x:ident),*| $e:expr;)*) => {$(
@@ -190,11 +198,28 @@ impl F4 {
     }
     #[inline(always)]
     pub fn from_array(a: [f32; 4]) -> Self {
-        Self(backend::from_array(a))
+        Self::load(&a)
     }
     #[inline(always)]
     pub fn to_array(self) -> [f32; 4] {
-        backend::to_array(self.0)
+        let mut a = [0.0; 4];
+        self.store(&mut a);
+        a
+    }
+    /// The four floats at `a`.
+    #[inline(always)]
+    pub fn load(a: &[f32; 4]) -> Self {
+        Self(backend::load(a))
+    }
+    /// Writes the four lanes to `a`.
+    #[inline(always)]
+    pub fn store(self, a: &mut [f32; 4]) {
+        backend::store(self.0, a)
+    }
+    /// Lanes where `m` holds, +0 elsewhere.
+    #[inline(always)]
+    pub fn keep(self, m: M4) -> Self {
+        Self(backend::keep(m.0, self.0))
     }
     /// Correctly rounded square root per lane.
     #[inline(always)]
@@ -229,8 +254,7 @@ impl F4 {
     /// Each lane with its sign bit flipped where `m` holds (negation, exactly).
     #[inline(always)]
     pub fn negate_where(self, m: M4) -> Self {
-        let sign = Self::select(m, Self::splat(-0.0), Self::splat(0.0));
-        Self(backend::xor(self.0, sign.0))
+        Self(backend::xor(self.0, Self::splat(-0.0).keep(m).0))
     }
     /// Lanes that are finite (neither infinite nor NaN): `x * 0 == 0` exactly then.
     #[inline(always)]
@@ -350,6 +374,7 @@ mod tests {
             prop_assert_eq!(m(x.lt(y) & x.eq(y)), 0);
             prop_assert_eq!(m(x.is_finite()), (0..4).map(|i| u32::from(a[i].is_finite()) << i).sum::<u32>());
             prop_assert_eq!(bits(x.negate_where(x.lt(y)).to_array()), lane(|p, q| if p < q { -p } else { p }));
+            prop_assert_eq!(bits(x.keep(x.lt(y)).to_array()), lane(|p, q| if p < q { p } else { 0.0 }));
         }
     }
 }

@@ -49,19 +49,35 @@ impl SoaTransform {
     /// The block's rows as lanes.
     #[inline(always)]
     pub fn rows(&self) -> Rows {
+        let (t, r, s) = (&self.t, &self.r, &self.s);
         Rows {
-            t: self.t.map(F4::from_array),
-            r: self.r.map(F4::from_array),
-            s: self.s.map(F4::from_array),
+            t: [F4::load(&t[0]), F4::load(&t[1]), F4::load(&t[2])],
+            r: [
+                F4::load(&r[0]),
+                F4::load(&r[1]),
+                F4::load(&r[2]),
+                F4::load(&r[3]),
+            ],
+            s: [F4::load(&s[0]), F4::load(&s[1]), F4::load(&s[2])],
         }
     }
 
     /// Stores rows into the block.
     #[inline(always)]
     pub fn store(&mut self, rows: &Rows) {
-        self.t = rows.t.map(F4::to_array);
-        self.r = rows.r.map(F4::to_array);
-        self.s = rows.s.map(F4::to_array);
+        let [t0, t1, t2] = &mut self.t;
+        let [r0, r1, r2, r3] = &mut self.r;
+        let [s0, s1, s2] = &mut self.s;
+        rows.t[0].store(t0);
+        rows.t[1].store(t1);
+        rows.t[2].store(t2);
+        rows.r[0].store(r0);
+        rows.r[1].store(r1);
+        rows.r[2].store(r2);
+        rows.r[3].store(r3);
+        rows.s[0].store(s0);
+        rows.s[1].store(s1);
+        rows.s[2].store(s2);
     }
 }
 
@@ -185,28 +201,78 @@ pub(crate) fn normalize_blocks(
     joints: usize,
     fallback: impl Fn(usize, Quat) -> Quat,
 ) -> bool {
-    let mut probe = F4::splat(0.0);
-    let mut rotations_finite = true;
+    let mut check = Finish::default();
     for (b, block) in blocks.iter_mut().enumerate() {
         let mut rows = block.rows();
-        probe = probe + rows.probe_ts();
-        let odd = normalize4(&mut rows.r).bitmask();
-        block.store(&rows);
-        if odd != 0 {
-            for k in (0..4).filter(|k| odd & (1 << k) != 0) {
-                let j = 4 * b + k;
-                let mut t = block.get(k);
-                t.rotation = if j < joints {
-                    normalize_robust(t.rotation).unwrap_or_else(|| fallback(j, t.rotation))
-                } else {
-                    Quat::IDENTITY
-                };
-                rotations_finite &= t.rotation.is_finite();
-                block.set(k, &t);
-            }
+        check.store(&mut rows, block, b, joints, &fallback);
+    }
+    check.finite()
+}
+
+/// The last step of every kernel that computes new transforms: rotations renormalized as
+/// [`normalize_blocks`] describes, the rows stored, and their finiteness accumulated.
+pub(crate) struct Finish {
+    probe: F4,
+    rotations_finite: bool,
+}
+
+impl Default for Finish {
+    fn default() -> Self {
+        Self {
+            probe: F4::splat(0.0),
+            rotations_finite: true,
         }
     }
-    rotations_finite && probe.eq(F4::splat(0.0)).all()
+}
+
+impl Finish {
+    /// Normalizes `rows`' rotations and stores them into `block` (block number `b`).
+    #[inline(always)]
+    pub fn store(
+        &mut self,
+        rows: &mut Rows,
+        block: &mut SoaTransform,
+        b: usize,
+        joints: usize,
+        fallback: &impl Fn(usize, Quat) -> Quat,
+    ) {
+        self.probe = self.probe + rows.probe_ts();
+        let odd = normalize4(&mut rows.r).bitmask();
+        block.store(rows);
+        if odd != 0 {
+            self.rotations_finite &= fix_lanes(block, b, joints, odd, fallback);
+        }
+    }
+
+    /// Whether every component stored so far is finite.
+    pub fn finite(&self) -> bool {
+        self.rotations_finite && self.probe.eq(F4::splat(0.0)).all()
+    }
+}
+
+/// The lanes `odd` of block `b` that [`normalize4`] left: normalized one at a time (or by
+/// `fallback`), or the identity past the last joint. Whether their rotations are finite.
+#[cold]
+fn fix_lanes(
+    block: &mut SoaTransform,
+    b: usize,
+    joints: usize,
+    odd: u32,
+    fallback: &impl Fn(usize, Quat) -> Quat,
+) -> bool {
+    let mut finite = true;
+    for k in (0..4).filter(|k| odd & (1 << k) != 0) {
+        let j = 4 * b + k;
+        let mut t = block.get(k);
+        t.rotation = if j < joints {
+            normalize_robust(t.rotation).unwrap_or_else(|| fallback(j, t.rotation))
+        } else {
+            Quat::IDENTITY
+        };
+        finite &= t.rotation.is_finite();
+        block.set(k, &t);
+    }
+    finite
 }
 
 /// Blocks needed for `joints` joints.
