@@ -467,14 +467,7 @@ fn stage_uniform<'a>(
         for ((out, t), h) in staged.iter_mut().zip(input).zip(first) {
             let (mut sum, t) = (out.rows(), t.rows());
             let h = h.r.map(|c| F4::load(&c));
-            let q = same_hemisphere4(&t.r, &h);
-            for c in 0..3 {
-                sum.t[c] = sum.t[c] + t.t[c] * w;
-                sum.s[c] = sum.s[c] + t.s[c] * w;
-            }
-            for c in 0..4 {
-                sum.r[c] = sum.r[c] + q[c] * w;
-            }
+            sum.add_scaled(&t, &same_hemisphere4(&t.r, &h), w);
             out.store(&sum);
         }
     }
@@ -531,14 +524,7 @@ impl Sum {
                 same_hemisphere4(&t.r, h)
             }
         };
-        let sum = &mut self.rows;
-        for c in 0..3 {
-            sum.t[c] = sum.t[c] + t.t[c] * w;
-            sum.s[c] = sum.s[c] + t.s[c] * w;
-        }
-        for c in 0..4 {
-            sum.r[c] = sum.r[c] + q[c] * w;
-        }
+        self.rows.add_scaled(&t, &q, w);
     }
 }
 

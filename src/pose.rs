@@ -9,7 +9,7 @@ use glam::{Mat4, Quat};
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::simd::F4;
-use crate::skeleton::{model_bound, Skeleton};
+use crate::skeleton::Skeleton;
 use crate::skin::{mat_mul, Skin};
 use crate::soa::{normalize4, JointTransforms, SoaTransform};
 use crate::transform::{finite, overflow, validated_transform, Transform};
@@ -337,8 +337,7 @@ impl Pose {
         if !(skeleton.model_surely_finite(local) || skeleton.model_is_finite(local)) {
             return Err(overflow());
         }
-        let finite = skeleton.local_to_model_finite(local, out);
-        debug_assert!(finite, "the checks above proved every result finite");
+        skeleton.compose_into(local, out, |_| {});
         Ok(())
     }
 
@@ -361,7 +360,7 @@ impl Pose {
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
         // Under this bound every model entry is finite (see `model_bound`).
         let n = self.joint_count();
-        if model_bound(local, n) > f32::MAX / 256.0 {
+        if local.model_bound(n) > f32::MAX / 256.0 {
             let mut finite = true;
             skeleton.for_each_model(local, n, |_, m| {
                 finite &= m.is_finite() && m.to_matrix().is_finite();
@@ -415,7 +414,7 @@ impl Pose {
         };
         // Model entries are at most 49 times the bound, a palette entry the sum of four of
         // them times inverse bind entries: well inside f32's range under these limits.
-        let bound = model_bound(local, self.joint_count());
+        let bound = local.model_bound(self.joint_count());
         if bound > f32::MAX / 256.0 || bound * skin.magnitude() > f32::MAX / 65536.0 {
             let mut finite = true;
             skeleton.for_each_model(local, skin.joints_used(), |i, m| {

@@ -155,10 +155,27 @@ impl Skeleton {
         T: Copy + From<Transform>,
         Transform: From<T>,
     {
-        assert!(model.len() == self.parents.len());
         // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
         // them all with one comparison at the end.
         let mut probe = Vec4::ZERO;
+        self.compose_into(local, model, |m| probe += m.zero_probe());
+        probe == Vec4::ZERO
+    }
+
+    /// The forward pass of [`Self::local_to_model_finite`], each result also passed to
+    /// `visit`.
+    #[inline(always)]
+    pub(crate) fn compose_into<L, T>(
+        &self,
+        local: &L,
+        model: &mut [T],
+        mut visit: impl FnMut(&Transform),
+    ) where
+        L: JointTransforms + ?Sized,
+        T: Copy + From<Transform>,
+        Transform: From<T>,
+    {
+        assert!(model.len() == self.parents.len());
         for (i, &p) in self.parents.iter().enumerate() {
             let l = local.joint(i);
             let m = if p < 0 {
@@ -166,10 +183,9 @@ impl Skeleton {
             } else {
                 Transform::from(model[p as usize]).mul_transform(&l)
             };
-            probe += m.zero_probe();
+            visit(&m);
             model[i] = m.into();
         }
-        probe == Vec4::ZERO
     }
 
     /// Whether the model transforms of `local` are surely finite, from a bound that one cheap
@@ -184,7 +200,7 @@ impl Skeleton {
     /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
     /// intermediate value is finite.
     pub(crate) fn model_surely_finite<L: JointTransforms + ?Sized>(&self, local: &L) -> bool {
-        model_bound(local, self.parents.len()) <= f32::MAX / 256.0
+        local.model_bound(self.parents.len()) <= f32::MAX / 256.0
     }
 
     /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s

@@ -90,6 +90,21 @@ pub(crate) struct Rows {
 }
 
 impl Rows {
+    /// `self += x * w` row by row, `rotation` standing in for `x`'s rotation rows (aligned
+    /// to a hemisphere).
+    #[inline(always)]
+    pub fn add_scaled(&mut self, x: &Rows, rotation: &[F4; 4], w: F4) {
+        for (sum, v) in self.t.iter_mut().zip(&x.t) {
+            *sum = *sum + *v * w;
+        }
+        for (sum, v) in self.r.iter_mut().zip(rotation) {
+            *sum = *sum + *v * w;
+        }
+        for (sum, v) in self.s.iter_mut().zip(&x.s) {
+            *sum = *sum + *v * w;
+        }
+    }
+
     /// Lanes of `a` where `m` holds, of `b` elsewhere.
     #[inline(always)]
     pub fn select(m: M4, a: &Rows, b: &Rows) -> Rows {
@@ -292,6 +307,10 @@ pub(crate) fn to_blocks(transforms: &[Transform]) -> Vec<SoaTransform> {
 /// Something that gives each joint's local transform: a slice of them or the pose's blocks.
 pub(crate) trait JointTransforms {
     fn joint(&self, j: usize) -> Transform;
+    /// [`crate::skeleton::model_bound`] of the first `joints` joints.
+    fn model_bound(&self, joints: usize) -> f32 {
+        crate::skeleton::model_bound(self, joints)
+    }
 }
 
 impl JointTransforms for [Transform] {
@@ -305,6 +324,35 @@ impl JointTransforms for [SoaTransform] {
     #[inline(always)]
     fn joint(&self, j: usize) -> Transform {
         self[j / 4].get(j % 4)
+    }
+
+    /// The bound four joints at a time: per-lane products and sums, combined at the end
+    /// (another rounding order, well inside the bound's margin). Lanes past the last joint
+    /// are identities, which change neither the product nor the sum.
+    fn model_bound(&self, _joints: usize) -> f32 {
+        let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
+        let abs = |x: F4| x.negate_where(x.lt(zero));
+        let max = |a: F4, b: F4| F4::select(a.gt(b), a, b);
+        let (mut probe, mut rotation) = (zero, zero);
+        let (mut scale, mut reach) = (one, zero);
+        for block in self {
+            let rows = block.rows();
+            let r = rows.r.map(|c| c * zero);
+            probe = probe + rows.probe_ts() + ((r[0] + r[1]) + (r[2] + r[3]));
+            rotation = max(rotation, dot4(&rows.r, &rows.r));
+            let [s0, s1, s2] = rows.s.map(abs);
+            scale = scale * max(max(max(s0, s1), s2), one);
+            let [t0, t1, t2] = rows.t.map(abs);
+            reach = reach + max(max(t0, t1), t2);
+        }
+        let [s, r] = [scale, reach].map(F4::to_array);
+        let rotation = rotation.to_array();
+        let finite = probe.eq(zero).all();
+        if finite && rotation.iter().all(|&l| l <= 1.0 + 1e-5) {
+            ((s[0] * s[1]) * (s[2] * s[3])) * (1.0 + ((r[0] + r[1]) + (r[2] + r[3])))
+        } else {
+            f32::INFINITY
+        }
     }
 }
 
