@@ -429,15 +429,27 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
     let [x, y, z, w_] = r;
     let r = [x, y, z].map(|c| c.negate_where(negative));
     let r = [r[0], r[1], r[2], w_];
+    // Blocks without negative weights (the usual case) skip the reciprocals.
+    let subtracts = negative.any();
     let applied = Rows {
         t: [0, 1, 2].map(|c| base.t[c] + delta.t[c] * w),
         r: mul_quat(&base.r, &r),
         s: [0, 1, 2].map(|c| {
             let l = one * (one - aw) + delta.s[c] * aw;
-            base.s[c] * F4::select(negative, safe_recip4(l), l)
+            let l = if subtracts {
+                F4::select(negative, safe_recip4(l), l)
+            } else {
+                l
+            };
+            base.s[c] * l
         }),
     };
-    Rows::select(w.eq(zero), base, &applied)
+    let unweighted = w.eq(zero);
+    if unweighted.any() {
+        Rows::select(unweighted, base, &applied)
+    } else {
+        applied
+    }
 }
 
 /// Stages the weighted sum of `inputs` (blocks and their normalized positive weights, the
