@@ -388,6 +388,32 @@ mod tests {
         }
     }
 
+    proptest! {
+        // The four-lane bound is the per-joint bound to rounding (it only orders the products
+        // and sums differently), and infinite exactly when that one is.
+        #[test]
+        fn block_bound_is_the_joint_bound(
+            t in prop::collection::vec((-1e3f32..1e3, -2f32..2.0, 0.1f32..3.0), 1..40),
+            poison in prop::option::of(0usize..40),
+        ) {
+            let mut local: Vec<Transform> = t.iter().enumerate().map(|(i, &(x, a, s))| Transform {
+                translation: Vec3::new(x, -x * 0.5, i as f32),
+                rotation: Quat::from_rotation_y(a),
+                scale: Vec3::new(s, 1.0 / s, s * s),
+            }).collect();
+            if let Some(p) = poison.filter(|&p| p < local.len()) {
+                local[p].scale.y = f32::INFINITY;
+            }
+            let want = crate::skeleton::model_bound(&local[..], local.len());
+            let got = to_blocks(&local)[..].model_bound(local.len());
+            if want.is_finite() {
+                prop_assert!((got - want).abs() <= want * 1e-5, "{} vs {}", got, want);
+            } else {
+                prop_assert_eq!(got, f32::INFINITY);
+            }
+        }
+    }
+
     #[test]
     fn blocks_round_trip_and_pad_with_identities() {
         let t: Vec<Transform> = (0..6)

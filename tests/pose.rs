@@ -811,3 +811,48 @@ seeded_properties! {
     model_matrices_follow_the_rule => matrices_follow_the_rule,
     skinning_palettes_follow_the_rule => palettes_follow_the_rule,
 }
+
+/// The pose's joint-by-joint view and edits over its blocks of four joints: every joint count
+/// around a block boundary, edits checked like `set_local`, errors leaving the pose untouched.
+#[test]
+fn local_view_and_edits_cover_every_joint_of_a_partial_block() {
+    for n in 1..=9usize {
+        let parents: Vec<i32> = (0..n as i32).map(|i| i - 1).collect();
+        let rest: Vec<Transform> = (0..n)
+            .map(|i| Transform::from_translation(Vec3::new(i as f32, 0.0, 0.0)))
+            .collect();
+        let s = Arc::new(Skeleton::new(&parents, &rest, None).unwrap());
+        let mut pose = Pose::new(s.clone());
+        assert_eq!(pose.local(), rest);
+        assert_eq!(pose.local().len(), n);
+        // A non-unit rotation comes back renormalized, as from set_local.
+        let last = n - 1;
+        let q = Quat::from_xyzw(0.0, 0.0, 2.0, 2.0);
+        pose.edit_local(last, |t| t.rotation = q).unwrap();
+        let mut whole = Pose::new(s.clone());
+        let mut all = rest.clone();
+        all[last].rotation = q;
+        whole.set_local(&all).unwrap();
+        assert_eq!(pose.local(), whole.local());
+        assert!((pose.local().get(last).rotation.length() - 1.0).abs() < 1e-6);
+        let mut copied = vec![Transform::IDENTITY; n];
+        pose.local_into(&mut copied).unwrap();
+        assert_eq!(copied, pose.local().to_vec());
+        // Bad edits: nothing changes.
+        let before = pose.local().to_vec();
+        let err = pose.edit_local(last, |t| t.scale.x = f32::NAN).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NonFinite);
+        let zero = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        let err = pose.edit_local(0, |t| t.rotation = zero).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+        assert_eq!(
+            pose.edit_local(n, |_| {}).unwrap_err().kind(),
+            ErrorKind::OutOfRange
+        );
+        assert_eq!(pose.local(), before);
+        assert_eq!(
+            pose.local_into(&mut copied[..n - 1]).unwrap_err().kind(),
+            ErrorKind::SizeMismatch
+        );
+    }
+}
