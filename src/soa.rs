@@ -369,6 +369,7 @@ mod tests {
     proptest! {
         // Lanes in the common case are normalize_robust's bits; others are flagged untouched.
         #[test]
+        #[cfg_attr(miri, ignore)]
         fn normalize4_is_normalize_robust(q in prop::array::uniform4(quat())) {
             let mut block = SoaTransform::IDENTITY;
             for (k, q) in q.iter().enumerate() {
@@ -392,6 +393,7 @@ mod tests {
         // The four-lane bound is the per-joint bound to rounding (it only orders the products
         // and sums differently), and infinite exactly when that one is.
         #[test]
+        #[cfg_attr(miri, ignore)]
         fn block_bound_is_the_joint_bound(
             t in prop::collection::vec((-1e3f32..1e3, -2f32..2.0, 0.1f32..3.0), 1..40),
             poison in prop::option::of(0usize..40),
