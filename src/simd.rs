@@ -63,6 +63,14 @@ mod backend {
     pub fn bits(m: RawMask) -> u32 {
         unsafe { _mm_movemask_ps(m) as u32 }
     }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        unsafe {
+            let weights = _mm_setr_epi32(1, 2, 4, 8);
+            let set = _mm_and_si128(_mm_set1_epi32(bits as i32), weights);
+            _mm_castsi128_ps(_mm_cmpeq_epi32(set, weights))
+        }
+    }
 }
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
@@ -123,6 +131,11 @@ mod backend {
         let weights: [u32; 4] = [1, 2, 4, 8];
         unsafe { vaddvq_u32(vandq_u32(m, vld1q_u32(weights.as_ptr()))) }
     }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        let weights: [u32; 4] = [1, 2, 4, 8];
+        unsafe { vtstq_u32(vdupq_n_u32(bits), vld1q_u32(weights.as_ptr())) }
+    }
 }
 
 #[cfg(any(miri, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
@@ -171,6 +184,10 @@ mod backend {
     #[inline(always)]
     pub fn bits(m: RawMask) -> u32 {
         (0..4).map(|i| u32::from(m[i]) << i).sum()
+    }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        std::array::from_fn(|i| bits & (1 << i) != 0)
     }
 }
 
@@ -240,6 +257,11 @@ impl F4 {
 }
 
 impl M4 {
+    /// Lane `i` holds where bit `i` of `bits` is set (higher bits are ignored).
+    #[inline(always)]
+    pub fn from_bitmask(bits: u32) -> Self {
+        M4(backend::from_bits(bits))
+    }
     /// Whether every lane holds.
     #[inline(always)]
     pub fn all(self) -> bool {
@@ -350,6 +372,17 @@ mod tests {
             prop_assert_eq!(m(x.lt(y) & x.eq(y)), 0);
             prop_assert_eq!(m(x.is_finite()), (0..4).map(|i| u32::from(a[i].is_finite()) << i).sum::<u32>());
             prop_assert_eq!(bits(x.negate_where(x.lt(y)).to_array()), lane(|p, q| if p < q { -p } else { p }));
+        }
+
+        // A mask made from bits selects the lanes of those bits, and gives them back.
+        #[test]
+        fn masks_from_bits(bits_in in any::<u32>(), a in prop::array::uniform4(any::<f32>())) {
+            let m = M4::from_bitmask(bits_in);
+            prop_assert_eq!(m.bitmask(), bits_in & 0b1111);
+            let x = F4::from_array(a);
+            let sel = F4::select(m, x, -x).to_array();
+            let want: [f32; 4] = std::array::from_fn(|i| if bits_in & (1 << i) != 0 { a[i] } else { -a[i] });
+            prop_assert_eq!(bits(sel), bits(want));
         }
     }
 }

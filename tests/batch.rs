@@ -31,8 +31,12 @@ fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
     if kind == 1 {
         end = mid;
     }
-    let chain =
+    let mut chain =
         [root, mid, end].map(|p| Transform::from_rotation_translation(rng.rotation(3.0), p));
+    if kind == 5 {
+        // Not unit: checked and normalized on the way in, like a single solve does.
+        chain[1].rotation = chain[1].rotation * 1.5;
+    }
     let pole = match kind {
         2 => Some(goal + (goal - root)),
         3 | 4 => None,
@@ -40,14 +44,18 @@ fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
     };
     let target = TwoBoneTarget {
         position: goal,
-        rotation: Some(rng.rotation(3.0)),
+        rotation: (kind != 6).then(|| rng.rotation(3.0)),
         pole,
     };
     (chain, target)
 }
 
-fn two_bone_settings() -> [TwoBoneIkSettings; 3] {
+fn two_bone_settings() -> [TwoBoneIkSettings; 4] {
     [
+        TwoBoneIkSettings {
+            end_rotation: sinew::EndRotation::CopyEffector,
+            ..TwoBoneIkSettings::default()
+        },
         TwoBoneIkSettings::default(),
         TwoBoneIkSettings {
             allow_stretching: true,
@@ -86,8 +94,9 @@ fn two_bone_batches_equal_single_solves_through_rust_and_c() {
             let mut c_chains: Vec<SinewTransform> =
                 input.iter().flatten().map(|&t| t.into()).collect();
             let positions: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
-            let rotations: Vec<SinewQuat> =
-                targets.iter().map(|t| t.rotation.unwrap().into()).collect();
+            // Every chain has an effector rotation in C: the identity where Rust has none.
+            let rotation = |t: &TwoBoneTarget| t.rotation.unwrap_or(glam::Quat::IDENTITY);
+            let rotations: Vec<SinewQuat> = targets.iter().map(|t| rotation(t).into()).collect();
             // Poles are all-or-none in C: NULL for the whole batch when any is missing.
             let poles: Option<Vec<SinewVec3>> =
                 targets.iter().map(|t| t.pole.map(Into::into)).collect();
@@ -116,6 +125,7 @@ fn two_bone_batches_equal_single_solves_through_rust_and_c() {
 
                 let mut c_target = targets[i];
                 c_target.pole = poles.as_ref().and(c_target.pole);
+                c_target.rotation = Some(rotation(&c_target));
                 let mut c_single = input[i];
                 solver.solve(&mut c_single, &c_target).unwrap();
                 let c_chain: Vec<Transform> = c_chains[3 * i..3 * i + 3]

@@ -8,8 +8,9 @@ use super::args::{arg, check_pointer, opt_arg, OptOut};
 use super::guard::FfiResult;
 use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
 use crate::ik::chain_batch::ChainBatch;
-use crate::ik::two_bone::TwoBoneBatch;
+use crate::ik::two_bone::{Chains4, Solved, Solved4, TwoBoneBatch, Q, V3};
 use crate::ik::{ChainTarget, IkResult, TwoBoneTarget};
+use crate::simd::F4;
 use crate::transform::Transform;
 
 /// A solve's target as C passes it: effector positions (required), rotations and poles
@@ -141,8 +142,15 @@ impl TwoBoneArrays {
     }
 }
 
+impl TwoBoneArrays {
+    /// Chain `i`'s three transforms.
+    fn chain(&self, i: usize) -> *mut SinewTransform {
+        // SAFETY: checked pointer; `chains` holds three transforms per chain.
+        unsafe { self.chains.add(3 * i) }
+    }
+}
+
 impl TwoBoneBatch for TwoBoneArrays {
-    type Transform = SinewTransform;
     fn count(&self) -> usize {
         self.count as usize
     }
@@ -150,43 +158,94 @@ impl TwoBoneBatch for TwoBoneArrays {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe { self.targets.read(i) }
     }
-    fn chain(&mut self, i: usize) -> &mut [SinewTransform; 3] {
-        // SAFETY: as in `target`; `chains` holds three transforms per chain. The borrow ends
-        // before any other array is read, so arrays that overlap `chains` stay defined.
-        unsafe { &mut *self.chains.add(3 * i).cast::<[SinewTransform; 3]>() }
+    fn read(&mut self, i: usize) -> [Transform; 3] {
+        // SAFETY: as in `target`; read by value, so arrays that overlap `chains` stay defined.
+        let c = self.chain(i);
+        unsafe { [0, 1, 2].map(|k| c.add(k).read().into()) }
+    }
+    fn write(&mut self, i: usize, solved: &Solved) {
+        // SAFETY: as in `read`; the borrow ends before any other array is read.
+        solved.write(unsafe { &mut *self.chain(i).cast::<[SinewTransform; 3]>() });
     }
     fn set_result(&mut self, i: usize, result: IkResult) {
         // SAFETY: as in `target`.
         unsafe { self.targets.write(i, result) };
     }
-    fn targets_may_alias_chains(&self) -> bool {
-        let count = self.count as usize;
-        let chains = span(self.chains.cast_const(), 3 * count);
+    #[inline(always)]
+    fn lanes(&mut self, start: usize) -> Chains4 {
+        let last = self.count as usize - 1;
+        let chains = [0, 1, 2, 3].map(|j| self.chain((start + j).min(last)).cast::<f32>());
+        // SAFETY: checked arrays of `count` items (three transforms of ten floats per chain).
+        let load =
+            |p: [*const f32; 4], k: usize| F4::from_array(p.map(|p| unsafe { p.add(k).read() }));
+        let v3 = |p, k| V3 {
+            x: load(p, k),
+            y: load(p, k + 1),
+            z: load(p, k + 2),
+        };
+        let q = |p, k| Q {
+            x: load(p, k),
+            y: load(p, k + 1),
+            z: load(p, k + 2),
+            w: load(p, k + 3),
+        };
+        let c = chains.map(<*mut f32>::cast_const);
+        let items = |p: *const f32, size: usize| {
+            [0, 1, 2, 3].map(|j| unsafe { p.add(size * (start + j).min(last)) })
+        };
         let t = &self.targets;
-        [
-            span(t.position, count),
-            span(t.rotation, count),
-            span(t.pole, count),
-        ]
-        .iter()
-        .any(|s| overlaps(s, &chains))
+        let (rotation, pole) = (t.rotation.cast::<f32>(), t.pole.cast::<f32>());
+        let all = |p: *const f32| if p.is_null() { 0 } else { 0b1111 };
+        Chains4 {
+            pos: [v3(c, 0), v3(c, 10), v3(c, 20)],
+            rot: [q(c, 3), q(c, 13), q(c, 23)],
+            scale: [v3(c, 7), v3(c, 17), v3(c, 27)],
+            goal: v3(items(t.position.cast(), 3), 0),
+            goal_rot: if rotation.is_null() {
+                Q::identity()
+            } else {
+                q(items(rotation, 4), 0)
+            },
+            has_goal_rot: all(rotation),
+            pole: if pole.is_null() {
+                V3::zero()
+            } else {
+                v3(items(pole, 3), 0)
+            },
+            has_pole: all(pole),
+        }
     }
-}
-
-/// The address range of `count` items at `p` (empty for NULL).
-fn span<T>(p: *const T, count: usize) -> std::ops::Range<usize> {
-    let start = p as usize;
-    let len = if p.is_null() {
-        0
-    } else {
-        count * std::mem::size_of::<T>()
-    };
-    start..start.saturating_add(len)
-}
-
-/// Whether two address ranges share a byte.
-fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
-    a.start < b.end && b.start < a.end
+    #[inline(always)]
+    fn write_lanes(&mut self, start: usize, solved: &Solved4, done: u32) {
+        let q = |q: &Q<F4>| [q.x, q.y, q.z, q.w].map(F4::to_array);
+        let v = |v: &V3<F4>| [v.x, v.y, v.z].map(F4::to_array);
+        let (root, mid_rot, end_rot) = (q(&solved.root), q(&solved.mid.1), q(&solved.end.1));
+        let (mid, end) = (v(&solved.mid.0), v(&solved.end.0));
+        let (error, reached) = (solved.error.to_array(), solved.reached.bitmask());
+        for j in (0..4).filter(|j| done & (1 << j) != 0) {
+            let c = self.chain(start + j).cast::<f32>();
+            // SAFETY: as in `lanes`.
+            unsafe {
+                for k in 0..4 {
+                    c.add(3 + k).write(root[k][j]);
+                    c.add(13 + k).write(mid_rot[k][j]);
+                    c.add(23 + k).write(end_rot[k][j]);
+                }
+                for k in 0..3 {
+                    c.add(10 + k).write(mid[k][j]);
+                    c.add(20 + k).write(end[k][j]);
+                }
+                self.targets.write(
+                    start + j,
+                    IkResult {
+                        reached: reached & (1 << j) != 0,
+                        error: error[j],
+                        iterations: 1,
+                    },
+                );
+            }
+        }
+    }
 }
 
 /// A FABRIK/CCD batch's chains as C passes them: `count` chains of `joints` transforms back

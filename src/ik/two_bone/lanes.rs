@@ -5,15 +5,20 @@
 //! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of an
 //! [`F4`] computation equals the same computation on `f32`, bit for bit.
 
-use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
+use std::ops::{Add, BitAnd, Div, Mul, Neg, Not, Sub};
 
 use glam::{Quat, Vec3, Vec3A};
 
 use crate::simd::{F4, M4};
 
 /// A float, or four floats computed lane by lane.
-pub(super) trait Lane:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+pub(crate) trait Lane:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
 {
     /// Per-lane booleans.
     type Mask: Copy + BitAnd<Output = Self::Mask> + Not<Output = Self::Mask>;
@@ -107,13 +112,21 @@ impl Lane for F4 {
 
 /// A 3-vector of lanes.
 #[derive(Clone, Copy)]
-pub(super) struct V3<L> {
+pub(crate) struct V3<L> {
     pub x: L,
     pub y: L,
     pub z: L,
 }
 
 impl<L: Lane> V3<L> {
+    pub fn zero() -> Self {
+        let zero = L::splat(0.0);
+        V3 {
+            x: zero,
+            y: zero,
+            z: zero,
+        }
+    }
     pub fn dot(self, o: Self) -> L {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
@@ -164,7 +177,7 @@ impl<L: Lane> Sub for V3<L> {
 
 /// A quaternion of lanes.
 #[derive(Clone, Copy)]
-pub(super) struct Q<L> {
+pub(crate) struct Q<L> {
     pub x: L,
     pub y: L,
     pub z: L,
@@ -172,6 +185,24 @@ pub(super) struct Q<L> {
 }
 
 impl<L: Lane> Q<L> {
+    pub fn identity() -> Self {
+        let (zero, one) = (L::splat(0.0), L::splat(1.0));
+        Q {
+            x: zero,
+            y: zero,
+            z: zero,
+            w: one,
+        }
+    }
+    /// The inverse of a unit quaternion (vector part negated, exactly).
+    pub fn conjugate(self) -> Self {
+        Q {
+            x: -self.x,
+            y: -self.y,
+            z: -self.z,
+            w: self.w,
+        }
+    }
     /// Hamilton product `self * o` (apply `o`, then `self`).
     pub fn mul(self, o: Self) -> Self {
         let (a, b) = (self, o);

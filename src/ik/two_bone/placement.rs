@@ -4,6 +4,7 @@
 use glam::{Quat, Vec3, Vec3A};
 
 use super::kernel::{KernelChain, Placed};
+#[cfg(test)]
 use super::lanes::{Q, V3};
 use super::settings::TwoBoneTarget;
 use crate::simd::F4;
@@ -69,7 +70,7 @@ pub(super) fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> Kernel
 }
 
 /// Four validated chains and targets side by side for the kernel (all with a pole or none).
-#[inline(always)]
+#[cfg(test)]
 pub(super) fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<F4> {
     let chains = group.each_ref().map(|g| &g.0);
     let targets = group.each_ref().map(|g| &g.1);
