@@ -6,7 +6,10 @@ use glam::{Quat, Vec3};
 
 use super::args::{arg, check_pointer, opt_arg, OptOut};
 use super::guard::FfiResult;
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+use super::types::{
+    SinewIkResult, SinewQuat, SinewSoaQuat, SinewSoaTransform, SinewSoaVec3, SinewTransform,
+    SinewVec3,
+};
 use crate::ik::chain_batch::ChainBatch;
 use crate::ik::two_bone::{Chains4, Solved, Solved4, TwoBoneBatch, Q, V3};
 use crate::ik::{ChainTarget, IkResult, TwoBoneTarget};
@@ -325,5 +328,195 @@ impl ChainBatch for Converted<'_> {
         }
         // SAFETY: as in `target`.
         unsafe { self.targets.write(i, result) };
+    }
+}
+
+/// A two-bone batch in structure-of-arrays blocks: `count` chains in groups of four, each
+/// group three `SinewSoaTransform` blocks (root, joint, end) with one block of targets.
+/// Lanes past `count` in the last group are read (the whole block is the caller's) but never
+/// written.
+pub(crate) struct TwoBoneSoa {
+    chains: *mut SinewSoaTransform,
+    count: u32,
+    position: *const SinewSoaVec3,
+    rotation: *const SinewSoaQuat,
+    pole: *const SinewSoaVec3,
+    results: *mut SinewIkResult,
+}
+
+impl TwoBoneSoa {
+    /// The blocks, every pointer checked (before anything is read).
+    pub fn new(
+        chains: *mut SinewSoaTransform,
+        count: u32,
+        position: *const SinewSoaVec3,
+        rotation: *const SinewSoaQuat,
+        pole: *const SinewSoaVec3,
+        results: *mut SinewIkResult,
+    ) -> FfiResult<Self> {
+        check_array(chains.cast_const(), count, "chains", true)?;
+        check_array(pole, count, "joint_targets", false)?;
+        check_array(position, count, "effector_positions", true)?;
+        check_array(rotation, count, "effector_rotations", false)?;
+        check_array(results.cast_const(), count, "out_results", false)?;
+        Ok(Self {
+            chains,
+            count,
+            position,
+            rotation,
+            pole,
+            results,
+        })
+    }
+
+    /// Block `k` (0 root, 1 joint, 2 end) of group `g`.
+    fn block(&self, g: usize, k: usize) -> *mut SinewSoaTransform {
+        // SAFETY: checked pointer; the export's contract gives three blocks per group.
+        unsafe { self.chains.add(3 * g + k) }
+    }
+}
+
+/// Lane `l` of a block of vectors.
+fn soa_vec3(v: &SinewSoaVec3, l: usize) -> Vec3 {
+    Vec3::new(v.x[l], v.y[l], v.z[l])
+}
+
+/// Lane `l` of a block of quaternions.
+fn soa_quat(q: &SinewSoaQuat, l: usize) -> Quat {
+    Quat::from_xyzw(q.x[l], q.y[l], q.z[l], q.w[l])
+}
+
+/// A block of vectors in lanes.
+#[inline(always)]
+fn soa_v3(v: &SinewSoaVec3) -> V3<F4> {
+    V3 {
+        x: F4::from_array(v.x),
+        y: F4::from_array(v.y),
+        z: F4::from_array(v.z),
+    }
+}
+
+/// A block of quaternions in lanes.
+#[inline(always)]
+fn soa_q(q: &SinewSoaQuat) -> Q<F4> {
+    Q {
+        x: F4::from_array(q.x),
+        y: F4::from_array(q.y),
+        z: F4::from_array(q.z),
+        w: F4::from_array(q.w),
+    }
+}
+
+impl TwoBoneBatch for TwoBoneSoa {
+    fn count(&self) -> usize {
+        self.count as usize
+    }
+    fn target(&self, i: usize) -> TwoBoneTarget {
+        let (g, l) = (i / 4, i % 4);
+        // SAFETY: checked pointers; one block per group of four chains.
+        unsafe {
+            TwoBoneTarget {
+                position: soa_vec3(&*self.position.add(g), l),
+                rotation: read_opt(self.rotation, g).map(|q| soa_quat(&q, l)),
+                pole: read_opt(self.pole, g).map(|p| soa_vec3(&p, l)),
+            }
+        }
+    }
+    fn read(&mut self, i: usize) -> [Transform; 3] {
+        let (g, l) = (i / 4, i % 4);
+        // SAFETY: as in `target`; read by value.
+        [0, 1, 2].map(|k| {
+            let b = unsafe { self.block(g, k).read() };
+            Transform {
+                translation: soa_vec3(&b.translation, l),
+                rotation: soa_quat(&b.rotation, l),
+                scale: soa_vec3(&b.scale, l),
+            }
+        })
+    }
+    fn write(&mut self, i: usize, solved: &Solved) {
+        let (g, l) = (i / 4, i % 4);
+        let mut chain = self.read(i);
+        solved.write(&mut chain);
+        for (k, t) in chain.iter().enumerate() {
+            // SAFETY: as in `target`; one lane of each field written through the pointer.
+            unsafe {
+                let b = self.block(g, k);
+                let (p, q) = (&raw mut (*b).translation, &raw mut (*b).rotation);
+                (*p).x[l] = t.translation.x;
+                (*p).y[l] = t.translation.y;
+                (*p).z[l] = t.translation.z;
+                (*q).x[l] = t.rotation.x;
+                (*q).y[l] = t.rotation.y;
+                (*q).z[l] = t.rotation.z;
+                (*q).w[l] = t.rotation.w;
+            }
+        }
+    }
+    fn set_result(&mut self, i: usize, result: IkResult) {
+        if !self.results.is_null() {
+            // SAFETY: checked pointer of `count` results.
+            unsafe { self.results.add(i).write(result.into()) };
+        }
+    }
+    #[inline(always)]
+    fn lanes(&mut self, start: usize) -> Chains4 {
+        let g = start / 4;
+        // SAFETY: as in `target`; blocks read by value.
+        let [root, joint, end] = [0, 1, 2].map(|k| unsafe { self.block(g, k).read() });
+        let rotation = unsafe { read_opt(self.rotation, g) };
+        let pole = unsafe { read_opt(self.pole, g) };
+        let all = |has: bool| if has { 0b1111 } else { 0 };
+        Chains4 {
+            pos: [&root, &joint, &end].map(|b| soa_v3(&b.translation)),
+            rot: [&root, &joint, &end].map(|b| soa_q(&b.rotation)),
+            scale: [&root, &joint, &end].map(|b| soa_v3(&b.scale)),
+            goal: soa_v3(unsafe { &*self.position.add(g) }),
+            goal_rot: rotation.as_ref().map_or(Q::identity(), soa_q),
+            has_goal_rot: all(rotation.is_some()),
+            pole: pole.as_ref().map_or(V3::zero(), soa_v3),
+            has_pole: all(pole.is_some()),
+        }
+    }
+    #[inline(always)]
+    fn write_lanes(&mut self, start: usize, solved: &Solved4, done: u32) {
+        if done != 0b1111 {
+            for (j, (s, result)) in solved.lanes().iter().enumerate() {
+                if done & (1 << j) != 0 {
+                    self.write(start + j, s);
+                    self.set_result(start + j, *result);
+                }
+            }
+            return;
+        }
+        let g = start / 4;
+        let v = |v: &V3<F4>| SinewSoaVec3 {
+            x: v.x.to_array(),
+            y: v.y.to_array(),
+            z: v.z.to_array(),
+        };
+        let q = |q: &Q<F4>| SinewSoaQuat {
+            x: q.x.to_array(),
+            y: q.y.to_array(),
+            z: q.z.to_array(),
+            w: q.w.to_array(),
+        };
+        // SAFETY: as in `target`; whole fields of blocks written through the pointers.
+        unsafe {
+            (&raw mut (*self.block(g, 0)).rotation).write(q(&solved.root));
+            (&raw mut (*self.block(g, 1)).translation).write(v(&solved.mid.0));
+            (&raw mut (*self.block(g, 1)).rotation).write(q(&solved.mid.1));
+            (&raw mut (*self.block(g, 2)).translation).write(v(&solved.end.0));
+            (&raw mut (*self.block(g, 2)).rotation).write(q(&solved.end.1));
+        }
+        let (error, reached) = (solved.error.to_array(), solved.reached.bitmask());
+        for j in 0..4 {
+            let result = IkResult {
+                reached: reached & (1 << j) != 0,
+                error: error[j],
+                iterations: 1,
+            };
+            self.set_result(start + j, result);
+        }
     }
 }
