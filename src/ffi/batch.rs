@@ -510,10 +510,10 @@ impl TwoBoneBatch for TwoBoneSoa {
             (&raw mut (*self.block(g, 2)).rotation).write(q(&solved.end.1));
         }
         let (error, reached) = (solved.error.to_array(), solved.reached.bitmask());
-        for j in 0..4 {
+        for (j, error) in error.into_iter().enumerate() {
             let result = IkResult {
                 reached: reached & (1 << j) != 0,
-                error: error[j],
+                error,
                 iterations: 1,
             };
             self.set_result(start + j, result);
