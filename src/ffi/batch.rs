@@ -177,66 +177,77 @@ impl TwoBoneBatch for TwoBoneArrays {
     #[inline(always)]
     fn lanes(&mut self, start: usize) -> Chains4 {
         let last = self.count as usize - 1;
-        let chains = [0, 1, 2, 3].map(|j| self.chain((start + j).min(last)).cast::<f32>());
-        // SAFETY: checked arrays of `count` items (three transforms of ten floats per chain).
-        let load =
-            |p: [*const f32; 4], k: usize| F4::from_array(p.map(|p| unsafe { p.add(k).read() }));
-        let v3 = |p, k| V3 {
-            x: load(p, k),
-            y: load(p, k + 1),
-            z: load(p, k + 2),
-        };
-        let q = |p, k| Q {
-            x: load(p, k),
-            y: load(p, k + 1),
-            z: load(p, k + 2),
-            w: load(p, k + 3),
-        };
-        let c = chains.map(<*mut f32>::cast_const);
         let items = |p: *const f32, size: usize| {
-            [0, 1, 2, 3].map(|j| unsafe { p.add(size * (start + j).min(last)) })
+            [0, 1, 2, 3].map(|j| p.wrapping_add(size * (start + j).min(last)))
         };
+        let chains = items(self.chains.cast_const().cast(), 30);
+        // SAFETY: checked arrays of `count` items; a chain is thirty floats (three
+        // transforms), read four at a time from offsets that stay inside it.
+        let load = |p: [*const f32; 4], k: usize| {
+            F4::transpose(p.map(|p| F4::from_array(unsafe { p.add(k).cast::<[f32; 4]>().read() })))
+        };
+        let [tx0, ty0, tz0, rx0] = load(chains, 0);
+        let [ry0, rz0, rw0, sx0] = load(chains, 4);
+        let [sy0, sz0, tx1, ty1] = load(chains, 8);
+        let [tz1, rx1, ry1, rz1] = load(chains, 12);
+        let [rw1, sx1, sy1, sz1] = load(chains, 16);
+        let [tx2, ty2, tz2, rx2] = load(chains, 20);
+        let [ry2, rz2, rw2, sx2] = load(chains, 24);
+        let [_, _, sy2, sz2] = load(chains, 26);
+        let v3 = |x, y, z| V3 { x, y, z };
+        let q = |x, y, z, w| Q { x, y, z, w };
+        // Targets are three or four floats apart: gathered lane by lane.
+        let gather =
+            |p: [*const f32; 4], k: usize| F4::from_array(p.map(|p| unsafe { p.add(k).read() }));
+        let vec3s = |p| v3(gather(p, 0), gather(p, 1), gather(p, 2));
         let t = &self.targets;
         let (rotation, pole) = (t.rotation.cast::<f32>(), t.pole.cast::<f32>());
         let all = |p: *const f32| if p.is_null() { 0 } else { 0b1111 };
         Chains4 {
-            pos: [v3(c, 0), v3(c, 10), v3(c, 20)],
-            rot: [q(c, 3), q(c, 13), q(c, 23)],
-            scale: [v3(c, 7), v3(c, 17), v3(c, 27)],
-            goal: v3(items(t.position.cast(), 3), 0),
+            pos: [v3(tx0, ty0, tz0), v3(tx1, ty1, tz1), v3(tx2, ty2, tz2)],
+            rot: [
+                q(rx0, ry0, rz0, rw0),
+                q(rx1, ry1, rz1, rw1),
+                q(rx2, ry2, rz2, rw2),
+            ],
+            scale: [v3(sx0, sy0, sz0), v3(sx1, sy1, sz1), v3(sx2, sy2, sz2)],
+            goal: vec3s(items(t.position.cast(), 3)),
             goal_rot: if rotation.is_null() {
                 Q::identity()
             } else {
-                q(items(rotation, 4), 0)
+                let [x, y, z, w] = load(items(rotation, 4), 0);
+                q(x, y, z, w)
             },
             has_goal_rot: all(rotation),
             pole: if pole.is_null() {
                 V3::zero()
             } else {
-                v3(items(pole, 3), 0)
+                vec3s(items(pole, 3))
             },
             has_pole: all(pole),
         }
     }
     #[inline(always)]
     fn write_lanes(&mut self, start: usize, solved: &Solved4, done: u32) {
-        let q = |q: &Q<F4>| [q.x, q.y, q.z, q.w].map(F4::to_array);
-        let v = |v: &V3<F4>| [v.x, v.y, v.z].map(F4::to_array);
-        let (root, mid_rot, end_rot) = (q(&solved.root), q(&solved.mid.1), q(&solved.end.1));
-        let (mid, end) = (v(&solved.mid.0), v(&solved.end.0));
+        let rows = |a: F4, b: F4, c: F4, d: F4| F4::transpose([a, b, c, d]).map(F4::to_array);
+        let (r, (mp, mq), (ep, eq)) = (&solved.root, &solved.mid, &solved.end);
+        let root = rows(r.x, r.y, r.z, r.w);
+        // Translation and rotation are seven floats in a row: the first four, then three.
+        let mid = rows(mp.x, mp.y, mp.z, mq.x);
+        let mid_rest = rows(mq.y, mq.z, mq.w, mq.w);
+        let end = rows(ep.x, ep.y, ep.z, eq.x);
+        let end_rest = rows(eq.y, eq.z, eq.w, eq.w);
         let (error, reached) = (solved.error.to_array(), solved.reached.bitmask());
         for j in (0..4).filter(|j| done & (1 << j) != 0) {
             let c = self.chain(start + j).cast::<f32>();
-            // SAFETY: as in `lanes`.
+            // SAFETY: as in `lanes`; the solved floats of chain `start + j` are written.
             unsafe {
-                for k in 0..4 {
-                    c.add(3 + k).write(root[k][j]);
-                    c.add(13 + k).write(mid_rot[k][j]);
-                    c.add(23 + k).write(end_rot[k][j]);
-                }
+                c.add(3).cast::<[f32; 4]>().write_unaligned(root[j]);
+                c.add(10).cast::<[f32; 4]>().write_unaligned(mid[j]);
+                c.add(20).cast::<[f32; 4]>().write_unaligned(end[j]);
                 for k in 0..3 {
-                    c.add(10 + k).write(mid[k][j]);
-                    c.add(20 + k).write(end[k][j]);
+                    c.add(14 + k).write(mid_rest[j][k]);
+                    c.add(24 + k).write(end_rest[j][k]);
                 }
                 self.targets.write(
                     start + j,
