@@ -1,7 +1,7 @@
 //! Two-bone IK cost: single solves through the Rust API and the C ABI (reachable and
 //! unreachable targets, with and without stretch and soften, with a pole and, through Rust,
 //! without), the C ABI's overhead on the same packed data, and batches of 256 chains (reported
-//! per solve) against 256 single calls.
+//! per solve; arrays of transforms and SoA blocks of four) against 256 single calls.
 //!
 //! Inputs are prepared outside the timed region (`iter_batched_ref`), as in an engine where
 //! the chain comes from a pose computed earlier; resetting it inside the loop would time the
@@ -10,7 +10,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use sinew::ffi::{self, SinewIkResult, SinewTransform, SinewTwoBoneIk, SinewVec3};
+use sinew::ffi::{
+    self, SinewIkResult, SinewSoaQuat, SinewSoaTransform, SinewSoaVec3, SinewTransform,
+    SinewTwoBoneIk, SinewVec3,
+};
 use sinew::{IkResult, Quat, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3};
 
 /// The arm of ozz-animation's two-bone sample setup (also used by the ozz baseline).
@@ -202,6 +205,55 @@ fn batch(c: &mut Criterion) {
                         goals_c.as_ptr(),
                         std::ptr::null(),
                         poles_c.as_ptr(),
+                        results_c.as_mut_ptr(),
+                    )
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // The same chains and targets in SoA blocks of four (ozz's SoaTransform layout).
+    let lane = |b: &mut [[f32; 4]; 3], l: usize, v: Vec3| [b[0][l], b[1][l], b[2][l]] = v.into();
+    let vec3s = |items: &[Vec3]| -> Vec<SinewSoaVec3> {
+        let mut blocks = vec![[[0.0f32; 4]; 3]; items.len().div_ceil(4)];
+        for (i, &v) in items.iter().enumerate() {
+            lane(&mut blocks[i / 4], i % 4, v);
+        }
+        let block = |[x, y, z]: [[f32; 4]; 3]| SinewSoaVec3 { x, y, z };
+        blocks.into_iter().map(block).collect()
+    };
+    let input_soa: Vec<SinewSoaTransform> = (0..3 * BATCH.div_ceil(4))
+        .map(|b| {
+            let (group, k) = (b / 3, b % 3);
+            let chain = |l: usize| input[4 * group + l][k];
+            let v3 = |f: fn(&Transform) -> Vec3| vec3s(&[0, 1, 2, 3].map(|l| f(&chain(l))))[0];
+            let q = |c: usize| [0, 1, 2, 3].map(|l| chain(l).rotation.to_array()[c]);
+            SinewSoaTransform {
+                translation: v3(|t| t.translation),
+                rotation: SinewSoaQuat {
+                    x: q(0),
+                    y: q(1),
+                    z: q(2),
+                    w: q(3),
+                },
+                scale: v3(|t| t.scale),
+            }
+        })
+        .collect();
+    let (goals_soa, poles_soa) = (vec3s(&goals), vec3s(&vec![POLE; BATCH]));
+    group.bench_function("c_abi_soa", |b| {
+        b.iter_batched_ref(
+            || input_soa.clone(),
+            |chains| {
+                // SAFETY: every block array holds BATCH / 4 blocks (chains three per group).
+                unsafe {
+                    ffi::sinew_two_bone_ik_solve_batch_soa(
+                        handle.0,
+                        black_box(chains.as_mut_ptr()),
+                        BATCH as u32,
+                        goals_soa.as_ptr(),
+                        std::ptr::null(),
+                        poles_soa.as_ptr(),
                         results_c.as_mut_ptr(),
                     )
                 }

@@ -596,6 +596,36 @@ typedef struct {
   float pole_weight;
 } SinewTwoBoneIkSettings;
 
+/**
+ * Four 3D vectors in structure-of-arrays form: lane `i` of `x`, `y`, `z` is vector `i`
+ * (ozz's `SoaFloat3`), 48 bytes.
+ */
+typedef struct {
+  float x[4];
+  float y[4];
+  float z[4];
+} SinewSoaVec3;
+
+/**
+ * Four rotation quaternions in structure-of-arrays form (ozz's `SoaQuaternion`), 64 bytes.
+ */
+typedef struct {
+  float x[4];
+  float y[4];
+  float z[4];
+  float w[4];
+} SinewSoaQuat;
+
+/**
+ * Four transforms in structure-of-arrays form, lane `i` of every field being transform `i`:
+ * translation, rotation, scale (ozz's `SoaTransform`), 160 bytes.
+ */
+typedef struct {
+  SinewSoaVec3 translation;
+  SinewSoaQuat rotation;
+  SinewSoaVec3 scale;
+} SinewSoaTransform;
+
 
 
 #ifdef __cplusplus
@@ -1515,6 +1545,30 @@ SinewStatus sinew_two_bone_ik_solve_batch(SinewTwoBoneIk *solver,
                                           const SinewQuat *effector_rotations,
                                           const SinewVec3 *joint_targets,
                                           SinewIkResult *out_results);
+
+/**
+ * `sinew_two_bone_ik_solve_batch` for chains stored in structure-of-arrays blocks of four
+ * (ozz's `SoaTransform` layout): group `g` holds chains `4g..4g+3` in lanes 0 to 3 of
+ * `chains[3g]` (roots), `chains[3g + 1]` (joints) and `chains[3g + 2]` (ends), with their
+ * effector positions in lanes of `effector_positions[g]`, and likewise the optional
+ * `effector_rotations` and `joint_targets` (one block per group, NULL for none).
+ * `out_results` (optional) holds one `SinewIkResult` per chain, in chain order. Only lanes
+ * below `chain_count` are solved: the last block's other lanes are read but never written,
+ * whatever they hold. Each chain's result equals `sinew_two_bone_ik_solve_batch`'s (and
+ * `sinew_two_bone_ik_solve`'s) for the same chain bit for bit; checks, errors and overflow
+ * as in `sinew_two_bone_ik_solve_batch`. Allocates nothing.
+ *
+ * # Safety
+ * Non-NULL arrays must hold `(chain_count + 3) / 4` blocks (`chains`: three per group;
+ * `out_results`: `chain_count` items).
+ */
+SinewStatus sinew_two_bone_ik_solve_batch_soa(SinewTwoBoneIk *solver,
+                                              SinewSoaTransform *chains,
+                                              uint32_t chain_count,
+                                              const SinewSoaVec3 *effector_positions,
+                                              const SinewSoaQuat *effector_rotations,
+                                              const SinewSoaVec3 *joint_targets,
+                                              SinewIkResult *out_results);
 
 /**
  * Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a

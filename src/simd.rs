@@ -65,6 +65,29 @@ mod backend {
     pub fn bits(m: RawMask) -> u32 {
         unsafe { _mm_movemask_ps(m) as u32 }
     }
+    #[inline(always)]
+    pub fn transpose(r: [Raw; 4]) -> [Raw; 4] {
+        unsafe {
+            let t0 = _mm_unpacklo_ps(r[0], r[1]);
+            let t1 = _mm_unpacklo_ps(r[2], r[3]);
+            let t2 = _mm_unpackhi_ps(r[0], r[1]);
+            let t3 = _mm_unpackhi_ps(r[2], r[3]);
+            [
+                _mm_movelh_ps(t0, t1),
+                _mm_movehl_ps(t1, t0),
+                _mm_movelh_ps(t2, t3),
+                _mm_movehl_ps(t3, t2),
+            ]
+        }
+    }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        unsafe {
+            let weights = _mm_setr_epi32(1, 2, 4, 8);
+            let set = _mm_and_si128(_mm_set1_epi32(bits as i32), weights);
+            _mm_castsi128_ps(_mm_cmpeq_epi32(set, weights))
+        }
+    }
 }
 
 #[cfg(all(target_arch = "aarch64", not(miri)))]
@@ -127,6 +150,33 @@ mod backend {
         let weights: [u32; 4] = [1, 2, 4, 8];
         unsafe { vaddvq_u32(vandq_u32(m, vld1q_u32(weights.as_ptr()))) }
     }
+    #[inline(always)]
+    pub fn transpose(r: [Raw; 4]) -> [Raw; 4] {
+        unsafe {
+            let t0 = vtrn1q_f32(r[0], r[1]);
+            let t1 = vtrn2q_f32(r[0], r[1]);
+            let t2 = vtrn1q_f32(r[2], r[3]);
+            let t3 = vtrn2q_f32(r[2], r[3]);
+            let lo = |a: Raw, b: Raw| {
+                vreinterpretq_f32_f64(vtrn1q_f64(
+                    vreinterpretq_f64_f32(a),
+                    vreinterpretq_f64_f32(b),
+                ))
+            };
+            let hi = |a: Raw, b: Raw| {
+                vreinterpretq_f32_f64(vtrn2q_f64(
+                    vreinterpretq_f64_f32(a),
+                    vreinterpretq_f64_f32(b),
+                ))
+            };
+            [lo(t0, t2), lo(t1, t3), hi(t0, t2), hi(t1, t3)]
+        }
+    }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        let weights: [u32; 4] = [1, 2, 4, 8];
+        unsafe { vtstq_u32(vdupq_n_u32(bits), vld1q_u32(weights.as_ptr())) }
+    }
 }
 
 #[cfg(any(miri, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
@@ -180,6 +230,14 @@ mod backend {
     pub fn bits(m: RawMask) -> u32 {
         (0..4).map(|i| u32::from(m[i]) << i).sum()
     }
+    #[inline(always)]
+    pub fn transpose(r: [Raw; 4]) -> [Raw; 4] {
+        std::array::from_fn(|k| std::array::from_fn(|i| r[i][k]))
+    }
+    #[inline(always)]
+    pub fn from_bits(bits: u32) -> RawMask {
+        std::array::from_fn(|i| bits & (1 << i) != 0)
+    }
 }
 
 /// Four `f32` lanes, each computed exactly as scalar code would.
@@ -220,6 +278,12 @@ impl F4 {
     #[inline(always)]
     pub fn keep(self, m: M4) -> Self {
         Self(backend::keep(m.0, self.0))
+    }
+    /// Rows and columns swapped: lane `k` of row `i` becomes lane `i` of row `k` (four
+    /// 4-vectors into their components and back; only moves bits).
+    #[inline(always)]
+    pub fn transpose(rows: [F4; 4]) -> [F4; 4] {
+        backend::transpose(rows.map(|r| r.0)).map(F4)
     }
     /// Correctly rounded square root per lane.
     #[inline(always)]
@@ -264,6 +328,11 @@ impl F4 {
 }
 
 impl M4 {
+    /// Lane `i` holds where bit `i` of `bits` is set (higher bits are ignored).
+    #[inline(always)]
+    pub fn from_bitmask(bits: u32) -> Self {
+        M4(backend::from_bits(bits))
+    }
     /// Whether every lane holds.
     #[inline(always)]
     pub fn all(self) -> bool {
@@ -414,6 +483,29 @@ mod tests {
         fn lanes_are_scalar_ops(a in prop::array::uniform4(any::<f32>()),
                                 b in prop::array::uniform4(any::<f32>())) {
             check_lanes(a, b);
+        }
+
+        // A transpose moves lane k of row i to lane i of row k, every bit pattern intact.
+        #[test]
+        fn transpose_swaps_rows_and_lanes(m in prop::array::uniform4(prop::array::uniform4(any::<u32>()))) {
+            let rows = m.map(|r| F4::from_array(r.map(f32::from_bits)));
+            let t = F4::transpose(rows).map(|r| bits(r.to_array()));
+            for (i, row) in m.iter().enumerate() {
+                for (k, &b) in row.iter().enumerate() {
+                    prop_assert_eq!(t[k][i], b);
+                }
+            }
+        }
+
+        // A mask made from bits selects the lanes of those bits, and gives them back.
+        #[test]
+        fn masks_from_bits(bits_in in any::<u32>(), a in prop::array::uniform4(any::<f32>())) {
+            let m = M4::from_bitmask(bits_in);
+            prop_assert_eq!(m.bitmask(), bits_in & 0b1111);
+            let x = F4::from_array(a);
+            let sel = F4::select(m, x, -x).to_array();
+            let want: [f32; 4] = std::array::from_fn(|i| if bits_in & (1 << i) != 0 { a[i] } else { -a[i] });
+            prop_assert_eq!(bits(sel), bits(want));
         }
     }
 }

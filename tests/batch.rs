@@ -31,8 +31,12 @@ fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
     if kind == 1 {
         end = mid;
     }
-    let chain =
+    let mut chain =
         [root, mid, end].map(|p| Transform::from_rotation_translation(rng.rotation(3.0), p));
+    if kind == 5 {
+        // Not unit: checked and normalized on the way in, like a single solve does.
+        chain[1].rotation = chain[1].rotation * 1.5;
+    }
     let pole = match kind {
         2 => Some(goal + (goal - root)),
         3 | 4 => None,
@@ -40,14 +44,18 @@ fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
     };
     let target = TwoBoneTarget {
         position: goal,
-        rotation: Some(rng.rotation(3.0)),
+        rotation: (kind != 6).then(|| rng.rotation(3.0)),
         pole,
     };
     (chain, target)
 }
 
-fn two_bone_settings() -> [TwoBoneIkSettings; 3] {
+fn two_bone_settings() -> [TwoBoneIkSettings; 4] {
     [
+        TwoBoneIkSettings {
+            end_rotation: sinew::EndRotation::CopyEffector,
+            ..TwoBoneIkSettings::default()
+        },
         TwoBoneIkSettings::default(),
         TwoBoneIkSettings {
             allow_stretching: true,
@@ -86,8 +94,9 @@ fn two_bone_batches_equal_single_solves_through_rust_and_c() {
             let mut c_chains: Vec<SinewTransform> =
                 input.iter().flatten().map(|&t| t.into()).collect();
             let positions: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
-            let rotations: Vec<SinewQuat> =
-                targets.iter().map(|t| t.rotation.unwrap().into()).collect();
+            // Every chain has an effector rotation in C: the identity where Rust has none.
+            let rotation = |t: &TwoBoneTarget| t.rotation.unwrap_or(glam::Quat::IDENTITY);
+            let rotations: Vec<SinewQuat> = targets.iter().map(|t| rotation(t).into()).collect();
             // Poles are all-or-none in C: NULL for the whole batch when any is missing.
             let poles: Option<Vec<SinewVec3>> =
                 targets.iter().map(|t| t.pole.map(Into::into)).collect();
@@ -116,6 +125,7 @@ fn two_bone_batches_equal_single_solves_through_rust_and_c() {
 
                 let mut c_target = targets[i];
                 c_target.pole = poles.as_ref().and(c_target.pole);
+                c_target.rotation = Some(rotation(&c_target));
                 let mut c_single = input[i];
                 solver.solve(&mut c_single, &c_target).unwrap();
                 let c_chain: Vec<Transform> = c_chains[3 * i..3 * i + 3]
@@ -362,5 +372,144 @@ fn two_bone_batch_rechecks_targets_stored_inside_solved_chains() {
     for t in &chains {
         let q = Quat::from(t.rotation);
         assert!((q.length() - 1.0).abs() < 1e-5, "{q:?}");
+    }
+}
+
+/// Chains in structure-of-arrays blocks of four: three blocks per group (root, joint, end).
+fn soa_blocks(chains: &[SinewTransform]) -> Vec<SinewSoaTransform> {
+    let groups = chains.len().div_ceil(12);
+    // Lanes past the last chain hold NaN: they must be ignored and left as they are.
+    let nan = [f32::NAN; 4];
+    let empty = SinewSoaTransform {
+        translation: SinewSoaVec3 {
+            x: nan,
+            y: nan,
+            z: nan,
+        },
+        rotation: SinewSoaQuat {
+            x: nan,
+            y: nan,
+            z: nan,
+            w: nan,
+        },
+        scale: SinewSoaVec3 {
+            x: nan,
+            y: nan,
+            z: nan,
+        },
+    };
+    let mut blocks = vec![empty; 3 * groups];
+    for (n, t) in chains.iter().enumerate() {
+        let (i, k) = (n / 3, n % 3);
+        let (b, l) = (&mut blocks[3 * (i / 4) + k], i % 4);
+        [b.translation.x[l], b.translation.y[l], b.translation.z[l]] =
+            [t.translation.x, t.translation.y, t.translation.z];
+        [
+            b.rotation.x[l],
+            b.rotation.y[l],
+            b.rotation.z[l],
+            b.rotation.w[l],
+        ] = [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w];
+        [b.scale.x[l], b.scale.y[l], b.scale.z[l]] = [t.scale.x, t.scale.y, t.scale.z];
+    }
+    blocks
+}
+
+/// Vectors in blocks of four lanes (NaN past the last).
+fn soa_vec3s(v: &[SinewVec3]) -> Vec<SinewSoaVec3> {
+    let nan = [f32::NAN; 4];
+    let mut blocks = vec![
+        SinewSoaVec3 {
+            x: nan,
+            y: nan,
+            z: nan
+        };
+        v.len().div_ceil(4)
+    ];
+    for (i, p) in v.iter().enumerate() {
+        let (b, l) = (&mut blocks[i / 4], i % 4);
+        [b.x[l], b.y[l], b.z[l]] = [p.x, p.y, p.z];
+    }
+    blocks
+}
+
+#[test]
+fn two_bone_soa_batches_equal_aos_batches_and_leave_unused_lanes_alone() {
+    let mut rng = Rng::salted(13, SALT);
+    for settings in two_bone_settings() {
+        let mut handle = std::ptr::null_mut();
+        // SAFETY: pointers to locals.
+        assert_eq!(
+            unsafe { sinew_two_bone_ik_create(&settings.into(), &mut handle) },
+            SinewStatus::Ok
+        );
+        for (count, with_poles) in [(1usize, true), (4, false), (5, true), (9, true), (64, true)] {
+            let (input, targets): (Vec<_>, Vec<_>) = (0..count).map(|_| arm(&mut rng)).unzip();
+            let chains: Vec<SinewTransform> = input.iter().flatten().map(|&t| t.into()).collect();
+            let positions: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
+            let rotation = |t: &TwoBoneTarget| t.rotation.unwrap_or(glam::Quat::IDENTITY);
+            let rotations: Vec<SinewQuat> = targets.iter().map(|t| rotation(t).into()).collect();
+            let pole = |t: &TwoBoneTarget| t.pole.unwrap_or(t.position + glam::Vec3::Y);
+            let poles: Vec<SinewVec3> = targets.iter().map(|t| pole(t).into()).collect();
+            let poles_ptr = |p: *const SinewVec3| if with_poles { p } else { std::ptr::null() };
+
+            let mut aos = chains.clone();
+            let mut aos_results = vec![SinewIkResult::default(); count];
+            // SAFETY: every array holds `count` items (chains 3 * count).
+            let status = unsafe {
+                sinew_two_bone_ik_solve_batch(
+                    handle,
+                    aos.as_mut_ptr(),
+                    count as u32,
+                    positions.as_ptr(),
+                    rotations.as_ptr(),
+                    poles_ptr(poles.as_ptr()),
+                    aos_results.as_mut_ptr(),
+                )
+            };
+            assert_eq!(status, SinewStatus::Ok);
+
+            let mut soa = soa_blocks(&chains);
+            let soa_positions = soa_vec3s(&positions);
+            let soa_poles = soa_vec3s(&poles);
+            let mut soa_rotations = vec![SinewSoaQuat::default(); count.div_ceil(4)];
+            for (i, q) in rotations.iter().enumerate() {
+                let (b, l) = (&mut soa_rotations[i / 4], i % 4);
+                [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
+            }
+            let mut soa_results = vec![SinewIkResult::default(); count];
+            // SAFETY: every array holds `count.div_ceil(4)` blocks (chains three per group).
+            let status = unsafe {
+                sinew_two_bone_ik_solve_batch_soa(
+                    handle,
+                    soa.as_mut_ptr(),
+                    count as u32,
+                    soa_positions.as_ptr(),
+                    soa_rotations.as_ptr(),
+                    if with_poles {
+                        soa_poles.as_ptr()
+                    } else {
+                        std::ptr::null()
+                    },
+                    soa_results.as_mut_ptr(),
+                )
+            };
+            assert_eq!(status, SinewStatus::Ok);
+            let want = soa_blocks(&aos);
+            let bits = |b: &[SinewSoaTransform]| -> Vec<u32> {
+                b.iter()
+                    .flat_map(|t| {
+                        let (p, q, s) = (t.translation, t.rotation, t.scale);
+                        [p.x, p.y, p.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z]
+                    })
+                    .flatten()
+                    .map(f32::to_bits)
+                    .collect()
+            };
+            assert_eq!(bits(&soa), bits(&want), "{count} chains");
+            assert_eq!(soa_results, aos_results, "{count} chains");
+        }
+        // SAFETY: created above.
+        unsafe { sinew_two_bone_ik_destroy(handle) };
     }
 }

@@ -634,6 +634,41 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
             }),
             0
         );
+        // The same 9 chains in structure-of-arrays blocks: three groups, the last one lane.
+        let mut blocks = vec![SinewSoaTransform::default(); 9];
+        for (i, t) in c_arms.iter().enumerate() {
+            let (b, l) = (&mut blocks[3 * (i / 12) + i % 3], (i / 3) % 4);
+            [b.translation.x[l], b.translation.y[l], b.translation.z[l]] =
+                [t.translation.x, t.translation.y, t.translation.z];
+            [
+                b.rotation.x[l],
+                b.rotation.y[l],
+                b.rotation.z[l],
+                b.rotation.w[l],
+            ] = [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w];
+            [b.scale.x[l], b.scale.y[l], b.scale.z[l]] = [t.scale.x, t.scale.y, t.scale.z];
+        }
+        let p = target.position;
+        let soa_positions = [SinewSoaVec3 {
+            x: [p.x; 4],
+            y: [p.y; 4],
+            z: [p.z; 4],
+        }; 3];
+        assert_eq!(
+            allocations(|| {
+                let status = sinew_two_bone_ik_solve_batch_soa(
+                    handle,
+                    blocks.as_mut_ptr(),
+                    9,
+                    soa_positions.as_ptr(),
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    c_results.as_mut_ptr(),
+                );
+                ok(status);
+            }),
+            0
+        );
         sinew_two_bone_ik_destroy(handle);
     }
 

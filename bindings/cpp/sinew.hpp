@@ -15,7 +15,7 @@
 // - Array arguments are `Span<T>` (pointer + count), built from std::vector, std::array or C
 //   arrays; solve, blend and sample paths allocate nothing on success.
 // - Crowds: `TwoBoneIk`, `Fabrik` and `Ccd` have `solve_batch`, many independent chains per
-//   call. Handles are used from one thread at a time and the library holds no global lock, so
+//   call (`TwoBoneIk::solve_batch_soa` for chains in ozz-style SoA blocks of four). Handles are used from one thread at a time and the library holds no global lock, so
 //   give each worker thread its own solver and its own slice of the crowd.
 //
 // Errors detected by the wrapper itself (before calling the library, e.g. two spans whose sizes
@@ -229,6 +229,13 @@ static_assert(offsetof(Transform, translation) == offsetof(SinewTransform, trans
 static_assert(offsetof(Transform, rotation) == offsetof(SinewTransform, rotation),
               "Transform::rotation");
 static_assert(offsetof(Transform, scale) == offsetof(SinewTransform, scale), "Transform::scale");
+
+/// Four vectors, quaternions or transforms in structure-of-arrays blocks (lane `i` of every
+/// field is item `i`; ozz's `SoaFloat3`, `SoaQuaternion` and `SoaTransform` layouts): the C
+/// structs as they are, for `TwoBoneIk::solve_batch_soa`.
+using SoaVec3 = SinewSoaVec3;
+using SoaQuat = SinewSoaQuat;
+using SoaTransform = SinewSoaTransform;
 
 /// A 4×4 matrix, layout-compatible with `SinewMat4`: 16 floats, column-major (`m[4 * col +
 /// row]`, the layout of Unity's `Matrix4x4`, glTF, OpenGL and GLM), for column vectors: a
@@ -931,6 +938,10 @@ inline const SinewVec3* opt_array(Span<const Vec3> s) noexcept {
 inline const SinewQuat* opt_array(Span<const Quat> s) noexcept {
   return s.empty() ? nullptr : c_ptr(s.data());
 }
+template <class T>
+const T* opt_array(Span<const T> s) noexcept {
+  return s.empty() ? nullptr : s.data();
+}
 
 static_assert(sizeof(IkResult) == sizeof(SinewIkResult) &&
                   alignof(IkResult) == alignof(SinewIkResult) &&
@@ -1063,6 +1074,41 @@ class TwoBoneIk : public detail::Solver<TwoBoneIk, SinewTwoBoneIk> {
     detail::BatchResults results(out_results);
     return detail::check_status(sinew_two_bone_ik_solve_batch(
         get(), detail::c_ptr(chains.data()), n, detail::c_ptr(effector_positions.data()),
+        detail::opt_array(effector_rotations), detail::opt_array(joint_targets), results.get()));
+  }
+
+  /// `solve_batch` for chains in structure-of-arrays blocks of four (ozz's `SoaTransform`
+  /// layout): group `g` holds chains `4g..4g+3` in lanes 0 to 3 of `chains[3g]` (roots),
+  /// `chains[3g + 1]` (joints) and `chains[3g + 2]` (ends), toward the lanes of
+  /// `effector_positions[g]`. `chains` holds 3 blocks and `effector_positions` one per group
+  /// of four (`(chain_count + 3) / 4` groups); `effector_rotations` and `joint_targets` are
+  /// empty or hold one block per group, `out_results` is empty or holds one result per chain.
+  /// Lanes past `chain_count` in the last group are read but never written. Each chain's
+  /// result equals `solve_batch`'s (and `solve`'s) bit for bit; errors as in `solve_batch`.
+  Result<void> solve_batch_soa(Span<SoaTransform> chains, std::size_t chain_count,
+                               Span<const SoaVec3> effector_positions,
+                               Span<const SoaQuat> effector_rotations = {},
+                               Span<const SoaVec3> joint_targets = {},
+                               Span<IkResult> out_results = {}) {
+    const std::size_t groups = chain_count / 4 + (chain_count % 4 != 0 ? 1 : 0);
+    if (chains.size() != 3 * groups || effector_positions.size() != groups) {
+      return detail::wrapper_error(
+          Status::size_mismatch,
+          "chains must hold 3 blocks and effector_positions 1 block per group of four chains");
+    }
+    if (!detail::per_chain(effector_rotations.size(), groups) ||
+        !detail::per_chain(joint_targets.size(), groups) ||
+        !detail::per_chain(out_results.size(), chain_count)) {
+      return detail::wrapper_error(
+          Status::size_mismatch,
+          "effector_rotations and joint_targets must be empty or hold one block per group of "
+          "four chains, out_results empty or one item per chain");
+    }
+    uint32_t n = 0;
+    if (!detail::narrow(chain_count, n)) return detail::too_large();
+    detail::BatchResults results(out_results);
+    return detail::check_status(sinew_two_bone_ik_solve_batch_soa(
+        get(), chains.data(), n, effector_positions.data(),
         detail::opt_array(effector_rotations), detail::opt_array(joint_targets), results.get()));
   }
 

@@ -863,6 +863,25 @@ namespace Sinew.Native
         public static extern SinewStatus sinew_two_bone_ik_solve_batch(SinewTwoBoneIk* solver, SinewTransform* chains, uint chain_count, SinewVec3* effector_positions, SinewQuat* effector_rotations, SinewVec3* joint_targets, SinewIkResult* out_results);
 
         /// <summary>
+        ///  `sinew_two_bone_ik_solve_batch` for chains stored in structure-of-arrays blocks of four
+        ///  (ozz's `SoaTransform` layout): group `g` holds chains `4g..4g+3` in lanes 0 to 3 of
+        ///  `chains[3g]` (roots), `chains[3g + 1]` (joints) and `chains[3g + 2]` (ends), with their
+        ///  effector positions in lanes of `effector_positions[g]`, and likewise the optional
+        ///  `effector_rotations` and `joint_targets` (one block per group, NULL for none).
+        ///  `out_results` (optional) holds one `SinewIkResult` per chain, in chain order. Only lanes
+        ///  below `chain_count` are solved: the last block's other lanes are read but never written,
+        ///  whatever they hold. Each chain's result equals `sinew_two_bone_ik_solve_batch`'s (and
+        ///  `sinew_two_bone_ik_solve`'s) for the same chain bit for bit; checks, errors and overflow
+        ///  as in `sinew_two_bone_ik_solve_batch`. Allocates nothing.
+        ///
+        ///  # Safety
+        ///  Non-NULL arrays must hold `(chain_count + 3) / 4` blocks (`chains`: three per group;
+        ///  `out_results`: `chain_count` items).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_two_bone_ik_solve_batch_soa", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_two_bone_ik_solve_batch_soa(SinewTwoBoneIk* solver, SinewSoaTransform* chains, uint chain_count, SinewSoaVec3* effector_positions, SinewSoaQuat* effector_rotations, SinewSoaVec3* joint_targets, SinewIkResult* out_results);
+
+        /// <summary>
         ///  Solves joints `root`, `joint`, `end` of `pose` (each the parent of the next) toward a
         ///  model-space effector and writes their local rotations back (and translations when
         ///  stretching). Optional arguments as in `sinew_two_bone_ik_solve`.
@@ -1248,6 +1267,42 @@ namespace Sinew.Native
         public float m13;
         public float m23;
         public float m33;
+    }
+
+    /// <summary>
+    ///  Four 3D vectors in structure-of-arrays form: lane `i` of `x`, `y`, `z` is vector `i`
+    ///  (ozz's `SoaFloat3`), 48 bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoaVec3
+    {
+        public fixed float x[4];
+        public fixed float y[4];
+        public fixed float z[4];
+    }
+
+    /// <summary>
+    ///  Four rotation quaternions in structure-of-arrays form (ozz's `SoaQuaternion`), 64 bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoaQuat
+    {
+        public fixed float x[4];
+        public fixed float y[4];
+        public fixed float z[4];
+        public fixed float w[4];
+    }
+
+    /// <summary>
+    ///  Four transforms in structure-of-arrays form, lane `i` of every field being transform `i`:
+    ///  translation, rotation, scale (ozz's `SoaTransform`), 160 bytes.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewSoaTransform
+    {
+        public SinewSoaVec3 translation;
+        public SinewSoaQuat rotation;
+        public SinewSoaVec3 scale;
     }
 
     /// <summary>

@@ -109,6 +109,64 @@ namespace Sinew
         }
 
         /// <summary>
+        /// SolveBatch for chains in structure-of-arrays blocks of four (ozz's SoaTransform
+        /// layout): group g holds chains 4g to 4g+3 in lanes 0 to 3 of chains[3g] (roots),
+        /// chains[3g + 1] (joints) and chains[3g + 2] (ends), toward the lanes of
+        /// effectorPositions[g]; <paramref name="effectorRotations"/> and
+        /// <paramref name="jointTargets"/> are null or hold one block per group, and
+        /// <paramref name="results"/> null or one item per chain. Arrays may be longer than
+        /// needed for <paramref name="chainCount"/> chains ((chainCount + 3) / 4 groups). Lanes
+        /// past chainCount in the last group are read but never written. Each chain ends exactly
+        /// (bit for bit) where SolveBatch and Solve put it; errors as in SolveBatch.
+        /// </summary>
+        public void SolveBatchSoa(SoaTransform[] chains, int chainCount, SoaVec3[] effectorPositions, SoaQuat[] effectorRotations = null, SoaVec3[] jointTargets = null, IkResult[] results = null)
+        {
+            if (chains == null) Library.ThrowNull("chains");
+            if (effectorPositions == null) Library.ThrowNull("effectorPositions");
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            int groups = chainCount / 4 + (chainCount % 4 != 0 ? 1 : 0);
+            if ((long)chains.Length < 3L * groups) Library.ThrowLength("chains", "chains has " + chains.Length + " blocks for " + groups + " groups of four chains (3 each)");
+            Blocks(effectorPositions, groups, "effectorPositions");
+            Blocks(effectorRotations, groups, "effectorRotations");
+            Blocks(jointTargets, groups, "jointTargets");
+            if (results != null && results.Length < chainCount) Library.ThrowLength("results", "results has " + results.Length + " items for " + chainCount + " chains");
+            fixed (SoaTransform* c = chains)
+            fixed (SoaVec3* p = effectorPositions)
+            fixed (SoaQuat* r = effectorRotations)
+            fixed (SoaVec3* t = jointTargets)
+            fixed (IkResult* o = results)
+            {
+                SolveBatchSoa(c, chainCount, p, r, t, o);
+            }
+        }
+
+        static void Blocks(Array blocks, int groups, string name)
+        {
+            if (blocks != null && blocks.Length < groups) Library.ThrowLength(name, name + " has " + blocks.Length + " blocks for " + groups + " groups of four chains");
+        }
+
+        /// <summary>
+        /// As SolveBatchSoa(SoaTransform[], ...) on <paramref name="chainCount"/> chains at
+        /// <paramref name="chains"/> (3 blocks per group of four) and block arrays (optional ones
+        /// may be null), e.g. from NativeArray.GetUnsafePtr.
+        /// </summary>
+        public void SolveBatchSoa(SoaTransform* chains, int chainCount, SoaVec3* effectorPositions, SoaQuat* effectorRotations = null, SoaVec3* jointTargets = null, IkResult* results = null)
+        {
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            using (Lease self = Lease())
+            {
+                Library.Check(NativeMethods.sinew_two_bone_ik_solve_batch_soa(
+                    (SinewTwoBoneIk*)self.Pointer,
+                    (SinewSoaTransform*)chains,
+                    (uint)chainCount,
+                    (SinewSoaVec3*)effectorPositions,
+                    (SinewSoaQuat*)effectorRotations,
+                    (SinewSoaVec3*)jointTargets,
+                    (SinewIkResult*)results));
+            }
+        }
+
+        /// <summary>
         /// Solves joints root, joint, end of <paramref name="pose"/> (each the parent of the next)
         /// toward a model-space effector and writes their local rotations back.
         /// </summary>

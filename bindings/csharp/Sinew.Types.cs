@@ -124,6 +124,99 @@ namespace Sinew
         public override string ToString() { return "T" + Translation + " R" + Rotation + " S" + Scale; }
     }
 
+    /// <summary>
+    /// Four vectors in structure-of-arrays form: lane i of X, Y and Z is vector i (ozz's
+    /// SoaFloat3); laid out like SinewSoaVec3 (48 bytes).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SoaVec3
+    {
+        public fixed float X[4];
+        public fixed float Y[4];
+        public fixed float Z[4];
+
+        /// <summary>Vector <paramref name="lane"/> (0 to 3).</summary>
+        public Vec3 this[int lane]
+        {
+            get
+            {
+                SoaLanes.Check(lane);
+                fixed (float* x = X, y = Y, z = Z) return new Vec3(x[lane], y[lane], z[lane]);
+            }
+            set
+            {
+                SoaLanes.Check(lane);
+                fixed (float* x = X, y = Y, z = Z)
+                {
+                    x[lane] = value.x;
+                    y[lane] = value.y;
+                    z[lane] = value.z;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Four rotation quaternions in structure-of-arrays form (ozz's SoaQuaternion); laid out
+    /// like SinewSoaQuat (64 bytes).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SoaQuat
+    {
+        public fixed float X[4];
+        public fixed float Y[4];
+        public fixed float Z[4];
+        public fixed float W[4];
+
+        /// <summary>Quaternion <paramref name="lane"/> (0 to 3).</summary>
+        public Quat this[int lane]
+        {
+            get
+            {
+                SoaLanes.Check(lane);
+                fixed (float* x = X, y = Y, z = Z, w = W) return new Quat(x[lane], y[lane], z[lane], w[lane]);
+            }
+            set
+            {
+                SoaLanes.Check(lane);
+                fixed (float* x = X, y = Y, z = Z, w = W)
+                {
+                    x[lane] = value.x;
+                    y[lane] = value.y;
+                    z[lane] = value.z;
+                    w[lane] = value.w;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Four transforms in structure-of-arrays form (ozz's SoaTransform): lane i of every field is
+    /// transform i; laid out like SinewSoaTransform (160 bytes).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct SoaTransform
+    {
+        public SoaVec3 Translation;
+        public SoaQuat Rotation;
+        public SoaVec3 Scale;
+
+        /// <summary>Transform <paramref name="lane"/> (0 to 3).</summary>
+        public Transform this[int lane]
+        {
+            get { return new Transform(Translation[lane], Rotation[lane], Scale[lane]); }
+            set { Translation[lane] = value.Translation; Rotation[lane] = value.Rotation; Scale[lane] = value.Scale; }
+        }
+    }
+
+    static class SoaLanes
+    {
+        internal static void Check(int lane)
+        {
+            if (lane < 0 || lane > 3) throw new ArgumentOutOfRangeException("lane", lane, "a block has lanes 0 to 3");
+        }
+    }
+
     public partial struct IkResult
     {
         public IkResult(bool reached, float error, int iterations)

@@ -67,7 +67,10 @@ pub use skeleton::*;
 pub use skin::*;
 pub use status::SinewStatus;
 pub use two_bone::*;
-pub use types::{SinewEndRotation, SinewIkResult, SinewMat4, SinewQuat, SinewTransform, SinewVec3};
+pub use types::{
+    SinewEndRotation, SinewIkResult, SinewMat4, SinewQuat, SinewSoaQuat, SinewSoaTransform,
+    SinewSoaVec3, SinewTransform, SinewVec3,
+};
 pub use version::*;
 
 #[cfg(test)]

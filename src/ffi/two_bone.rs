@@ -1,14 +1,17 @@
 //! Two-bone IK exports (`SinewTwoBoneIk`), shaped after Unreal's TwoBoneIK node.
 
 use super::args::{arg_mut, check_pointer};
-use super::batch::{Target, TwoBoneArrays};
+use super::batch::{Target, TwoBoneArrays, TwoBoneSoa};
 use super::guard::guard;
 use super::handle::{destroy, Handle};
 use super::pose::SinewPose;
 use super::settings::{c_settings, solver_handle};
 use super::settings::{create_solver, get_settings, set_settings, settings_default};
 use super::status::SinewStatus;
-use super::types::{SinewIkResult, SinewQuat, SinewTransform, SinewVec3};
+use super::types::{
+    SinewIkResult, SinewQuat, SinewSoaQuat, SinewSoaTransform, SinewSoaVec3, SinewTransform,
+    SinewVec3,
+};
 use crate::ik::{TwoBoneIk, TwoBoneIkSettings};
 
 /// Two-bone IK settings; fill with `sinew_two_bone_ik_settings_default` then adjust.
@@ -148,6 +151,44 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch(
         let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
         let mut arrays = TwoBoneArrays::new(chains, chain_count, targets)?;
         Ok(solver.inner.solve_batch_with(&mut arrays)?)
+    })
+}
+
+/// `sinew_two_bone_ik_solve_batch` for chains stored in structure-of-arrays blocks of four
+/// (ozz's `SoaTransform` layout): group `g` holds chains `4g..4g+3` in lanes 0 to 3 of
+/// `chains[3g]` (roots), `chains[3g + 1]` (joints) and `chains[3g + 2]` (ends), with their
+/// effector positions in lanes of `effector_positions[g]`, and likewise the optional
+/// `effector_rotations` and `joint_targets` (one block per group, NULL for none).
+/// `out_results` (optional) holds one `SinewIkResult` per chain, in chain order. Only lanes
+/// below `chain_count` are solved: the last block's other lanes are read but never written,
+/// whatever they hold. Each chain's result equals `sinew_two_bone_ik_solve_batch`'s (and
+/// `sinew_two_bone_ik_solve`'s) for the same chain bit for bit; checks, errors and overflow
+/// as in `sinew_two_bone_ik_solve_batch`. Allocates nothing.
+///
+/// # Safety
+/// Non-NULL arrays must hold `(chain_count + 3) / 4` blocks (`chains`: three per group;
+/// `out_results`: `chain_count` items).
+#[no_mangle]
+pub unsafe extern "C" fn sinew_two_bone_ik_solve_batch_soa(
+    solver: *mut SinewTwoBoneIk,
+    chains: *mut SinewSoaTransform,
+    chain_count: u32,
+    effector_positions: *const SinewSoaVec3,
+    effector_rotations: *const SinewSoaQuat,
+    joint_targets: *const SinewSoaVec3,
+    out_results: *mut SinewIkResult,
+) -> SinewStatus {
+    guard(|| {
+        let solver = unsafe { SinewTwoBoneIk::get(solver) }?;
+        let mut blocks = TwoBoneSoa::new(
+            chains,
+            chain_count,
+            effector_positions,
+            effector_rotations,
+            joint_targets,
+            out_results,
+        )?;
+        Ok(solver.inner.solve_batch_with(&mut blocks)?)
     })
 }
 

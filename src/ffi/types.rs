@@ -105,6 +105,40 @@ impl From<SinewMat4> for Mat4 {
     }
 }
 
+/// Four 3D vectors in structure-of-arrays form: lane `i` of `x`, `y`, `z` is vector `i`
+/// (ozz's `SoaFloat3`), 48 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewSoaVec3 {
+    pub x: [f32; 4],
+    pub y: [f32; 4],
+    pub z: [f32; 4],
+}
+
+/// Four rotation quaternions in structure-of-arrays form (ozz's `SoaQuaternion`), 64 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewSoaQuat {
+    pub x: [f32; 4],
+    pub y: [f32; 4],
+    pub z: [f32; 4],
+    pub w: [f32; 4],
+}
+
+/// Four transforms in structure-of-arrays form, lane `i` of every field being transform `i`:
+/// translation, rotation, scale (ozz's `SoaTransform`), 160 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewSoaTransform {
+    pub translation: SinewSoaVec3,
+    pub rotation: SinewSoaQuat,
+    pub scale: SinewSoaVec3,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewSoaVec3>() == 48);
+const _: () = assert!(std::mem::size_of::<SinewSoaQuat>() == 64);
+const _: () = assert!(std::mem::size_of::<SinewSoaTransform>() == 160);
+
 /// Outcome of an IK solve, shared by every solver.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -265,7 +265,8 @@ pub fn check_batch(
 /// message again (so the batch call alone decides the message the harness reads), calls the
 /// batch and judges it ([`check_batch`]).
 pub fn call(w: &mut World, c: &Callee, args: &[Val]) -> Outcome {
-    let two_bone = c.func.name == "sinew_two_bone_ik_solve_batch";
+    let soa = c.func.name == "sinew_two_bone_ik_solve_batch_soa";
+    let two_bone = soa || c.func.name == "sinew_two_bone_ik_solve_batch";
     let count = c.get(args, "chain_count").count();
     let joints = if two_bone {
         3
@@ -293,7 +294,11 @@ pub fn call(w: &mut World, c: &Callee, args: &[Val]) -> Outcome {
         }
     });
     stale_marker(w.skel);
-    let status = match (c.erased)(args) {
+    let status = match if soa {
+        soa::call(w, c, args)
+    } else {
+        (c.erased)(args)
+    } {
         Outcome::Status(s) => s,
         other => return other,
     };
@@ -321,9 +326,160 @@ pub fn batch_of<'a>(
     b: &'a mut Bufs,
     export: &str,
 ) -> (&'a mut [SinewTransform], &'a mut [SinewVec3; B]) {
-    if export == "sinew_two_bone_ik_solve_batch" {
+    if export.starts_with("sinew_two_bone_ik_solve_batch") {
         (&mut b.batch3[..3 * B], &mut b.batch_effectors3)
     } else {
         (&mut b.batch[..N * B], &mut b.batch_effectors)
+    }
+}
+
+/// The structure-of-arrays batch, called on the world's two-bone batch arrays arranged in
+/// blocks of four lanes: the same chains, so it is judged like the array batch.
+pub mod soa {
+    use super::*;
+
+    /// Groups of four chains that cover the world's B.
+    const G: usize = B.div_ceil(4);
+
+    /// The world's batch arrays in blocks; lanes past B hold sentinels.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    struct Blocks {
+        chains: [SinewSoaTransform; 3 * G],
+        effectors: [SinewSoaVec3; G],
+        rotations: [SinewSoaQuat; G],
+        poles: [SinewSoaVec3; G],
+    }
+
+    fn set_v3(b: &mut SinewSoaVec3, l: usize, v: SinewVec3) {
+        [b.x[l], b.y[l], b.z[l]] = [v.x, v.y, v.z];
+    }
+
+    fn set_q(b: &mut SinewSoaQuat, l: usize, q: SinewQuat) {
+        [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
+    }
+
+    fn get_v3(b: &SinewSoaVec3, l: usize) -> SinewVec3 {
+        v(b.x[l], b.y[l], b.z[l])
+    }
+
+    fn get_q(b: &SinewSoaQuat, l: usize) -> SinewQuat {
+        SinewQuat {
+            x: b.x[l],
+            y: b.y[l],
+            z: b.z[l],
+            w: b.w[l],
+        }
+    }
+
+    impl Blocks {
+        fn of(b: &Bufs) -> Self {
+            let mut s = Blocks {
+                chains: [SinewSoaTransform::default(); 3 * G],
+                effectors: [SinewSoaVec3::default(); G],
+                rotations: [SinewSoaQuat::default(); G],
+                poles: [SinewSoaVec3::default(); G],
+            };
+            for i in 0..4 * G {
+                let (g, l) = (i / 4, i % 4);
+                for k in 0..3 {
+                    let t = if i < B { b.batch3[3 * i + k] } else { SENT_T };
+                    let block = &mut s.chains[3 * g + k];
+                    set_v3(&mut block.translation, l, t.translation);
+                    set_q(&mut block.rotation, l, t.rotation);
+                    set_v3(&mut block.scale, l, t.scale);
+                }
+                let item = |a: &[SinewVec3; B]| if i < B { a[i] } else { SENT_T.translation };
+                set_v3(&mut s.effectors[g], l, item(&b.batch_effectors3));
+                set_v3(&mut s.poles[g], l, item(&b.batch_poles));
+                set_q(
+                    &mut s.rotations[g],
+                    l,
+                    if i < B { b.batch_rotations[i] } else { ID },
+                );
+            }
+            s
+        }
+
+        /// Lane `i`'s chain written back over the world's chain `i`.
+        fn write_back(&self, b: &mut Bufs, i: usize) {
+            let (g, l) = (i / 4, i % 4);
+            for k in 0..3 {
+                let block = &self.chains[3 * g + k];
+                b.batch3[3 * i + k] = SinewTransform {
+                    translation: get_v3(&block.translation, l),
+                    rotation: get_q(&block.rotation, l),
+                    scale: get_v3(&block.scale, l),
+                };
+            }
+        }
+    }
+
+    /// `p` moved from `from` (the world's array) to `to` (its blocks) by the same byte offset,
+    /// so NULL stays NULL and a misaligned pointer stays misaligned.
+    fn moved(p: Val, from: *const u8, to: *mut u8) -> Val {
+        match p {
+            Val::Ptr(p) if !p.is_null() => {
+                let offset = (p as usize).wrapping_sub(from as usize);
+                Val::Ptr(to.wrapping_add(offset).cast())
+            }
+            other => other,
+        }
+    }
+
+    /// Calls the SoA batch with the array arguments pointed at blocks built from the world's
+    /// arrays, then copies the solved lanes back; any write to a lane past B is a failure.
+    pub fn call(w: &mut World, c: &Callee, args: &[Val]) -> Outcome {
+        let mut blocks = Blocks::of(&w.b);
+        let before = blocks;
+        let mut args = args.to_vec();
+        let b = &mut w.b;
+        let arrays: [(&str, *const u8, *mut u8); 4] = [
+            (
+                "chains",
+                b.batch3.as_ptr().cast(),
+                blocks.chains.as_mut_ptr().cast(),
+            ),
+            (
+                "effector_positions",
+                b.batch_effectors3.as_ptr().cast(),
+                blocks.effectors.as_mut_ptr().cast(),
+            ),
+            (
+                "effector_rotations",
+                b.batch_rotations.as_ptr().cast(),
+                blocks.rotations.as_mut_ptr().cast(),
+            ),
+            (
+                "joint_targets",
+                b.batch_poles.as_ptr().cast(),
+                blocks.poles.as_mut_ptr().cast(),
+            ),
+        ];
+        for (name, from, to) in arrays {
+            let k = c.func.params.iter().position(|p| p.name == name).unwrap();
+            args[k] = moved(args[k], from, to);
+        }
+        let out = (c.erased)(&args);
+        for i in 0..B {
+            blocks.write_back(&mut w.b, i);
+        }
+        let mut unused = blocks;
+        let mut unused_before = before;
+        for i in 0..B {
+            // Only lanes past B must match exactly: blank the solved ones.
+            for s in [&mut unused, &mut unused_before] {
+                let (g, l) = (i / 4, i % 4);
+                for k in 0..3 {
+                    let block = &mut s.chains[3 * g + k];
+                    set_v3(&mut block.translation, l, SENT_T.translation);
+                    set_q(&mut block.rotation, l, ID);
+                    set_v3(&mut block.scale, l, SENT_T.scale);
+                }
+            }
+        }
+        if words(&unused) != words(&unused_before) {
+            return Outcome::Fail(format!("lanes past chain {B} changed: {unused:?}"));
+        }
+        out
     }
 }

@@ -214,6 +214,7 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_two_bone_ik_set_settings / 2,
         sinew_two_bone_ik_solve / 6,
         sinew_two_bone_ik_solve_batch / 7,
+        sinew_two_bone_ik_solve_batch_soa / 7,
         sinew_two_bone_ik_solve_pose / 9,
         sinew_fabrik_settings_default / 1,
         sinew_fabrik_create / 3,
@@ -291,6 +292,10 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
     ),
     (
         "sinew_two_bone_ik_solve_batch",
+        &["effector_rotations", "joint_targets", "out_results"],
+    ),
+    (
+        "sinew_two_bone_ik_solve_batch_soa",
         &["effector_rotations", "joint_targets", "out_results"],
     ),
     ("sinew_fabrik_set_constraint", &["constraint"]),

@@ -584,12 +584,31 @@ macro_rules! flat_floats {
 
 flat_floats! {
     LayerWeight: weight;
-    SinewVec3: x, y, z;
-    SinewQuat: x, y, z, w;
     SinewTwoBoneIkSettings: weight, start_stretch_ratio, max_stretch_scale, soften, pole_weight;
     SinewFabrikSettings: precision;
     SinewCcdSettings: precision;
     SinewMat4: m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+}
+
+/// Vectors and quaternions by component; `x[4]` (a structure-of-arrays block's lanes) is the
+/// same component of the chain the block holds in that lane, which the SoA batch reads from
+/// the world's arrays of single items (`batch::soa`).
+macro_rules! component_floats {
+    ($($t:ty: $($field:ident),+;)*) => {
+        $(impl Floats for $t {
+            fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
+                match path.strip_suffix("[4]").unwrap_or(path) {
+                    $(stringify!($field) => Some(&mut self.$field),)+
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+component_floats! {
+    SinewVec3: x, y, z;
+    SinewQuat: x, y, z, w;
 }
 
 pub fn split(path: &str) -> (&str, &str) {
@@ -669,9 +688,12 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
     Some(match param {
         // Inputs and in/out arrays.
         "chain" if export == "sinew_two_bone_ik_solve" => all(&mut b.chain3),
-        "chains" if export == "sinew_two_bone_ik_solve_batch" => all(&mut b.batch3[..3 * B]),
+        // The SoA batch reads the same chains, arranged in blocks for the call (`batch::soa`).
+        "chains" if export.starts_with("sinew_two_bone_ik_solve_batch") => {
+            all(&mut b.batch3[..3 * B])
+        }
         "chains" => all(&mut b.batch[..N * B]),
-        "effector_positions" if export == "sinew_two_bone_ik_solve_batch" => {
+        "effector_positions" if export.starts_with("sinew_two_bone_ik_solve_batch") => {
             all(&mut b.batch_effectors3)
         }
         "effector_positions" => all(&mut b.batch_effectors),
@@ -756,7 +778,7 @@ pub fn planted(export: &str, count: usize) -> std::ops::Range<usize> {
 }
 
 pub fn is_batch(export: &str) -> bool {
-    export.ends_with("_solve_batch")
+    export.ends_with("_solve_batch") || export.ends_with("_solve_batch_soa")
 }
 
 /// Handles of every kind, in a known state, plus the buffers.

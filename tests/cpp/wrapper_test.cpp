@@ -957,6 +957,91 @@ static void check_two_bone_batch(sinew::TwoBoneIk& ik, const ArmBatch& in, bool 
   CHECK(!same_bits(out.chains, in.chains));
 }
 
+/// Lane `l` of SoA blocks.
+static void set_lane(SinewSoaVec3& b, std::size_t l, const sinew::Vec3& v) {
+  b.x[l] = v.x;
+  b.y[l] = v.y;
+  b.z[l] = v.z;
+}
+static void set_lane(SinewSoaQuat& b, std::size_t l, const sinew::Quat& q) {
+  b.x[l] = q.x;
+  b.y[l] = q.y;
+  b.z[l] = q.z;
+  b.w[l] = q.w;
+}
+
+/// `chains` (three transforms each) in SoA blocks, three per group of four; lanes past the
+/// last chain hold `blank`.
+static std::vector<sinew::SoaTransform> soa_chains(const std::vector<sinew::Transform>& chains,
+                                                   float blank) {
+  const std::size_t count = chains.size() / 3, groups = (count + 3) / 4;
+  sinew::SoaTransform empty;
+  float* f = reinterpret_cast<float*>(&empty);
+  for (std::size_t k = 0; k < sizeof empty / sizeof(float); ++k) f[k] = blank;
+  std::vector<sinew::SoaTransform> out(3 * groups, empty);
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const sinew::Transform& t = chains[3 * i + k];
+      sinew::SoaTransform& b = out[3 * (i / 4) + k];
+      set_lane(b.translation, i % 4, t.translation);
+      set_lane(b.rotation, i % 4, t.rotation);
+      set_lane(b.scale, i % 4, t.scale);
+    }
+  }
+  return out;
+}
+
+template <class B, class T>
+static std::vector<B> soa_items(const std::vector<T>& items) {
+  std::vector<B> out((items.size() + 3) / 4, B{});
+  for (std::size_t i = 0; i < items.size(); ++i) set_lane(out[i / 4], i % 4, items[i]);
+  return out;
+}
+
+/// The SoA batch equals the array batch bit for bit and never writes the unused lanes.
+static void check_two_bone_batch_soa(sinew::TwoBoneIk& ik, const ArmBatch& in) {
+  BatchOutputs out(in.chains);
+  CHECK_OK(ik.solve_batch(out.chains, in.effectors, in.rotations, in.poles, out.results));
+  const float blank = 1234.5f;
+  std::vector<sinew::SoaTransform> soa = soa_chains(in.chains, blank);
+  const auto effectors = soa_items<sinew::SoaVec3>(in.effectors);
+  const auto rotations = soa_items<sinew::SoaQuat>(in.rotations);
+  const auto poles = soa_items<sinew::SoaVec3>(in.poles);
+  std::vector<sinew::IkResult> results = sentinels();
+  CHECK_OK(ik.solve_batch_soa(soa, kBatch, effectors, rotations, poles, results));
+  const std::vector<sinew::SoaTransform> want = soa_chains(out.chains, blank);
+  CHECK(std::memcmp(soa.data(), want.data(), soa.size() * sizeof soa[0]) == 0);
+  CHECK(same_results(results, out.results));
+  // The C function on the same blocks.
+  std::vector<sinew::SoaTransform> c_soa = soa_chains(in.chains, blank);
+  std::vector<SinewIkResult> c_results = c_sentinels();
+  CHECK(sinew_two_bone_ik_solve_batch_soa(ik.get(), c_soa.data(), u32(kBatch), effectors.data(),
+                                          rotations.data(), poles.data(),
+                                          c_res(c_results)) == SINEW_STATUS_OK);
+  CHECK(std::memcmp(c_soa.data(), want.data(), soa.size() * sizeof soa[0]) == 0);
+  CHECK(same_results(results, c_results));
+
+  // Sizes the wrapper checks: block counts of the groups, results of the chains.
+  std::vector<sinew::SoaTransform> fresh = soa_chains(in.chains, blank);
+  EXPECT_WRAPPER_ERROR(ik.solve_batch_soa(fresh, kBatch + 4, effectors),
+                       sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(
+      ik.solve_batch_soa(fresh, kBatch, sinew::Span<const sinew::SoaVec3>(effectors.data(), 2)),
+      sinew::Status::size_mismatch);
+  EXPECT_WRAPPER_ERROR(ik.solve_batch_soa(fresh, kBatch, effectors, {}, poles,
+                                          sinew::Span<sinew::IkResult>(results.data(), 4)),
+                       sinew::Status::size_mismatch);
+  // Bad input: the library's error, nothing written.
+  std::vector<sinew::SoaVec3> bad = effectors;
+  bad[1].y[1] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<sinew::IkResult> untouched = sentinels();
+  const auto r = ik.solve_batch_soa(fresh, kBatch, bad, rotations, poles, untouched);
+  CHECK(!r && r.error().status == sinew::Status::non_finite);
+  const std::vector<sinew::SoaTransform> again = soa_chains(in.chains, blank);
+  CHECK(std::memcmp(fresh.data(), again.data(), fresh.size() * sizeof fresh[0]) == 0);
+  CHECK(same_results(untouched, sentinels()));
+}
+
 static void test_two_bone_batch() {
   g_section = "two-bone IK batch";
   sinew::Skeleton skeleton = cpp_skeleton();
@@ -976,6 +1061,7 @@ static void test_two_bone_batch() {
     sinew::TwoBoneIk ik = MUST(sinew::TwoBoneIk::create(settings));
     check_two_bone_batch(ik, in, true);
     check_two_bone_batch(ik, in, false);
+    check_two_bone_batch_soa(ik, in);
   }
 
   sinew::TwoBoneIk ik = MUST(sinew::TwoBoneIk::create(stretchy));

@@ -59,6 +59,7 @@ static unsafe class SinewTests
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
         Run("two-bone batches equal single solves and the raw calls bit for bit", TestTwoBoneBatchParity);
+        Run("SoA two-bone batches equal array batches and the raw call bit for bit", TestTwoBoneBatchSoa);
         Run("FABRIK and CCD batches equal single solves bit for bit", TestChainBatchParity);
         Run("batch errors throw and leave every array untouched", TestBatchErrors);
         Run("skeleton names, lookups and copies", TestSkeletonQueries);
@@ -945,6 +946,85 @@ static unsafe class SinewTests
                         Check(SameBits(F(viaPointer), F(batch)) && SameBits(F(pointerResults), F(results)), what + ": the pointer overload");
                     }
                 }
+            }
+        }
+    }
+
+    /// <summary>Chains (three transforms each) in SoA blocks; lanes past the last hold <paramref name="blank"/>.</summary>
+    static SoaTransform[] SoaChains(Transform[] chains, Transform blank)
+    {
+        int count = chains.Length / 3, groups = (count + 3) / 4;
+        SoaTransform[] blocks = new SoaTransform[3 * groups];
+        for (int i = 0; i < 4 * groups; i++)
+        {
+            for (int k = 0; k < 3; k++) blocks[3 * (i / 4) + k][i % 4] = i < count ? chains[3 * i + k] : blank;
+        }
+        return blocks;
+    }
+
+    static SoaVec3[] SoaItems(Vec3[] items)
+    {
+        SoaVec3[] blocks = new SoaVec3[(items.Length + 3) / 4];
+        for (int i = 0; i < items.Length; i++) blocks[i / 4][i % 4] = items[i];
+        return blocks;
+    }
+
+    static float[] F(SoaTransform[] blocks)
+    {
+        float[] v = new float[blocks.Length * 40];
+        fixed (SoaTransform* b = blocks) Marshal.Copy((IntPtr)b, v, 0, v.Length);
+        return v;
+    }
+
+    static void TestTwoBoneBatchSoa()
+    {
+        Check(sizeof(SoaVec3) == 48 && sizeof(SoaQuat) == 64 && sizeof(SoaTransform) == 160, "SoaVec3/SoaQuat/SoaTransform sizes 48/64/160");
+        foreach (Type t in new[] { typeof(SoaVec3), typeof(SoaQuat), typeof(SoaTransform) }) Layout(t, NativeOf(t));
+        Vec3[] targets, poles;
+        Quat[] rotations;
+        Transform[] arms = BatchArms(out targets, out poles, out rotations);
+        SoaQuat[] soaRotations = new SoaQuat[(BatchCount + 3) / 4];
+        for (int i = 0; i < BatchCount; i++) soaRotations[i / 4][i % 4] = rotations[i];
+        SoaVec3[] soaTargets = SoaItems(targets), soaPoles = SoaItems(poles);
+        Transform blank = new Transform(new Vec3(9f, 9f, 9f), new Quat(0.5f, 0.5f, 0.5f, 0.5f), new Vec3(2f, 2f, 2f));
+        TwoBoneIkSettings copy = TwoBoneIkSettings.Default;
+        copy.EndRotation = EndRotation.CopyEffector;
+        foreach (TwoBoneIkSettings settings in new[] { TwoBoneIkSettings.Default, copy })
+        {
+            using (TwoBoneIk ik = new TwoBoneIk(settings))
+            {
+                Transform[] batch = (Transform[])arms.Clone();
+                IkResult[] results = Sentinels(BatchCount);
+                ik.SolveBatch(batch, targets, rotations, poles, results);
+                SoaTransform[] soa = SoaChains(arms, blank);
+                IkResult[] soaResults = Sentinels(BatchCount);
+                ik.SolveBatchSoa(soa, BatchCount, soaTargets, soaRotations, soaPoles, soaResults);
+                string what = "SoA two-bone batch (" + settings.EndRotation + ")";
+                Check(SameBits(F(soa), F(SoaChains(batch, blank))), what + ": blocks equal the array batch bit for bit, unused lanes untouched");
+                Check(SameBits(F(soaResults), F(results)), what + ": results equal the array batch's");
+
+                SoaTransform[] raw = SoaChains(arms, blank);
+                SinewIkResult[] rawResults = new SinewIkResult[BatchCount];
+                fixed (SoaTransform* c = raw)
+                fixed (SoaVec3* t = soaTargets)
+                fixed (SoaQuat* r = soaRotations)
+                fixed (SoaVec3* p = soaPoles)
+                fixed (SinewIkResult* o = rawResults)
+                {
+                    Ok(NativeMethods.sinew_two_bone_ik_solve_batch_soa(ik.NativePointer, (SinewSoaTransform*)c, BatchCount, (SinewSoaVec3*)t, (SinewSoaQuat*)r, (SinewSoaVec3*)p, o), "two_bone_ik_solve_batch_soa");
+                }
+                Check(SameBits(F(raw), F(soa)) && SameBits(F(rawResults), F(soaResults)), what + ": idiomatic equals raw NativeMethods bit for bit");
+
+                SoaTransform[] fresh = SoaChains(arms, blank);
+                float[] freshBits = F(fresh);
+                Throws<ArgumentException>("SoA chains too short", () => ik.SolveBatchSoa(fresh, BatchCount + 4, soaTargets), null);
+                Throws<ArgumentException>("SoA poles too short", () => ik.SolveBatchSoa(fresh, BatchCount, soaTargets, null, new SoaVec3[1]), null);
+                SoaVec3[] nan = SoaItems(targets);
+                Vec3 bad = targets[5];
+                bad.y = float.NaN;
+                nan[1][1] = bad;
+                ThrowsSinew("a NaN target in a SoA batch", Status.NonFinite, () => ik.SolveBatchSoa(fresh, BatchCount, nan, soaRotations, soaPoles, results), "chain 5");
+                Check(SameBits(F(fresh), freshBits), what + ": errors write nothing");
             }
         }
     }

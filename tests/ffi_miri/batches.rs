@@ -306,6 +306,154 @@ fn two_bone_ik_batch_round_trip_and_errors() {
     }
 }
 
+/// Items `i` of `count` in blocks of four lanes, through `set` (lane, item, block); the lanes
+/// past `count` keep `blank`.
+fn blocks<B: Copy>(count: usize, blank: B, set: impl Fn(&mut B, usize, usize)) -> Vec<B> {
+    let mut out = vec![blank; count.div_ceil(4)];
+    for i in 0..count {
+        set(&mut out[i / 4], i % 4, i);
+    }
+    out
+}
+
+/// Lane `l` of a block of vectors set to `p`.
+fn set_v3(b: &mut SinewSoaVec3, l: usize, p: SinewVec3) {
+    [b.x[l], b.y[l], b.z[l]] = [p.x, p.y, p.z];
+}
+
+/// Lane `l` of a block of quaternions set to `q`.
+fn set_q(b: &mut SinewSoaQuat, l: usize, q: SinewQuat) {
+    [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
+}
+
+/// `chains` (three transforms each) in SoA blocks, three per group; unused lanes NaN.
+fn soa_chains(chains: &[SinewTransform]) -> Vec<SinewSoaTransform> {
+    let nan = SinewSoaVec3 {
+        x: [f32::NAN; 4],
+        y: [f32::NAN; 4],
+        z: [f32::NAN; 4],
+    };
+    let blank = SinewSoaTransform {
+        translation: nan,
+        rotation: SinewSoaQuat {
+            x: [f32::NAN; 4],
+            y: [f32::NAN; 4],
+            z: [f32::NAN; 4],
+            w: [f32::NAN; 4],
+        },
+        scale: nan,
+    };
+    let count = chains.len() / 3;
+    let mut out = vec![blank; 3 * count.div_ceil(4)];
+    for i in 0..count {
+        for k in 0..3 {
+            let (b, t) = (&mut out[3 * (i / 4) + k], chains[3 * i + k]);
+            set_v3(&mut b.translation, i % 4, t.translation);
+            set_q(&mut b.rotation, i % 4, t.rotation);
+            set_v3(&mut b.scale, i % 4, t.scale);
+        }
+    }
+    out
+}
+
+#[test]
+fn two_bone_ik_soa_batch_round_trip_and_errors() {
+    // SAFETY: as in two_bone_ik_round_trip_and_errors; every block array holds CHAINS.div_ceil(4)
+    // blocks (`chains` three per group), the results CHAINS items.
+    unsafe {
+        let defaults = defaults(sinew_two_bone_ik_settings_default);
+        let mut solver = null_mut();
+        ok(sinew_two_bone_ik_create(&defaults, &mut solver));
+        let chains = arm_chains();
+        let goals: [SinewVec3; CHAINS] =
+            std::array::from_fn(|i| v3(1.0 - 0.2 * i as f32, 0.8, 0.1));
+        let turns: [SinewQuat; CHAINS] = std::array::from_fn(|i| rot_z(0.2 * i as f32));
+        let poles: [SinewVec3; CHAINS] = std::array::from_fn(|i| v3(1.0, -1.0, 0.5 * i as f32));
+        let vec3s = |items: &[SinewVec3; CHAINS]| {
+            let blank = SinewSoaVec3::default();
+            blocks(CHAINS, blank, |b, l, i| set_v3(b, l, items[i]))
+        };
+        let (soa_goals, soa_poles) = (vec3s(&goals), vec3s(&poles));
+        let soa_turns = blocks(CHAINS, SinewSoaQuat::default(), |b, l, i| {
+            set_q(b, l, turns[i])
+        });
+        ok(sinew_two_bone_ik_set_settings(
+            solver,
+            &SinewTwoBoneIkSettings {
+                end_rotation: SinewEndRotation::CopyEffector as i32,
+                ..defaults
+            },
+        ));
+        let mut aos = chains;
+        let mut aos_results = [STALE; CHAINS];
+        ok(sinew_two_bone_ik_solve_batch(
+            solver,
+            aos.as_mut_ptr(),
+            CHAINS as u32,
+            goals.as_ptr(),
+            turns.as_ptr(),
+            poles.as_ptr(),
+            aos_results.as_mut_ptr(),
+        ));
+        let mut soa = soa_chains(&chains);
+        let mut results = [STALE; CHAINS];
+        ok(sinew_two_bone_ik_solve_batch_soa(
+            solver,
+            soa.as_mut_ptr(),
+            CHAINS as u32,
+            soa_goals.as_ptr(),
+            soa_turns.as_ptr(),
+            soa_poles.as_ptr(),
+            results.as_mut_ptr(),
+        ));
+        // The same bits as the array batch; the lanes past the last chain still NaN.
+        let bits = |b: &[SinewSoaTransform]| -> Vec<u32> {
+            let words = std::slice::from_raw_parts(b.as_ptr().cast::<u32>(), b.len() * 40);
+            words.to_vec()
+        };
+        assert_eq!(bits(&soa), bits(&soa_chains(&aos)));
+        assert_eq!(results, aos_results);
+
+        // Bad input leaves every block and result untouched; a NULL or misaligned array is named.
+        let mut bad_goals = soa_goals.clone();
+        bad_goals[0].y[3] = f32::NAN;
+        let before = bits(&soa);
+        let mut bytes = Bytes::new();
+        let (c, r) = (soa.as_mut_ptr(), results.as_mut_ptr());
+        use SinewStatus::{InvalidArgument, NonFinite, NullPointer};
+        for (c, g, r, status, message) in [
+            (c, bad_goals.as_ptr(), r, NonFinite, "chain 3: "),
+            (c, null(), r, NullPointer, "effector_positions"),
+            (null_mut(), soa_goals.as_ptr(), r, NullPointer, "chains"),
+            (
+                c,
+                soa_goals.as_ptr(),
+                bytes.ptr(1),
+                InvalidArgument,
+                "out_results",
+            ),
+        ] {
+            let s =
+                sinew_two_bone_ik_solve_batch_soa(solver, c, CHAINS as u32, g, null(), null(), r);
+            fails(s, status, message);
+        }
+        assert_eq!(bits(&soa), before);
+        assert_eq!(results, aos_results);
+        assert!(bytes.untouched());
+        // No chains: nothing is read, every array may be NULL.
+        ok(sinew_two_bone_ik_solve_batch_soa(
+            solver,
+            null_mut(),
+            0,
+            null(),
+            null(),
+            null(),
+            null_mut(),
+        ));
+        sinew_two_bone_ik_destroy(solver);
+    }
+}
+
 #[test]
 fn fabrik_and_ccd_batch_round_trips_and_errors() {
     let chains = straight_chains();

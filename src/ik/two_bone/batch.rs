@@ -1,16 +1,13 @@
-//! Batch solves: many independent chains in one call, four at a time through the kernel's
-//! four-wide lanes, each chain's result equal to a single solve's bit for bit.
+//! Batch solves: many independent chains in one call, four at a time in lanes, each chain's
+//! result equal to a single solve's bit for bit.
 
-use glam::Vec3;
-
-use super::finish::finish;
-use super::input::{is_clean, read_chain, validated_chain};
-use super::placement::{gather, Placement};
+use super::finish::{finish, Solved};
+use super::input::{is_clean, validated_chain};
+use super::placement::Placement;
 use super::settings::{TwoBoneIkSettings, TwoBoneTarget};
-use super::single::{place, uses_kernel};
-use super::{general, kernel};
+use super::single::place;
+use super::wide::{self, Chains4, Solved4};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ik::access::TransformAccess;
 use crate::ik::chain_batch::batch_outcome;
 use crate::ik::IkResult;
 use crate::transform::Transform;
@@ -18,20 +15,34 @@ use crate::transform::Transform;
 /// Where a batch solve finds its chains, targets and results, for callers that keep them in
 /// their own layout (the C ABI's arrays, whose targets may point into the chains).
 pub(crate) trait TwoBoneBatch {
-    /// The caller's transform type.
-    type Transform: TransformAccess;
     /// Number of chains.
     fn count(&self) -> usize;
     /// Chain `i`'s target.
     fn target(&self, i: usize) -> TwoBoneTarget;
     /// Chain `i`: root, joint and end in model space.
-    fn chain(&mut self, i: usize) -> &mut [Self::Transform; 3];
+    fn read(&mut self, i: usize) -> [Transform; 3];
+    /// Writes a solve's new values over chain `i`.
+    fn write(&mut self, i: usize, solved: &Solved);
     /// Stores chain `i`'s result.
     fn set_result(&mut self, i: usize, result: IkResult);
-    /// Whether targets may be stored inside the chains (then they change as chains are
-    /// solved and are checked again when read).
-    fn targets_may_alias_chains(&self) -> bool {
-        false
+    /// Chains `start..start + 4` and their targets in lanes; lanes past the last chain repeat
+    /// it (or hold anything: they are ignored).
+    #[inline(always)]
+    fn lanes(&mut self, start: usize) -> Chains4 {
+        let last = self.count() - 1;
+        let i = [0, 1, 2, 3].map(|j| (start + j).min(last));
+        let chains = i.map(|i| self.read(i));
+        Chains4::gather(&chains, &i.map(|i| self.target(i)))
+    }
+    /// Writes lanes `done` (bits) of `solved` over chains `start..` with their results.
+    #[inline(always)]
+    fn write_lanes(&mut self, start: usize, solved: &Solved4, done: u32) {
+        for (j, (solved, result)) in solved.lanes().iter().enumerate() {
+            if done & (1 << j) != 0 {
+                self.write(start + j, solved);
+                self.set_result(start + j, *result);
+            }
+        }
     }
 }
 
@@ -43,15 +54,17 @@ struct SliceBatch<'a> {
 }
 
 impl TwoBoneBatch for SliceBatch<'_> {
-    type Transform = Transform;
     fn count(&self) -> usize {
         self.chains.len()
     }
     fn target(&self, i: usize) -> TwoBoneTarget {
         self.targets[i]
     }
-    fn chain(&mut self, i: usize) -> &mut [Transform; 3] {
-        &mut self.chains[i]
+    fn read(&mut self, i: usize) -> [Transform; 3] {
+        self.chains[i]
+    }
+    fn write(&mut self, i: usize, solved: &Solved) {
+        solved.write(&mut self.chains[i]);
     }
     fn set_result(&mut self, i: usize, result: IkResult) {
         self.results[i] = result;
@@ -86,66 +99,58 @@ pub(super) fn solve_slices(
     )
 }
 
-/// Checks every chain and target, then solves them in groups of four: the kernel on all four
-/// lanes when it applies to the group, the general path for the lanes it cannot place.
-/// Inlined into the entry points, as when it was their body (as a call it ran about 6 % more
-/// instructions per chain).
+/// Bits of the first `n` lanes.
+fn live(n: usize) -> u32 {
+    (1 << n.min(4)) - 1
+}
+
+/// Checks every chain and target, then solves them four at a time in lanes ([`wide`]); a
+/// lane that the lanes cannot complete is solved alone from the values read for its group,
+/// as a single solve would. Inlined into the entry points, as when it was their body.
 #[inline(always)]
 pub(super) fn solve<B: TwoBoneBatch>(s: &TwoBoneIkSettings, batch: &mut B) -> Result<()> {
     let count = batch.count();
     // Check everything first, so bad input leaves every chain untouched.
-    let mut recheck = batch.targets_may_alias_chains();
-    for i in 0..count {
-        let target = batch.target(i);
-        let chain = read_chain(batch.chain(i));
-        if !is_clean(&chain, &target) {
+    for start in (0..count).step_by(4) {
+        let chains = batch.lanes(start);
+        let live = live(count - start);
+        let unclean = live & !wide::clean(&chains);
+        for j in (0..4).filter(|j| unclean & (1 << j) != 0) {
+            let (chain, target) = chains.lane(j);
             validated_chain(&chain)
                 .and(target.validated())
-                .map_err(|e| Error::new(e.kind(), format!("chain {i}: {}", e.message())))?;
-            recheck = true;
+                .map_err(|e| {
+                    Error::new(e.kind(), format!("chain {}: {}", start + j, e.message()))
+                })?;
         }
     }
-    // Inputs are read again as each chain is solved. Clean input that cannot change is
-    // used as it is; otherwise (rotations to normalize, targets stored inside chains solved
-    // before them) each read is checked again.
-    let read = |batch: &mut B, i, (chain, target): &mut ([Transform; 3], TwoBoneTarget)| {
-        let source = batch.chain(i);
-        for (t, from) in chain.iter_mut().zip(source.iter()) {
-            *t = from.transform();
-        }
-        *target = batch.target(i);
-        if recheck && !is_clean(chain, target) {
-            *chain = validated_chain(chain)?;
-            *target = target.validated()?;
-        }
-        Ok(())
-    };
+    // Inputs are read again as each group is solved (targets stored inside chains solved
+    // before them have changed) and checked again where they are not clean.
     let mut failure: Option<(usize, Error)> = None;
-    let mut group = [([Transform::IDENTITY; 3], TwoBoneTarget::at(Vec3::ZERO)); 4];
-    let mut read_ok: [Result<()>; 4] = [Ok(()), Ok(()), Ok(()), Ok(())];
-    let mut start = 0;
-    while start < count {
-        let lanes = (count - start).min(4);
-        for (j, (slot, ok)) in group.iter_mut().zip(&mut read_ok).enumerate() {
-            *ok = read(batch, start + j.min(lanes - 1), slot);
+    for start in (0..count).step_by(4) {
+        let chains = batch.lanes(start);
+        let live = live(count - start);
+        let pass = wide::solve(s, &chains);
+        let done = pass.done & live;
+        if let Some(solved) = pass.solved.as_ref().filter(|_| done != 0) {
+            batch.write_lanes(start, solved, done);
         }
-        let has_pole = group[0].1.pole.is_some();
-        let uniform = group.iter().all(|(_, t)| t.pole.is_some() == has_pole);
-        let wide = (lanes == 4 && uniform && uses_kernel(s, has_pole))
-            .then(|| Placement::lanes(&kernel::place(s, &gather(&group))));
-        for (j, (input, target)) in group.iter().take(lanes).enumerate() {
-            let solved = std::mem::replace(&mut read_ok[j], Ok(())).and_then(|()| {
-                let placed = match &wide {
-                    Some((placed, ok)) if ok[j] => placed[j],
-                    Some(_) => general::place(s, input, target),
-                    None => place(s, input, target),
-                };
-                finish(s, input, target, placed)
-            });
+        if done == live {
+            continue;
+        }
+        let placed = pass.placed.as_ref().map(Placement::lanes);
+        for j in (0..4).filter(|j| (live & !done) & (1 << j) != 0) {
+            let (input, target) = chains.lane(j);
+            let solved = if pass.placed_ok & (1 << j) != 0 {
+                let placement = placed.as_ref().map(|(p, _)| p[j]);
+                finish(s, &input, &target, placement.expect("lanes were placed"))
+            } else {
+                one(s, &input, &target)
+            };
             match solved {
                 Ok((solved, result)) => {
                     if let Some(solved) = solved {
-                        solved.write(batch.chain(start + j));
+                        batch.write(start + j, &solved);
                     }
                     batch.set_result(start + j, result);
                 }
@@ -154,7 +159,20 @@ pub(super) fn solve<B: TwoBoneBatch>(s: &TwoBoneIkSettings, batch: &mut B) -> Re
                 }
             }
         }
-        start += lanes;
     }
     batch_outcome(failure)
+}
+
+/// One chain as a single solve does it: checked where it is not clean, placed, finished.
+fn one(
+    s: &TwoBoneIkSettings,
+    input: &[Transform; 3],
+    target: &TwoBoneTarget,
+) -> Result<(Option<Solved>, IkResult)> {
+    let (input, target) = if is_clean(input, target) {
+        (*input, *target)
+    } else {
+        (validated_chain(input)?, target.validated()?)
+    };
+    finish(s, &input, &target, place(s, &input, &target))
 }

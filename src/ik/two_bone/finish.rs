@@ -3,6 +3,7 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
+use super::lanes::Lane;
 use super::placement::Placement;
 use super::settings::{EndRotation, TwoBoneIkSettings, TwoBoneTarget};
 use crate::error::{Error, ErrorKind, Result};
@@ -15,16 +16,16 @@ use crate::transform::Transform;
 pub const REACH_TOLERANCE: f32 = 1e-4;
 
 /// What a solve changes: the root's rotation, the joint's and end's translation and rotation.
-pub(super) struct Solved {
-    root: Quat,
-    mid: (Vec3, Quat),
-    end: (Vec3, Quat),
+pub(crate) struct Solved {
+    pub root: Quat,
+    pub mid: (Vec3, Quat),
+    pub end: (Vec3, Quat),
 }
 
 impl Solved {
     /// Writes the new values over a chain.
     #[inline(always)]
-    pub(super) fn write<T: TransformAccess>(&self, chain: &mut [T; 3]) {
+    pub(crate) fn write<T: TransformAccess>(&self, chain: &mut [T; 3]) {
         chain[0].set_rotation(self.root);
         chain[1].set_translation_rotation(self.mid.0, self.mid.1);
         chain[2].set_translation_rotation(self.end.0, self.end.1);
@@ -100,9 +101,10 @@ pub(super) fn finish(
     Ok((Some(solved), result(error, tolerance)))
 }
 
-/// Absolute reach tolerance for a chain of `length`.
-fn tolerance(length: f32) -> f32 {
-    (length * REACH_TOLERANCE).max(1e-6)
+/// Absolute reach tolerance for a chain of `length` (of one chain or four in lanes).
+#[inline(always)]
+pub(super) fn tolerance<L: Lane>(length: L) -> L {
+    (length * L::splat(REACH_TOLERANCE)).max(L::splat(1e-6))
 }
 
 fn result(error: f32, tolerance: f32) -> IkResult {

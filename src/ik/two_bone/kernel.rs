@@ -1,5 +1,5 @@
 //! The branch-free two-bone placement shared by single solves (`f32`) and four-chain SIMD
-//! batches (`Vec4` lanes). It covers the common case only; a lane it cannot place to full
+//! batches (`F4` lanes). It covers the common case only; a lane it cannot place to full
 //! precision (degenerate bones or targets, a pole on the aim line, a near half-turn, overflow)
 //! clears its `ok` flag and goes through the general path instead.
 //!

@@ -1,17 +1,24 @@
-//! Arithmetic over one chain (`f32`) or four side by side (`Vec4` lanes), so one branch-free
+//! Arithmetic over one chain (`f32`) or four side by side (`F4` lanes), so one branch-free
 //! kernel serves single solves and SIMD batches with bit-identical results.
 //!
 //! Only IEEE-exact operations are used (add, sub, mul, div, sqrt, compare, select) plus a
-//! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of a
-//! `Vec4` computation equals the same computation on `f32`, bit for bit.
+//! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of an
+//! [`F4`] computation equals the same computation on `f32`, bit for bit.
 
-use std::ops::{Add, BitAnd, Div, Mul, Not, Sub};
+use std::ops::{Add, BitAnd, Div, Mul, Neg, Not, Sub};
 
-use glam::{BVec4, Mat4, Quat, Vec3, Vec3A, Vec4};
+use glam::{Quat, Vec3, Vec3A};
+
+use crate::simd::{F4, M4};
 
 /// A float, or four floats computed lane by lane.
-pub(super) trait Lane:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+pub(crate) trait Lane:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
 {
     /// Per-lane booleans.
     type Mask: Copy + BitAnd<Output = Self::Mask> + Not<Output = Self::Mask>;
@@ -67,43 +74,59 @@ impl Lane for f32 {
     }
 }
 
-impl Lane for Vec4 {
-    type Mask = BVec4;
+impl Lane for F4 {
+    type Mask = M4;
+    #[inline(always)]
     fn splat(v: f32) -> Self {
-        Vec4::splat(v)
+        F4::splat(v)
     }
+    #[inline(always)]
     fn sqrt(self) -> Self {
-        Vec4::sqrt(self)
+        F4::sqrt(self)
     }
+    #[inline(always)]
     fn exp(self) -> Self {
-        Vec4::exp(self)
+        F4::from_array(self.to_array().map(crate::math::exp))
     }
+    #[inline(always)]
     fn min(self, o: Self) -> Self {
-        Vec4::select(self.cmplt(o), self, o)
+        F4::select(self.lt(o), self, o)
     }
+    #[inline(always)]
     fn max(self, o: Self) -> Self {
-        Vec4::select(self.cmpgt(o), self, o)
+        F4::select(self.gt(o), self, o)
     }
-    fn gt(self, o: Self) -> BVec4 {
-        self.cmpgt(o)
+    #[inline(always)]
+    fn gt(self, o: Self) -> M4 {
+        F4::gt(self, o)
     }
-    fn ge(self, o: Self) -> BVec4 {
-        self.cmpge(o)
+    #[inline(always)]
+    fn ge(self, o: Self) -> M4 {
+        F4::ge(self, o)
     }
-    fn select(m: BVec4, if_true: Self, if_false: Self) -> Self {
-        Vec4::select(m, if_true, if_false)
+    #[inline(always)]
+    fn select(m: M4, if_true: Self, if_false: Self) -> Self {
+        F4::select(m, if_true, if_false)
     }
 }
 
 /// A 3-vector of lanes.
 #[derive(Clone, Copy)]
-pub(super) struct V3<L> {
+pub(crate) struct V3<L> {
     pub x: L,
     pub y: L,
     pub z: L,
 }
 
 impl<L: Lane> V3<L> {
+    pub fn zero() -> Self {
+        let zero = L::splat(0.0);
+        V3 {
+            x: zero,
+            y: zero,
+            z: zero,
+        }
+    }
     pub fn dot(self, o: Self) -> L {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
@@ -154,7 +177,7 @@ impl<L: Lane> Sub for V3<L> {
 
 /// A quaternion of lanes.
 #[derive(Clone, Copy)]
-pub(super) struct Q<L> {
+pub(crate) struct Q<L> {
     pub x: L,
     pub y: L,
     pub z: L,
@@ -162,6 +185,24 @@ pub(super) struct Q<L> {
 }
 
 impl<L: Lane> Q<L> {
+    pub fn identity() -> Self {
+        let (zero, one) = (L::splat(0.0), L::splat(1.0));
+        Q {
+            x: zero,
+            y: zero,
+            z: zero,
+            w: one,
+        }
+    }
+    /// The inverse of a unit quaternion (vector part negated, exactly).
+    pub fn conjugate(self) -> Self {
+        Q {
+            x: -self.x,
+            y: -self.y,
+            z: -self.z,
+            w: self.w,
+        }
+    }
     /// Hamilton product `self * o` (apply `o`, then `self`).
     pub fn mul(self, o: Self) -> Self {
         let (a, b) = (self, o);
@@ -217,33 +258,39 @@ impl From<Q<f32>> for Quat {
     }
 }
 
-impl V3<Vec4> {
+impl V3<F4> {
     /// Four vectors side by side, one per lane.
+    #[inline(always)]
     pub fn gather(v: [Vec3; 4]) -> Self {
-        let [x, y, z, _] = transpose(v.map(|v| v.extend(0.0)));
-        V3 { x, y, z }
+        V3 {
+            x: F4::from_array(v.map(|v| v.x)),
+            y: F4::from_array(v.map(|v| v.y)),
+            z: F4::from_array(v.map(|v| v.z)),
+        }
     }
     /// The four lanes as vectors.
+    #[inline(always)]
     pub fn scatter(&self) -> [Vec3A; 4] {
-        transpose([self.x, self.y, self.z, Vec4::ZERO]).map(Vec3A::from_vec4)
+        let [x, y, z] = [self.x, self.y, self.z].map(F4::to_array);
+        std::array::from_fn(|i| Vec3A::new(x[i], y[i], z[i]))
     }
 }
 
-impl Q<Vec4> {
+impl Q<F4> {
     /// Four quaternions side by side, one per lane.
+    #[inline(always)]
     pub fn gather(q: [Quat; 4]) -> Self {
-        let [x, y, z, w] = transpose(q.map(Vec4::from));
-        Q { x, y, z, w }
+        Q {
+            x: F4::from_array(q.map(|q| q.x)),
+            y: F4::from_array(q.map(|q| q.y)),
+            z: F4::from_array(q.map(|q| q.z)),
+            w: F4::from_array(q.map(|q| q.w)),
+        }
     }
     /// The four lanes as quaternions.
+    #[inline(always)]
     pub fn scatter(&self) -> [Quat; 4] {
-        transpose([self.x, self.y, self.z, self.w]).map(Quat::from_vec4)
+        let [x, y, z, w] = [self.x, self.y, self.z, self.w].map(F4::to_array);
+        std::array::from_fn(|i| Quat::from_xyzw(x[i], y[i], z[i], w[i]))
     }
-}
-
-/// Rows and columns of four 4-vectors swapped: component `k` of vector `i` becomes lane `i`
-/// of vector `k` (and back).
-fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
-    let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
-    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }

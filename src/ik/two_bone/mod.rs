@@ -19,10 +19,14 @@ mod placement;
 mod settings;
 mod single;
 mod stretch;
+mod wide;
 
 pub(crate) use batch::TwoBoneBatch;
+pub(crate) use finish::Solved;
 pub use finish::REACH_TOLERANCE;
+pub(crate) use lanes::{Q, V3};
 pub use settings::{EndRotation, TwoBoneIkSettings, TwoBoneTarget};
+pub(crate) use wide::{Chains4, Solved4};
 
 use crate::error::Result;
 use crate::ik::access::TransformAccess;

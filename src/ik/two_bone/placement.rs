@@ -1,11 +1,13 @@
 //! A placement (where a solve puts the joint and end, with the new root and joint rotations)
 //! and the glue between chains of transforms and the kernel's lanes.
 
-use glam::{Quat, Vec3, Vec3A, Vec4};
+use glam::{Quat, Vec3, Vec3A};
 
 use super::kernel::{KernelChain, Placed};
+#[cfg(test)]
 use super::lanes::{Q, V3};
 use super::settings::TwoBoneTarget;
+use crate::simd::F4;
 use crate::transform::Transform;
 
 /// Where a solve put the joint and end, the new root and joint rotations, and the input
@@ -34,7 +36,7 @@ impl Placement {
 
     /// The four lanes of a kernel placement, with the lanes it placed.
     #[inline(always)]
-    pub(super) fn lanes(placed: &Placed<Vec4>) -> ([Self; 4], [bool; 4]) {
+    pub(super) fn lanes(placed: &Placed<F4>) -> ([Self; 4], [bool; 4]) {
         let (b, c) = (placed.b.scatter(), placed.c.scatter());
         let (root, mid) = (placed.root.scatter(), placed.mid.scatter());
         let length = placed.length.to_array();
@@ -68,8 +70,8 @@ pub(super) fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> Kernel
 }
 
 /// Four validated chains and targets side by side for the kernel (all with a pole or none).
-#[inline(always)]
-pub(super) fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<Vec4> {
+#[cfg(test)]
+pub(super) fn gather(group: &[([Transform; 3], TwoBoneTarget); 4]) -> KernelChain<F4> {
     let chains = group.each_ref().map(|g| &g.0);
     let targets = group.each_ref().map(|g| &g.1);
     let joint = |k: usize| V3::gather(chains.map(|c| c[k].translation));

@@ -15,6 +15,7 @@ use crate::world::*;
 pub fn cases(t: &mut Table) {
     for export in [
         "sinew_two_bone_ik_solve_batch",
+        "sinew_two_bone_ik_solve_batch_soa",
         "sinew_fabrik_solve_batch",
         "sinew_ccd_solve_batch",
     ] {
@@ -24,7 +25,7 @@ pub fn cases(t: &mut Table) {
 
 fn batch(t: &mut Table, export: &'static str) {
     let none = Args::none;
-    let per_chain = if export == "sinew_two_bone_ik_solve_batch" {
+    let per_chain = if export.starts_with("sinew_two_bone_ik_solve_batch") {
         "joint_targets"
     } else {
         "root_parent_rotations"

@@ -15,7 +15,8 @@ pub fn cases(t: &mut Table) {
     settings(t);
     solve(t);
     solve_pose(t);
-    batch(t);
+    batch(t, "sinew_two_bone_ik_solve_batch");
+    batch(t, "sinew_two_bone_ik_solve_batch_soa");
 }
 
 fn settings(t: &mut Table) {
@@ -166,8 +167,7 @@ fn solve_pose(t: &mut Table) {
 
 /// Lanes of the batch's SIMD kernel (with poles at pole_weight 1, or without poles) that are
 /// degenerate take the single path; settings the kernel does and does not cover.
-fn batch(t: &mut Table) {
-    let tb = "sinew_two_bone_ik_solve_batch";
+fn batch(t: &mut Table, tb: &'static str) {
     let full_pole = |w: &mut World| {
         let mut s = w.b.two;
         s.pole_weight = 1.0;

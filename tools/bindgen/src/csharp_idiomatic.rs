@@ -23,12 +23,16 @@
 
 use std::fmt::Write as _;
 
-/// Raw structs whose idiomatic type is hand-written: math types with operators, and the blend
-/// layer, which holds objects rather than pointers.
+/// Raw structs whose idiomatic type is hand-written: math types with operators, the
+/// structure-of-arrays blocks (fixed arrays of lanes), and the blend layer, which holds
+/// objects rather than pointers.
 const HAND_WRITTEN: &[&str] = &[
     "SinewVec3",
     "SinewQuat",
     "SinewTransform",
+    "SinewSoaVec3",
+    "SinewSoaQuat",
+    "SinewSoaTransform",
     "SinewBlendLayer",
 ];
 /// Raw structs the library only writes: their properties get no setters.
