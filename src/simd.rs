@@ -487,6 +487,7 @@ mod tests {
 
         // A transpose moves lane k of row i to lane i of row k, every bit pattern intact.
         #[test]
+        #[cfg_attr(miri, ignore)]
         fn transpose_swaps_rows_and_lanes(m in prop::array::uniform4(prop::array::uniform4(any::<u32>()))) {
             let rows = m.map(|r| F4::from_array(r.map(f32::from_bits)));
             let t = F4::transpose(rows).map(|r| bits(r.to_array()));
@@ -499,6 +500,7 @@ mod tests {
 
         // A mask made from bits selects the lanes of those bits, and gives them back.
         #[test]
+        #[cfg_attr(miri, ignore)]
         fn masks_from_bits(bits_in in any::<u32>(), a in prop::array::uniform4(any::<f32>())) {
             let m = M4::from_bitmask(bits_in);
             prop_assert_eq!(m.bitmask(), bits_in & 0b1111);

@@ -35,7 +35,7 @@ fn arm(rng: &mut Rng) -> ([Transform; 3], TwoBoneTarget) {
         [root, mid, end].map(|p| Transform::from_rotation_translation(rng.rotation(3.0), p));
     if kind == 5 {
         // Not unit: checked and normalized on the way in, like a single solve does.
-        chain[1].rotation = chain[1].rotation * 1.5;
+        chain[1].rotation *= 1.5;
     }
     let pole = match kind {
         2 => Some(goal + (goal - root)),
