@@ -6,7 +6,7 @@
 mod common;
 
 use common::chains::bits;
-use common::ffi::default_chain_solvers;
+use common::ffi::{default_chain_solvers, soa_blocks, soa_chains};
 use common::rng::Rng;
 use sinew::ffi::*;
 use sinew::{
@@ -375,62 +375,16 @@ fn two_bone_batch_rechecks_targets_stored_inside_solved_chains() {
     }
 }
 
-/// Chains in structure-of-arrays blocks of four: three blocks per group (root, joint, end).
-fn soa_blocks(chains: &[SinewTransform]) -> Vec<SinewSoaTransform> {
-    let groups = chains.len().div_ceil(12);
-    // Lanes past the last chain hold NaN: they must be ignored and left as they are.
-    let nan = [f32::NAN; 4];
-    let empty = SinewSoaTransform {
-        translation: SinewSoaVec3 {
-            x: nan,
-            y: nan,
-            z: nan,
-        },
-        rotation: SinewSoaQuat {
-            x: nan,
-            y: nan,
-            z: nan,
-            w: nan,
-        },
-        scale: SinewSoaVec3 {
-            x: nan,
-            y: nan,
-            z: nan,
-        },
-    };
-    let mut blocks = vec![empty; 3 * groups];
-    for (n, t) in chains.iter().enumerate() {
-        let (i, k) = (n / 3, n % 3);
-        let (b, l) = (&mut blocks[3 * (i / 4) + k], i % 4);
-        [b.translation.x[l], b.translation.y[l], b.translation.z[l]] =
-            [t.translation.x, t.translation.y, t.translation.z];
-        [
-            b.rotation.x[l],
-            b.rotation.y[l],
-            b.rotation.z[l],
-            b.rotation.w[l],
-        ] = [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w];
-        [b.scale.x[l], b.scale.y[l], b.scale.z[l]] = [t.scale.x, t.scale.y, t.scale.z];
-    }
-    blocks
-}
-
-/// Vectors in blocks of four lanes (NaN past the last).
+/// Vectors in blocks of four lanes; lanes past the last hold NaN (they must be ignored and
+/// left as they are).
 fn soa_vec3s(v: &[SinewVec3]) -> Vec<SinewSoaVec3> {
     let nan = [f32::NAN; 4];
-    let mut blocks = vec![
-        SinewSoaVec3 {
-            x: nan,
-            y: nan,
-            z: nan
-        };
-        v.len().div_ceil(4)
-    ];
-    for (i, p) in v.iter().enumerate() {
-        let (b, l) = (&mut blocks[i / 4], i % 4);
-        [b.x[l], b.y[l], b.z[l]] = [p.x, p.y, p.z];
-    }
-    blocks
+    let blank = SinewSoaVec3 {
+        x: nan,
+        y: nan,
+        z: nan,
+    };
+    soa_blocks(v, blank, SinewSoaVec3::set_lane)
 }
 
 #[test]
@@ -469,14 +423,11 @@ fn two_bone_soa_batches_equal_aos_batches_and_leave_unused_lanes_alone() {
             };
             assert_eq!(status, SinewStatus::Ok);
 
-            let mut soa = soa_blocks(&chains);
+            let mut soa = soa_chains(&chains, f32::NAN);
             let soa_positions = soa_vec3s(&positions);
             let soa_poles = soa_vec3s(&poles);
-            let mut soa_rotations = vec![SinewSoaQuat::default(); count.div_ceil(4)];
-            for (i, q) in rotations.iter().enumerate() {
-                let (b, l) = (&mut soa_rotations[i / 4], i % 4);
-                [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
-            }
+            let soa_rotations =
+                soa_blocks(&rotations, SinewSoaQuat::default(), SinewSoaQuat::set_lane);
             let mut soa_results = vec![SinewIkResult::default(); count];
             // SAFETY: every array holds `count.div_ceil(4)` blocks (chains three per group).
             let status = unsafe {
@@ -495,7 +446,7 @@ fn two_bone_soa_batches_equal_aos_batches_and_leave_unused_lanes_alone() {
                 )
             };
             assert_eq!(status, SinewStatus::Ok);
-            let want = soa_blocks(&aos);
+            let want = soa_chains(&aos, f32::NAN);
             let bits = |b: &[SinewSoaTransform]| -> Vec<u32> {
                 b.iter()
                     .flat_map(|t| {

@@ -13,7 +13,7 @@ use sinew::{
 
 mod common;
 
-use common::ffi::{c_skeleton_of, default_chain_solvers, ok};
+use common::ffi::{c_skeleton_of, default_chain_solvers, ok, soa_chains};
 use common::poses::{cubic, track};
 
 struct Counting;
@@ -635,19 +635,7 @@ fn batch_solves_allocate_nothing_through_rust_and_c() {
             0
         );
         // The same 9 chains in structure-of-arrays blocks: three groups, the last one lane.
-        let mut blocks = vec![SinewSoaTransform::default(); 9];
-        for (i, t) in c_arms.iter().enumerate() {
-            let (b, l) = (&mut blocks[3 * (i / 12) + i % 3], (i / 3) % 4);
-            [b.translation.x[l], b.translation.y[l], b.translation.z[l]] =
-                [t.translation.x, t.translation.y, t.translation.z];
-            [
-                b.rotation.x[l],
-                b.rotation.y[l],
-                b.rotation.z[l],
-                b.rotation.w[l],
-            ] = [t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w];
-            [b.scale.x[l], b.scale.y[l], b.scale.z[l]] = [t.scale.x, t.scale.y, t.scale.z];
-        }
+        let mut blocks = soa_chains(&c_arms, 0.0);
         let p = target.position;
         let soa_positions = [SinewSoaVec3 {
             x: [p.x; 4],

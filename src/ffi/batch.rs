@@ -387,16 +387,6 @@ impl TwoBoneSoa {
     }
 }
 
-/// Lane `l` of a block of vectors.
-fn soa_vec3(v: &SinewSoaVec3, l: usize) -> Vec3 {
-    Vec3::new(v.x[l], v.y[l], v.z[l])
-}
-
-/// Lane `l` of a block of quaternions.
-fn soa_quat(q: &SinewSoaQuat, l: usize) -> Quat {
-    Quat::from_xyzw(q.x[l], q.y[l], q.z[l], q.w[l])
-}
-
 /// A block of vectors in lanes.
 #[inline(always)]
 fn soa_v3(v: &SinewSoaVec3) -> V3<F4> {
@@ -427,41 +417,27 @@ impl TwoBoneBatch for TwoBoneSoa {
         // SAFETY: checked pointers; one block per group of four chains.
         unsafe {
             TwoBoneTarget {
-                position: soa_vec3(&*self.position.add(g), l),
-                rotation: read_opt(self.rotation, g).map(|q| soa_quat(&q, l)),
-                pole: read_opt(self.pole, g).map(|p| soa_vec3(&p, l)),
+                position: (*self.position.add(g)).lane(l).into(),
+                rotation: read_opt(self.rotation, g).map(|q| q.lane(l).into()),
+                pole: read_opt(self.pole, g).map(|p| p.lane(l).into()),
             }
         }
     }
     fn read(&mut self, i: usize) -> [Transform; 3] {
         let (g, l) = (i / 4, i % 4);
         // SAFETY: as in `target`; read by value.
-        [0, 1, 2].map(|k| {
-            let b = unsafe { self.block(g, k).read() };
-            Transform {
-                translation: soa_vec3(&b.translation, l),
-                rotation: soa_quat(&b.rotation, l),
-                scale: soa_vec3(&b.scale, l),
-            }
-        })
+        [0, 1, 2].map(|k| unsafe { self.block(g, k).read() }.lane(l).into())
     }
     fn write(&mut self, i: usize, solved: &Solved) {
         let (g, l) = (i / 4, i % 4);
         let mut chain = self.read(i);
         solved.write(&mut chain);
         for (k, t) in chain.iter().enumerate() {
-            // SAFETY: as in `target`; one lane of each field written through the pointer.
-            unsafe {
-                let b = self.block(g, k);
-                let (p, q) = (&raw mut (*b).translation, &raw mut (*b).rotation);
-                (*p).x[l] = t.translation.x;
-                (*p).y[l] = t.translation.y;
-                (*p).z[l] = t.translation.z;
-                (*q).x[l] = t.rotation.x;
-                (*q).y[l] = t.rotation.y;
-                (*q).z[l] = t.rotation.z;
-                (*q).w[l] = t.rotation.w;
-            }
+            // SAFETY: as in `target`; the caller's block, ours for the call. Only lane `l` of
+            // the translation and rotation is written.
+            let b = unsafe { &mut *self.block(g, k) };
+            b.translation.set_lane(l, &t.translation.into());
+            b.rotation.set_lane(l, &t.rotation.into());
         }
     }
     fn set_result(&mut self, i: usize, result: IkResult) {

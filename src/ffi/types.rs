@@ -135,6 +135,31 @@ pub struct SinewSoaTransform {
     pub scale: SinewSoaVec3,
 }
 
+/// Lane access for the structure-of-arrays blocks: `lane(l)` reads item `l` of the four,
+/// `set_lane(l, v)` writes it and leaves the other lanes as they are.
+macro_rules! soa_lanes {
+    ($($soa:ident => $one:ident { $($f:ident: $lane:tt),* })*) => {$(
+        impl $soa {
+            pub fn lane(&self, l: usize) -> $one {
+                $one { $($f: soa_lanes!(@get self.$f, l, $lane)),* }
+            }
+            pub fn set_lane(&mut self, l: usize, v: &$one) {
+                $(soa_lanes!(@set self.$f, l, v.$f, $lane);)*
+            }
+        }
+    )*};
+    (@get $e:expr, $l:ident, f32) => { $e[$l] };
+    (@get $e:expr, $l:ident, block) => { $e.lane($l) };
+    (@set $e:expr, $l:ident, $v:expr, f32) => { $e[$l] = $v };
+    (@set $e:expr, $l:ident, $v:expr, block) => { $e.set_lane($l, &$v) };
+}
+
+soa_lanes! {
+    SinewSoaVec3 => SinewVec3 { x: f32, y: f32, z: f32 }
+    SinewSoaQuat => SinewQuat { x: f32, y: f32, z: f32, w: f32 }
+    SinewSoaTransform => SinewTransform { translation: block, rotation: block, scale: block }
+}
+
 const _: () = assert!(std::mem::size_of::<SinewSoaVec3>() == 48);
 const _: () = assert!(std::mem::size_of::<SinewSoaQuat>() == 64);
 const _: () = assert!(std::mem::size_of::<SinewSoaTransform>() == 160);

@@ -350,27 +350,6 @@ pub mod soa {
         poles: [SinewSoaVec3; G],
     }
 
-    fn set_v3(b: &mut SinewSoaVec3, l: usize, v: SinewVec3) {
-        [b.x[l], b.y[l], b.z[l]] = [v.x, v.y, v.z];
-    }
-
-    fn set_q(b: &mut SinewSoaQuat, l: usize, q: SinewQuat) {
-        [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
-    }
-
-    fn get_v3(b: &SinewSoaVec3, l: usize) -> SinewVec3 {
-        v(b.x[l], b.y[l], b.z[l])
-    }
-
-    fn get_q(b: &SinewSoaQuat, l: usize) -> SinewQuat {
-        SinewQuat {
-            x: b.x[l],
-            y: b.y[l],
-            z: b.z[l],
-            w: b.w[l],
-        }
-    }
-
     impl Blocks {
         fn of(b: &Bufs) -> Self {
             let mut s = Blocks {
@@ -383,19 +362,13 @@ pub mod soa {
                 let (g, l) = (i / 4, i % 4);
                 for k in 0..3 {
                     let t = if i < B { b.batch3[3 * i + k] } else { SENT_T };
-                    let block = &mut s.chains[3 * g + k];
-                    set_v3(&mut block.translation, l, t.translation);
-                    set_q(&mut block.rotation, l, t.rotation);
-                    set_v3(&mut block.scale, l, t.scale);
+                    s.chains[3 * g + k].set_lane(l, &t);
                 }
                 let item = |a: &[SinewVec3; B]| if i < B { a[i] } else { SENT_T.translation };
-                set_v3(&mut s.effectors[g], l, item(&b.batch_effectors3));
-                set_v3(&mut s.poles[g], l, item(&b.batch_poles));
-                set_q(
-                    &mut s.rotations[g],
-                    l,
-                    if i < B { b.batch_rotations[i] } else { ID },
-                );
+                s.effectors[g].set_lane(l, &item(&b.batch_effectors3));
+                s.poles[g].set_lane(l, &item(&b.batch_poles));
+                let rotation = if i < B { b.batch_rotations[i] } else { ID };
+                s.rotations[g].set_lane(l, &rotation);
             }
             s
         }
@@ -404,12 +377,7 @@ pub mod soa {
         fn write_back(&self, b: &mut Bufs, i: usize) {
             let (g, l) = (i / 4, i % 4);
             for k in 0..3 {
-                let block = &self.chains[3 * g + k];
-                b.batch3[3 * i + k] = SinewTransform {
-                    translation: get_v3(&block.translation, l),
-                    rotation: get_q(&block.rotation, l),
-                    scale: get_v3(&block.scale, l),
-                };
+                b.batch3[3 * i + k] = self.chains[3 * g + k].lane(l);
             }
         }
     }
@@ -469,11 +437,12 @@ pub mod soa {
             // Only lanes past B must match exactly: blank the solved ones.
             for s in [&mut unused, &mut unused_before] {
                 let (g, l) = (i / 4, i % 4);
+                let sentinel = SinewTransform {
+                    rotation: ID,
+                    ..SENT_T
+                };
                 for k in 0..3 {
-                    let block = &mut s.chains[3 * g + k];
-                    set_v3(&mut block.translation, l, SENT_T.translation);
-                    set_q(&mut block.rotation, l, ID);
-                    set_v3(&mut block.scale, l, SENT_T.scale);
+                    s.chains[3 * g + k].set_lane(l, &sentinel);
                 }
             }
         }

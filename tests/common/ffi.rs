@@ -1,4 +1,4 @@
-//! C ABI handles that several tests set up the same way.
+//! C ABI handles that several tests set up the same way, and arrays in the SoA batch layout.
 
 use sinew::ffi::error::last_error_message;
 use sinew::ffi::*;
@@ -69,4 +69,41 @@ pub fn default_chain_solvers(max_joints: u32) -> (*mut SinewFabrik, *mut SinewCc
         );
     }
     (fabrik, ccd)
+}
+
+/// `items` in structure-of-arrays blocks of four (item `i` in lane `i % 4` of block `i / 4`)
+/// through `set` (a block type's `set_lane`); lanes past the last item keep `blank`'s values.
+pub fn soa_blocks<B: Copy, T>(items: &[T], blank: B, set: fn(&mut B, usize, &T)) -> Vec<B> {
+    let mut blocks = vec![blank; items.len().div_ceil(4)];
+    for (i, t) in items.iter().enumerate() {
+        set(&mut blocks[i / 4], i % 4, t);
+    }
+    blocks
+}
+
+/// Two-bone chains (root, joint, end per chain) in the SoA batch's layout: three blocks per
+/// group of four chains; lanes past the last chain hold `fill` in every component.
+pub fn soa_chains(chains: &[SinewTransform], fill: f32) -> Vec<SinewSoaTransform> {
+    let v = SinewSoaVec3 {
+        x: [fill; 4],
+        y: [fill; 4],
+        z: [fill; 4],
+    };
+    let blank = SinewSoaTransform {
+        translation: v,
+        rotation: SinewSoaQuat {
+            x: [fill; 4],
+            y: [fill; 4],
+            z: [fill; 4],
+            w: [fill; 4],
+        },
+        scale: v,
+    };
+    let count = chains.len() / 3;
+    let mut blocks = vec![blank; 3 * count.div_ceil(4)];
+    for (n, t) in chains.iter().enumerate() {
+        let (i, k) = (n / 3, n % 3);
+        blocks[3 * (i / 4) + k].set_lane(i % 4, t);
+    }
+    blocks
 }

@@ -316,16 +316,6 @@ fn blocks<B: Copy>(count: usize, blank: B, set: impl Fn(&mut B, usize, usize)) -
     out
 }
 
-/// Lane `l` of a block of vectors set to `p`.
-fn set_v3(b: &mut SinewSoaVec3, l: usize, p: SinewVec3) {
-    [b.x[l], b.y[l], b.z[l]] = [p.x, p.y, p.z];
-}
-
-/// Lane `l` of a block of quaternions set to `q`.
-fn set_q(b: &mut SinewSoaQuat, l: usize, q: SinewQuat) {
-    [b.x[l], b.y[l], b.z[l], b.w[l]] = [q.x, q.y, q.z, q.w];
-}
-
 /// `chains` (three transforms each) in SoA blocks, three per group; unused lanes NaN.
 fn soa_chains(chains: &[SinewTransform]) -> Vec<SinewSoaTransform> {
     let nan = SinewSoaVec3 {
@@ -347,10 +337,7 @@ fn soa_chains(chains: &[SinewTransform]) -> Vec<SinewSoaTransform> {
     let mut out = vec![blank; 3 * count.div_ceil(4)];
     for i in 0..count {
         for k in 0..3 {
-            let (b, t) = (&mut out[3 * (i / 4) + k], chains[3 * i + k]);
-            set_v3(&mut b.translation, i % 4, t.translation);
-            set_q(&mut b.rotation, i % 4, t.rotation);
-            set_v3(&mut b.scale, i % 4, t.scale);
+            out[3 * (i / 4) + k].set_lane(i % 4, &chains[3 * i + k]);
         }
     }
     out
@@ -371,11 +358,11 @@ fn two_bone_ik_soa_batch_round_trip_and_errors() {
         let poles: [SinewVec3; CHAINS] = std::array::from_fn(|i| v3(1.0, -1.0, 0.5 * i as f32));
         let vec3s = |items: &[SinewVec3; CHAINS]| {
             let blank = SinewSoaVec3::default();
-            blocks(CHAINS, blank, |b, l, i| set_v3(b, l, items[i]))
+            blocks(CHAINS, blank, |b, l, i| b.set_lane(l, &items[i]))
         };
         let (soa_goals, soa_poles) = (vec3s(&goals), vec3s(&poles));
         let soa_turns = blocks(CHAINS, SinewSoaQuat::default(), |b, l, i| {
-            set_q(b, l, turns[i])
+            b.set_lane(l, &turns[i])
         });
         ok(sinew_two_bone_ik_set_settings(
             solver,
