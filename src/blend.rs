@@ -49,6 +49,16 @@ enum Holds {
     B,
 }
 
+impl Holds {
+    /// `(a, b)` from the output's own value and the other operand's.
+    fn order<T>(self, own: T, theirs: T) -> (T, T) {
+        match self {
+            Holds::A => (own, theirs),
+            Holds::B => (theirs, own),
+        }
+    }
+}
+
 impl Pose {
     /// Sets this pose to the blend of `a` and `b` by `t` in [0, 1] (0 gives `a`, 1 gives `b`
     /// exactly), each joint weighted by `mask` when given.
@@ -154,20 +164,12 @@ impl Pose {
         holds: Holds,
     ) {
         let weight = |i: usize| mask.map_or(t, |m| t * m.weight(i));
-        let pick = |own: Transform, theirs: Transform| match holds {
-            Holds::A => (own, theirs),
-            Holds::B => (theirs, own),
-        };
         match space {
             BlendSpace::Local => {
                 let inputs = other.blocks().iter();
                 for (i, (own, theirs)) in self.blocks_mut().iter_mut().zip(inputs).enumerate() {
-                    let (own_rows, their_rows) = (own.rows(), theirs.rows());
-                    let (a, b) = match holds {
-                        Holds::A => (&own_rows, &their_rows),
-                        Holds::B => (&their_rows, &own_rows),
-                    };
-                    own.store(&mix4(a, b, block_weight(t, mask, i)));
+                    let (a, b) = holds.order(own.rows(), theirs.rows());
+                    own.store(&mix4(&a, &b, block_weight(t, mask, i)));
                 }
             }
             BlendSpace::ModelRotation => {
@@ -179,7 +181,7 @@ impl Pose {
                 let (rb, ro) = rest.split_at_mut(n);
                 // Model rotations of both operands first, so the output may overwrite either.
                 for i in 0..n {
-                    let (a, b) = pick(self.local().get(i), other.local().get(i));
+                    let (a, b) = holds.order(self.local().get(i), other.local().get(i));
                     let p = parents[i];
                     (ra[i], rb[i]) = if p < 0 {
                         (a.rotation, b.rotation)
@@ -188,7 +190,7 @@ impl Pose {
                     };
                 }
                 for i in 0..n {
-                    let (a, b) = pick(self.local().get(i), other.local().get(i));
+                    let (a, b) = holds.order(self.local().get(i), other.local().get(i));
                     let w = weight(i);
                     let p = parents[i];
                     let parent = if p < 0 {
@@ -269,17 +271,13 @@ impl Pose {
                 let rest_blocks = skeleton.rest_blocks();
                 let mut finish = Finish::default();
                 for (b, (out, rest_block)) in staged.iter_mut().zip(rest_blocks).enumerate() {
-                    let joint_weight = |l: &Layer<'_>, k: usize| {
-                        l.mask.map_or(l.weight, |m| {
-                            l.weight * m.weights().get(4 * b + k).copied().unwrap_or(0.0)
-                        })
-                    };
-                    let weights: [Weights; 4] = std::array::from_fn(|k| {
-                        Weights::new(layers.clone().map(|l| joint_weight(&l, k)), threshold)
-                    });
+                    let lane_weights = |l: &Layer<'_>| block_weight(l.weight, l.mask, b).to_array();
+                    let weights =
+                        Weights::lanes(layers.clone().map(|l| lane_weights(&l)), threshold);
                     let mut sum = Sum::default();
                     for l in layers.clone() {
-                        let w = std::array::from_fn(|k| weights[k].of(joint_weight(&l, k)));
+                        let raw = lane_weights(&l);
+                        let w = std::array::from_fn(|k| weights[k].of(raw[k]));
                         sum.add(&l.pose.blocks()[b], F4::from_array(w));
                     }
                     sum.add(rest_block, F4::from_array(weights.map(|w| w.rest)));
@@ -563,7 +561,22 @@ struct Weights {
 
 impl Weights {
     fn new(layer_weights: impl Iterator<Item = f32>, threshold: f32) -> Self {
-        let sum: f64 = layer_weights.map(f64::from).sum();
+        Self::of_sum(layer_weights.map(f64::from).sum(), threshold)
+    }
+
+    /// [`Self::new`] for four joints at once, from each layer's four weights.
+    fn lanes(layer_weights: impl Iterator<Item = [f32; 4]>, threshold: f32) -> [Self; 4] {
+        let mut sums = [0.0f64; 4];
+        for w in layer_weights {
+            for (sum, w) in sums.iter_mut().zip(w) {
+                *sum += f64::from(w);
+            }
+        }
+        sums.map(|sum| Self::of_sum(sum, threshold))
+    }
+
+    /// The normalization for layer weights summing to `sum`.
+    fn of_sum(sum: f64, threshold: f32) -> Self {
         let rest = (f64::from(threshold) - sum).max(0.0);
         // At least the (positive) threshold, so the reciprocal is finite.
         let inv_total = 1.0 / (sum + rest);

@@ -55,7 +55,7 @@ pub use ik::{
     TwoBoneTarget,
 };
 pub use mask::JointMask;
-pub use pose::{Locals, Pose};
+pub use pose::{Locals, LocalsIter, Pose};
 pub use skeleton::{Skeleton, MAX_JOINTS, NO_PARENT};
 pub use skin::Skin;
 pub use transform::Transform;

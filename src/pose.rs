@@ -12,7 +12,7 @@ use crate::simd::F4;
 use crate::skeleton::Skeleton;
 use crate::skin::{mat_mul, Skin};
 use crate::soa::{normalize4, JointTransforms, SoaTransform};
-use crate::transform::{finite, overflow, validated_transform, Transform};
+use crate::transform::{finite, overflow, validated_transform, write_validated, Transform};
 
 /// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus buffers
 /// allocated once so that blending and computing model transforms allocate nothing.
@@ -28,7 +28,7 @@ pub struct Pose {
     /// Blocks results are staged in, swapped in once they are all valid.
     staged: Vec<SoaTransform>,
     /// Model-space transforms, one per joint.
-    pub(crate) model: Vec<Transform>,
+    model: Vec<Transform>,
     /// Scratch for blends that work on model-space rotations (three per joint).
     pub(crate) rotations: Vec<Quat>,
 }
@@ -70,9 +70,12 @@ impl<'a> Locals<'a> {
     }
 
     /// Every joint's local transform, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Transform> + Clone + 'a {
-        let blocks = self.blocks;
-        (0..self.len).map(move |j| blocks.joint(j))
+    pub fn iter(&self) -> LocalsIter<'a> {
+        LocalsIter {
+            blocks: self.blocks,
+            next: 0,
+            len: self.len,
+        }
     }
 
     /// A copy of every local transform.
@@ -83,11 +86,36 @@ impl<'a> Locals<'a> {
 
 impl<'a> IntoIterator for Locals<'a> {
     type Item = Transform;
-    type IntoIter = Box<dyn ExactSizeIterator<Item = Transform> + 'a>;
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
+    type IntoIter = LocalsIter<'a>;
+    fn into_iter(self) -> LocalsIter<'a> {
+        self.iter()
     }
 }
+
+/// The local transforms of a pose in joint order, by value (see [`Locals::iter`]).
+#[derive(Clone)]
+pub struct LocalsIter<'a> {
+    blocks: &'a [SoaTransform],
+    next: usize,
+    len: usize,
+}
+
+impl Iterator for LocalsIter<'_> {
+    type Item = Transform;
+    fn next(&mut self) -> Option<Transform> {
+        let j = self.next;
+        (j < self.len).then(|| {
+            self.next += 1;
+            self.blocks.joint(j)
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.len - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for LocalsIter<'_> {}
 
 impl std::fmt::Debug for Locals<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -181,10 +209,7 @@ impl Pose {
     pub(crate) fn all_finite(&self) -> bool {
         let mut probe = F4::splat(0.0);
         for block in &self.local {
-            let rows = block.rows();
-            let zero = F4::splat(0.0);
-            let r = rows.r.map(|c| c * zero);
-            probe = probe + rows.probe_ts() + ((r[0] + r[1]) + (r[2] + r[3]));
+            probe = probe + block.rows().probe();
         }
         probe.eq(F4::splat(0.0)).all()
     }
@@ -281,22 +306,15 @@ impl Pose {
         Ok(())
     }
 
-    /// [`Self::set_local`] from any re-iterable source (e.g. converted FFI values), without
-    /// allocating: one pass validates, a second writes.
+    /// [`Self::set_local`] from any re-iterable source, without allocating: one pass
+    /// validates, a second writes.
     pub fn set_local_iter<I>(&mut self, local: I) -> Result<()>
     where
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(local.len())?;
-        for (i, t) in local.clone().enumerate() {
-            validated_transform(&t, || format!("local transform of joint {i}"))?;
-        }
-        for (j, t) in local.enumerate() {
-            // Validated above, so this only renormalizes.
-            let t = validated_transform(&t, String::new)?;
-            self.put_local(j, &t);
-        }
-        Ok(())
+        let what = |i| format!("local transform of joint {i}");
+        write_validated(local, what, |j, t| self.put_local(j, &t))
     }
 
     /// Model-space transforms of every joint, recomputed in one forward pass: each joint's
@@ -471,13 +489,8 @@ impl Pose {
         I: ExactSizeIterator<Item = Transform> + Clone,
     {
         self.check_len(model.len())?;
-        for (i, t) in model.clone().enumerate() {
-            validated_transform(&t, || format!("model transform of joint {i}"))?;
-        }
-        for (slot, t) in self.model.iter_mut().zip(model) {
-            // Validated above, so this only renormalizes.
-            *slot = validated_transform(&t, String::new)?;
-        }
+        let what = |i| format!("model transform of joint {i}");
+        write_validated(model, what, |i, t| self.model[i] = t)?;
         // Children first, so each parent's model transform is still there when a child reads it.
         for i in (0..self.model.len()).rev() {
             if let Some(p) = self.skeleton.parent(i) {

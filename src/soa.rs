@@ -126,6 +126,15 @@ impl Rows {
         let [s0, s1, s2] = self.s.map(|v| v * zero);
         ((t0 + t1) + (t2 + s0)) + (s1 + s2)
     }
+
+    /// [`Self::probe_ts`] with the rotation rows too: ±0 in the lanes whose every component
+    /// is finite.
+    #[inline(always)]
+    pub fn probe(&self) -> F4 {
+        let zero = F4::splat(0.0);
+        let [x, y, z, w] = self.r.map(|v| v * zero);
+        self.probe_ts() + ((x + y) + (z + w))
+    }
 }
 
 /// The four-lane dot product of two quaternion rows, summed as `(x x' + z z') + (y y' + w w')`
@@ -337,8 +346,7 @@ impl JointTransforms for [SoaTransform] {
         let (mut scale, mut reach) = (one, zero);
         for block in self {
             let rows = block.rows();
-            let r = rows.r.map(|c| c * zero);
-            probe = probe + rows.probe_ts() + ((r[0] + r[1]) + (r[2] + r[3]));
+            probe = probe + rows.probe();
             rotation = max(rotation, dot4(&rows.r, &rows.r));
             let [s0, s1, s2] = rows.s.map(abs);
             scale = scale * max(max(max(s0, s1), s2), one);

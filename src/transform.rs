@@ -246,6 +246,27 @@ pub(crate) fn validated_rotation(rotation: Option<Quat>) -> Result<Option<Quat>>
     })
 }
 
+/// Checks every transform of `src` as [`validated_transform`] does, then passes each one,
+/// renormalized, to `write(i, t)`: nothing is written on error. `what(i)` names transform `i`
+/// in the error.
+pub(crate) fn write_validated<I>(
+    src: I,
+    what: impl Fn(usize) -> String,
+    mut write: impl FnMut(usize, Transform),
+) -> Result<()>
+where
+    I: Iterator<Item = Transform> + Clone,
+{
+    for (i, t) in src.clone().enumerate() {
+        validated_transform(&t, || what(i))?;
+    }
+    for (i, t) in src.enumerate() {
+        // Validated above, so this only normalizes (robustly, for huge quaternions too).
+        write(i, validated_transform(&t, String::new)?);
+    }
+    Ok(())
+}
+
 /// The error for finite inputs whose model-space result leaves f32's range.
 pub(crate) fn overflow() -> Error {
     Error::new(

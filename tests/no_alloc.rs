@@ -123,8 +123,20 @@ fn rust_solve_and_pose_paths_allocate_nothing() {
             }),
             0
         );
-        let local = pose.local().to_vec();
+        let mut local = pose.local().to_vec();
         assert_eq!(allocations(|| pose.set_local(&local).unwrap()), 0);
+        // Reading the blocks joint by joint: the view, its iterator, a copy out, an edit.
+        assert_eq!(
+            allocations(|| {
+                for t in pose.local() {
+                    std::hint::black_box(t);
+                }
+                std::hint::black_box(pose.local().get(2));
+                pose.local_into(&mut local).unwrap();
+                pose.edit_local(1, |t| t.translation.x += 0.0).unwrap();
+            }),
+            0
+        );
     }
 }
 

@@ -644,8 +644,9 @@ namespace Sinew.Native
         ///  each joint's model transform is its parent's composed with its local one, root first
         ///  (translation `parent.t + parent.r * (parent.s * local.t)`, rotation `parent.r * local.r`,
         ///  scale `parent.s * local.s` per axis), the one rule every model-space function follows.
-        ///  Takes a mutable pose because it reuses the pose's model-space buffer; see
-        ///  `sinew_pose_compute_model` for a const pose.
+        ///  The same call as `sinew_pose_compute_model`, which takes a const pose (this one's mutable
+        ///  pose is kept for compatibility; nothing in the pose changes): nothing is written unless
+        ///  every result is finite.
         ///
         ///  # Safety
         ///  `out_model` must hold `count` items.

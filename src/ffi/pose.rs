@@ -104,8 +104,9 @@ pub unsafe extern "C" fn sinew_pose_set_local(
 /// each joint's model transform is its parent's composed with its local one, root first
 /// (translation `parent.t + parent.r * (parent.s * local.t)`, rotation `parent.r * local.r`,
 /// scale `parent.s * local.s` per axis), the one rule every model-space function follows.
-/// Takes a mutable pose because it reuses the pose's model-space buffer; see
-/// `sinew_pose_compute_model` for a const pose.
+/// The same call as `sinew_pose_compute_model`, which takes a const pose (this one's mutable
+/// pose is kept for compatibility; nothing in the pose changes): nothing is written unless
+/// every result is finite.
 ///
 /// # Safety
 /// `out_model` must hold `count` items.
@@ -115,13 +116,7 @@ pub unsafe extern "C" fn sinew_pose_get_model(
     out_model: *mut SinewTransform,
     count: u32,
 ) -> SinewStatus {
-    let copy = |p: &mut SinewPose| {
-        let n = p.inner.joint_count();
-        // SAFETY: `out_model` holds `count` items.
-        let out = unsafe { arg_array_mut(out_model, count, n, "out_model") }?;
-        Ok(p.inner.model_into_as(out)?)
-    };
-    unsafe { update(pose, copy) }
+    unsafe { sinew_pose_compute_model(pose.cast_const(), out_model, count) }
 }
 
 /// `sinew_pose_get_model` for a const pose: the same transforms, bit for bit, written into
