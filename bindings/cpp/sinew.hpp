@@ -839,8 +839,8 @@ class Pose : public detail::Owned<Pose, SinewPose> {
 
   /// Computes the model-space transforms into `out`: each joint's parent's model transform
   /// composed with its local one, root first (the one rule every model-space call follows).
-  /// Not const: the library reuses a buffer inside the pose (so, like every mutation, not from
-  /// two threads at once); `compute_model` reads a const pose.
+  /// The same results as the const `compute_model` (the C call takes a mutable pose only for
+  /// compatibility); `out` is untouched on error.
   Result<void> get_model(Span<Transform> out) {
     return detail::call_with_span(&sinew_pose_get_model, get(), out);
   }

@@ -204,8 +204,9 @@ namespace Sinew
         /// <summary>
         /// Computes every joint's model-space transform into <paramref name="output"/> (length
         /// JointCount): its parent's model transform composed with its local one, root first, the
-        /// one rule every model-space call follows. Uses a buffer inside the pose, so it counts as
-        /// a modification; <see cref="ComputeModel(Transform[])"/> only reads the pose.
+        /// one rule every model-space call follows. The same results as
+        /// <see cref="ComputeModel(Transform[])"/> (the C call takes a mutable pose only for
+        /// compatibility); the output is untouched on error.
         /// </summary>
         public void GetModel(Transform[] output) { Call(GetModelCall, output, "output"); }
         public void GetModel(Transform* output, int count) { Call(GetModelCall, output, count); }
