@@ -626,8 +626,6 @@ typedef struct {
   SinewSoaVec3 scale;
 } SinewSoaTransform;
 
-
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

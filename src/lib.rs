@@ -35,6 +35,7 @@ pub mod ffi;
 pub mod ik;
 pub mod mask;
 mod math;
+mod packed;
 pub mod pose;
 pub mod rotation;
 mod simd;

@@ -8,9 +8,10 @@ use glam::{Mat4, Quat};
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
+use crate::packed::{load_matrix, mul_matrix, store_matrix, Floats, Packed};
 use crate::simd::F4;
 use crate::skeleton::Skeleton;
-use crate::skin::{mat_mul, Skin};
+use crate::skin::Skin;
 use crate::soa::{normalize4, JointTransforms, SoaTransform};
 use crate::transform::{finite, overflow, validated_transform, write_validated, Transform};
 
@@ -342,11 +343,7 @@ impl Pose {
     }
 
     /// [`Self::model_into`] for any layout that converts exactly to and from [`Transform`].
-    pub(crate) fn model_into_as<T>(&self, out: &mut [T]) -> Result<()>
-    where
-        T: Copy + From<Transform>,
-        Transform: From<T>,
-    {
+    pub(crate) fn model_into_as<T: Floats<10>>(&self, out: &mut [T]) -> Result<()> {
         self.check_len(out.len())?;
         // Nothing may be written unless every result is finite: a cheap bound proves it for
         // all but huge poses, for which the forward pass is run once without writing.
@@ -355,7 +352,8 @@ impl Pose {
         if !(skeleton.model_surely_finite(local) || skeleton.model_is_finite(local)) {
             return Err(overflow());
         }
-        skeleton.compose_into(local, out, |_| {});
+        let out = T::floats_mut(out);
+        skeleton.for_each_model(local, out.len(), |i, m| m.store(&mut out[i]));
         Ok(())
     }
 
@@ -373,21 +371,23 @@ impl Pose {
     }
 
     /// [`Self::model_matrices_into`] for any layout a [`Mat4`] converts exactly to.
-    pub(crate) fn model_matrices_into_as<T: From<Mat4>>(&self, out: &mut [T]) -> Result<()> {
+    pub(crate) fn model_matrices_into_as<T: Floats<16>>(&self, out: &mut [T]) -> Result<()> {
         self.check_len(out.len())?;
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
         // Under this bound every model entry is finite (see `model_bound`).
         let n = self.joint_count();
         if local.model_bound(n) > f32::MAX / 256.0 {
-            let mut finite = true;
+            let mut probe = F4::splat(0.0);
             skeleton.for_each_model(local, n, |_, m| {
-                finite &= m.is_finite() && m.to_matrix().is_finite();
+                let [c0, c1, c2, c3] = m.to_matrix();
+                probe = probe + m.zero_probe() + (c0 + c1 + c2 + c3) * F4::splat(0.0);
             });
-            if !finite {
+            if !probe.eq(F4::splat(0.0)).all() {
                 return Err(overflow());
             }
         }
-        skeleton.for_each_model(local, n, |i, m| out[i] = m.to_matrix().into());
+        let out = T::floats_mut(out);
+        skeleton.for_each_model(local, n, |i, m| store_matrix(&m.to_matrix(), &mut out[i]));
         Ok(())
     }
 
@@ -403,7 +403,7 @@ impl Pose {
     }
 
     /// [`Self::skinning_palette_into`] for any layout a [`Mat4`] converts exactly to.
-    pub(crate) fn skinning_palette_into_as<T: From<Mat4>>(
+    pub(crate) fn skinning_palette_into_as<T: Floats<16>>(
         &self,
         skin: &Skin,
         out: &mut [T],
@@ -425,26 +425,29 @@ impl Pose {
             return Err(Error::new(ErrorKind::SizeMismatch, message));
         }
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
-        let binds = skin.inverse_binds();
-        let entry = |i: usize, m: &Transform| {
+        let binds = Mat4::floats(skin.inverse_binds());
+        let entry = |i: usize, m: &Packed| {
             let k = skin.entry(i)?;
-            Some((k, mat_mul(&m.to_matrix(), &binds[k])))
+            Some((k, mul_matrix(&m.to_matrix(), &load_matrix(&binds[k]))))
         };
         // Model entries are at most 49 times the bound, a palette entry the sum of four of
         // them times inverse bind entries: well inside f32's range under these limits.
         let bound = local.model_bound(self.joint_count());
         if bound > f32::MAX / 256.0 || bound * skin.magnitude() > f32::MAX / 65536.0 {
-            let mut finite = true;
+            let mut probe = F4::splat(0.0);
             skeleton.for_each_model(local, skin.joints_used(), |i, m| {
-                finite &= entry(i, m).is_none_or(|(_, p)| p.is_finite());
+                if let Some((_, [c0, c1, c2, c3])) = entry(i, m) {
+                    probe = probe + (c0 + c1 + c2 + c3) * F4::splat(0.0);
+                }
             });
-            if !finite {
+            if !probe.eq(F4::splat(0.0)).all() {
                 return Err(overflow());
             }
         }
+        let out = T::floats_mut(out);
         skeleton.for_each_model(local, skin.joints_used(), |i, m| {
             if let Some((k, p)) = entry(i, m) {
-                out[k] = p.into();
+                store_matrix(&p, &mut out[k]);
             }
         });
         Ok(())

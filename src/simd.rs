@@ -2,9 +2,10 @@
 //! plain per-lane code (other targets, and Miri).
 //!
 //! Only IEEE-exact per-lane operations are offered (add, sub, mul, div, sqrt, negation,
-//! comparisons and selects; no FMA, no estimates, no min/max whose NaN and signed-zero rules
-//! differ between instruction sets), so lane `i` of any `F4` computation is bit for bit the
-//! same `f32` computation on every backend.
+//! absolute value, comparisons, selects, a `max` defined as `a > b ? a : b`, and lane moves;
+//! no FMA, no estimates, no min/max whose NaN and signed-zero rules differ between instruction
+//! sets), so lane `i` of any `F4` computation is bit for bit the same `f32` computation on
+//! every backend.
 
 use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
@@ -79,6 +80,19 @@ mod backend {
                 _mm_movehl_ps(t3, t2),
             ]
         }
+    }
+    #[inline(always)]
+    pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
+        unsafe { _mm_shuffle_ps::<M>(a, b) }
+    }
+    #[inline(always)]
+    pub fn abs(a: Raw) -> Raw {
+        unsafe { _mm_andnot_ps(_mm_set1_ps(-0.0), a) }
+    }
+    /// `maxps` is `a > b ? a : b` per lane, NaN and signed zero included.
+    #[inline(always)]
+    pub fn max(a: Raw, b: Raw) -> Raw {
+        unsafe { _mm_max_ps(a, b) }
     }
     #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
@@ -173,6 +187,22 @@ mod backend {
         }
     }
     #[inline(always)]
+    pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
+        let mut x = [[0.0f32; 4]; 2];
+        store(a, &mut x[0]);
+        store(b, &mut x[1]);
+        load(&super::shuffled::<M>(&x[0], &x[1]))
+    }
+    #[inline(always)]
+    pub fn abs(a: Raw) -> Raw {
+        unsafe { vabsq_f32(a) }
+    }
+    /// Not `vmaxq_f32`, whose NaN and signed-zero rules differ from `a > b ? a : b`.
+    #[inline(always)]
+    pub fn max(a: Raw, b: Raw) -> Raw {
+        unsafe { vbslq_f32(vcgtq_f32(a, b), a, b) }
+    }
+    #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
         let weights: [u32; 4] = [1, 2, 4, 8];
         unsafe { vtstq_u32(vdupq_n_u32(bits), vld1q_u32(weights.as_ptr())) }
@@ -235,9 +265,35 @@ mod backend {
         std::array::from_fn(|k| std::array::from_fn(|i| r[i][k]))
     }
     #[inline(always)]
+    pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
+        super::shuffled::<M>(&a, &b)
+    }
+    #[inline(always)]
+    pub fn abs(a: Raw) -> Raw {
+        a.map(f32::abs)
+    }
+    #[inline(always)]
+    pub fn max(a: Raw, b: Raw) -> Raw {
+        std::array::from_fn(|i| if a[i] > b[i] { a[i] } else { b[i] })
+    }
+    #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
         std::array::from_fn(|i| bits & (1 << i) != 0)
     }
+}
+
+/// A lane pick for [`F4::shuffle`] and [`F4::shuffle2`]: result lane `k` takes lane `ik` of
+/// its source (two bits each, lane 0's lowest, SSE's `_MM_SHUFFLE` read backwards).
+pub const fn lanes(i0: i32, i1: i32, i2: i32, i3: i32) -> i32 {
+    i0 | i1 << 2 | i2 << 4 | i3 << 6
+}
+
+/// [`F4::shuffle2`] on arrays: lanes 0 and 1 from `a`, 2 and 3 from `b`.
+#[cfg(any(miri, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn shuffled<const M: i32>(a: &[f32; 4], b: &[f32; 4]) -> [f32; 4] {
+    let pick = |k: usize| (M >> (2 * k)) as usize & 3;
+    [a[pick(0)], a[pick(1)], b[pick(2)], b[pick(3)]]
 }
 
 /// Four `f32` lanes, each computed exactly as scalar code would.
@@ -284,6 +340,26 @@ impl F4 {
     #[inline(always)]
     pub fn transpose(rows: [F4; 4]) -> [F4; 4] {
         backend::transpose(rows.map(|r| r.0)).map(F4)
+    }
+    /// Lanes rearranged: lane `k` is lane `(M >> 2k) & 3` of `self` (`M` from [`lanes`]).
+    #[inline(always)]
+    pub fn shuffle<const M: i32>(self) -> Self {
+        Self::shuffle2::<M>(self, self)
+    }
+    /// Lanes 0 and 1 picked from `a`, lanes 2 and 3 from `b`, by `M` (from [`lanes`]).
+    #[inline(always)]
+    pub fn shuffle2<const M: i32>(a: Self, b: Self) -> Self {
+        Self(backend::shuffle2::<M>(a.0, b.0))
+    }
+    /// Each lane with its sign bit cleared (NaN stays NaN).
+    #[inline(always)]
+    pub fn abs(self) -> Self {
+        Self(backend::abs(self.0))
+    }
+    /// `self > o ? self : o` per lane: `o` when either is NaN or both are zeros.
+    #[inline(always)]
+    pub fn max(self, o: Self) -> Self {
+        Self(backend::max(self.0, o.0))
     }
     /// Correctly rounded square root per lane.
     #[inline(always)]
@@ -452,8 +528,31 @@ mod tests {
         cmp(x.is_finite(), |p, _| p.is_finite());
         let negated = x.negate_where(x.lt(y)).to_array();
         assert_eq!(bits(negated), lane(|p, q| if p < q { -p } else { p }));
+        assert_eq!(bits(x.abs().to_array()), bits(a.map(f32::abs)));
+        let max = x.max(y).to_array();
+        assert_eq!(bits(max), lane(|p, q| if p > q { p } else { q }));
         let kept = x.keep(x.lt(y)).to_array();
         assert_eq!(bits(kept), lane(|p, q| if p < q { p } else { 0.0 }));
+    }
+
+    fn check_shuffles(a: [u32; 4], b: [u32; 4]) {
+        let (x, y) = (a.map(f32::from_bits), b.map(f32::from_bits));
+        let (x, y) = (F4::from_array(x), F4::from_array(y));
+        let got = bits(F4::shuffle2::<{ lanes(3, 0, 2, 1) }>(x, y).to_array());
+        assert_eq!(got, [a[3], a[0], b[2], b[1]]);
+        let got = bits(x.shuffle::<{ lanes(1, 1, 3, 0) }>().to_array());
+        assert_eq!(got, [a[1], a[1], a[3], a[0]]);
+        let got = bits(F4::shuffle2::<{ lanes(0, 1, 2, 3) }>(x, y).to_array());
+        assert_eq!(got, [a[0], a[1], b[2], b[3]]);
+    }
+
+    #[test]
+    fn shuffles_on_special_values() {
+        let nan = f32::NAN.to_bits() | 1;
+        check_shuffles(
+            [nan, (-0.0f32).to_bits(), 1, 2],
+            [3, nan, f32::INFINITY.to_bits(), 4],
+        );
     }
 
     // The backend Miri runs (plain per-lane code) on the values that differ between
@@ -496,6 +595,15 @@ mod tests {
                     prop_assert_eq!(t[k][i], b);
                 }
             }
+        }
+
+        // A shuffle moves lanes, every bit pattern intact: lanes 0 and 1 from the first
+        // source, 2 and 3 from the second, as `lanes` names them.
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn shuffles_pick_the_named_lanes(a in prop::array::uniform4(any::<u32>()),
+                                         b in prop::array::uniform4(any::<u32>())) {
+            check_shuffles(a, b);
         }
 
         // A mask made from bits selects the lanes of those bits, and gives them back.

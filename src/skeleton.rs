@@ -1,6 +1,8 @@
 //! `Skeleton`: the joint hierarchy (parents before children), its rest pose and joint names.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::packed::{Floats, Packed};
+use crate::simd::F4;
 use crate::soa::{to_blocks, JointTransforms, SoaTransform};
 use crate::transform::{validated_transform, Transform};
 use glam::Vec4;
@@ -147,45 +149,23 @@ impl Skeleton {
     }
 
     /// [`Self::local_to_model`], also returning whether every model transform is finite
-    /// (checked in the same pass), into any layout that converts exactly to and from
-    /// [`Transform`] (such as the C ABI's).
+    /// (checked in the same pass), into any layout of ten floats per transform (such as the C
+    /// ABI's).
     pub(crate) fn local_to_model_finite<L, T>(&self, local: &L, model: &mut [T]) -> bool
     where
         L: JointTransforms + ?Sized,
-        T: Copy + From<Transform>,
-        Transform: From<T>,
-    {
-        // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
-        // them all with one comparison at the end.
-        let mut probe = Vec4::ZERO;
-        self.compose_into(local, model, |m| probe += m.zero_probe());
-        probe == Vec4::ZERO
-    }
-
-    /// The forward pass of [`Self::local_to_model_finite`], each result also passed to
-    /// `visit`.
-    #[inline(always)]
-    pub(crate) fn compose_into<L, T>(
-        &self,
-        local: &L,
-        model: &mut [T],
-        mut visit: impl FnMut(&Transform),
-    ) where
-        L: JointTransforms + ?Sized,
-        T: Copy + From<Transform>,
-        Transform: From<T>,
+        T: Floats<10>,
     {
         assert!(model.len() == self.parents.len());
-        for (i, &p) in self.parents.iter().enumerate() {
-            let l = local.joint(i);
-            let m = if p < 0 {
-                l
-            } else {
-                Transform::from(model[p as usize]).mul_transform(&l)
-            };
-            visit(&m);
-            model[i] = m.into();
-        }
+        let out = T::floats_mut(model);
+        // `x * 0` is ±0 for a finite x and NaN otherwise: summed over every component it checks
+        // them all with one comparison at the end.
+        let mut probe = F4::splat(0.0);
+        self.for_each_model(local, out.len(), |i, m| {
+            probe = probe + m.zero_probe();
+            m.store(&mut out[i]);
+        });
+        probe.eq(F4::splat(0.0)).all()
     }
 
     /// Whether the model transforms of `local` are surely finite, from a bound that one cheap
@@ -206,44 +186,52 @@ impl Skeleton {
     /// Whether every model transform of `local` is finite: [`Self::local_to_model_finite`]'s
     /// verdict (the same operations, so the same values) without a buffer to write them to.
     pub(crate) fn model_is_finite<L: JointTransforms + ?Sized>(&self, local: &L) -> bool {
-        let mut probe = Vec4::ZERO;
+        let mut probe = F4::splat(0.0);
         let n = self.parents.len();
-        self.for_each_model(local, n, |_, m| probe += m.zero_probe());
-        probe == Vec4::ZERO
+        self.for_each_model(local, n, |_, m| probe = probe + m.zero_probe());
+        probe.eq(F4::splat(0.0)).all()
     }
 
     /// Calls `visit(joint, model)` with the model transform of each of the first `count`
-    /// joints in order, without a buffer: the same operations as
-    /// [`Self::local_to_model_finite`], so the same values. The latest joints' model transforms
-    /// are cached, each in slot `joint % CACHE`; a parent missing from it is recomputed by
-    /// [`Self::model_of`] and cached again. Parents usually come shortly before their children
-    /// (depth-first orders, interleaved chains), which makes this O(joints); any order gives
-    /// the same values.
+    /// joints in order, root first, packed ([`Packed::mul`]: the same bits as
+    /// [`Transform::mul_transform`]), without a buffer. A parent is the previous joint's
+    /// result, kept in registers, or found among the latest joints' results, each in slot
+    /// `joint % CACHE`; one missing from it is recomputed by [`Self::model_of`] and cached
+    /// again. Parents usually come shortly before their children (depth-first orders,
+    /// interleaved chains), which makes this O(joints); any order gives the same values.
+    #[inline(always)]
     pub(crate) fn for_each_model<L: JointTransforms + ?Sized>(
         &self,
         local: &L,
         count: usize,
-        mut visit: impl FnMut(usize, &Transform),
+        mut visit: impl FnMut(usize, &Packed),
     ) {
         assert!(count <= self.parents.len());
         // No joint index reaches u32::MAX, so every slot starts empty.
         let mut joints = [u32::MAX; CACHE];
-        let mut models = [Transform::IDENTITY; CACHE];
-        for (i, &p) in self.parents[..count].iter().enumerate() {
-            let l = local.joint(i);
-            let m = if p < 0 {
-                l
-            } else {
-                let slot = p as usize % CACHE;
-                if joints[slot] != p as u32 {
-                    joints[slot] = p as u32;
-                    models[slot] = self.model_in(local, p as usize);
-                }
-                models[slot].mul_transform(&l)
-            };
-            visit(i, &m);
-            joints[i % CACHE] = i as u32;
-            models[i % CACHE] = m;
+        let mut models = [Packed::identity(); CACHE];
+        let mut previous = Packed::identity();
+        for (c, parents) in self.parents[..count].chunks(4).enumerate() {
+            let block = local.block(c);
+            for (k, (&p, l)) in parents.iter().zip(&block).enumerate() {
+                let i = 4 * c + k;
+                let m = if p < 0 {
+                    *l
+                } else if p as usize + 1 == i {
+                    previous.mul(l)
+                } else {
+                    let slot = p as usize % CACHE;
+                    if joints[slot] != p as u32 {
+                        joints[slot] = p as u32;
+                        models[slot] = Packed::from_transform(&self.model_in(local, p as usize));
+                    }
+                    models[slot].mul(l)
+                };
+                visit(i, &m);
+                joints[i % CACHE] = i as u32;
+                models[i % CACHE] = m;
+                previous = m;
+            }
         }
     }
 

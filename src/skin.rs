@@ -1,7 +1,7 @@
 //! `Skin`: the inverse bind matrices of a skinned mesh, given once, from which
 //! [`crate::Pose::skinning_palette_into`] computes each frame's skinning palette.
 
-use glam::{Mat4, Vec4};
+use glam::Mat4;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::skeleton::Skeleton;
@@ -118,17 +118,4 @@ impl Skin {
     pub(crate) fn magnitude(&self) -> f32 {
         self.magnitude
     }
-}
-
-/// `a · b`, each column of the result `a.col0 · b[0][j] + a.col1 · b[1][j] + a.col2 · b[2][j]
-/// + a.col3 · b[3][j]` summed left to right, lane by lane: the same bits on every platform.
-#[inline]
-pub(crate) fn mat_mul(a: &Mat4, b: &Mat4) -> Mat4 {
-    let column = |c: Vec4| a.x_axis * c.x + a.y_axis * c.y + a.z_axis * c.z + a.w_axis * c.w;
-    Mat4::from_cols(
-        column(b.x_axis),
-        column(b.y_axis),
-        column(b.z_axis),
-        column(b.w_axis),
-    )
 }

@@ -5,6 +5,7 @@
 
 use glam::{Quat, Vec3};
 
+use crate::packed::Packed;
 use crate::rotation::normalize_robust;
 use crate::simd::{F4, M4};
 use crate::transform::Transform;
@@ -316,6 +317,8 @@ pub(crate) fn to_blocks(transforms: &[Transform]) -> Vec<SoaTransform> {
 /// Something that gives each joint's local transform: a slice of them or the pose's blocks.
 pub(crate) trait JointTransforms {
     fn joint(&self, j: usize) -> Transform;
+    /// Joints `4c` to `4c + 3`, packed (identities past the last joint).
+    fn block(&self, c: usize) -> [Packed; 4];
     /// [`crate::skeleton::model_bound`] of the first `joints` joints.
     fn model_bound(&self, joints: usize) -> f32 {
         crate::skeleton::model_bound(self, joints)
@@ -327,6 +330,14 @@ impl JointTransforms for [Transform] {
     fn joint(&self, j: usize) -> Transform {
         self[j]
     }
+
+    #[inline(always)]
+    fn block(&self, c: usize) -> [Packed; 4] {
+        std::array::from_fn(|k| {
+            self.get(4 * c + k)
+                .map_or_else(Packed::identity, Packed::from_transform)
+        })
+    }
 }
 
 impl JointTransforms for [SoaTransform] {
@@ -335,24 +346,31 @@ impl JointTransforms for [SoaTransform] {
         self[j / 4].get(j % 4)
     }
 
+    #[inline(always)]
+    fn block(&self, c: usize) -> [Packed; 4] {
+        Packed::unpack(&self[c])
+    }
+
     /// The bound four joints at a time: per-lane products and sums, combined at the end
     /// (another rounding order, well inside the bound's margin). Lanes past the last joint
-    /// are identities, which change neither the product nor the sum.
+    /// are identities, which change neither the product nor the sum. Non-finite components
+    /// are caught by summing every component (a NaN or infinity survives any sum), which also
+    /// gives up on finite ones whose sum overflows: nothing to prove there anyway.
     fn model_bound(&self, _joints: usize) -> f32 {
         let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
-        let abs = |x: F4| x.negate_where(x.lt(zero));
-        let max = |a: F4, b: F4| F4::select(a.gt(b), a, b);
-        let (mut probe, mut rotation) = (zero, zero);
+        let (mut sum, mut rotation) = (zero, zero);
         let (mut scale, mut reach) = (one, zero);
         for block in self {
-            let rows = block.rows();
-            probe = probe + rows.probe();
-            rotation = max(rotation, dot4(&rows.r, &rows.r));
-            let [s0, s1, s2] = rows.s.map(abs);
-            scale = scale * max(max(max(s0, s1), s2), one);
-            let [t0, t1, t2] = rows.t.map(abs);
-            reach = reach + max(max(t0, t1), t2);
+            let Rows { t, r, s } = block.rows();
+            let rs = (r[0] + r[1]) + (r[2] + r[3]);
+            sum = sum + (((t[0] + t[1]) + (t[2] + s[0])) + ((s[1] + s[2]) + rs));
+            rotation = rotation.max(dot4(&r, &r));
+            let [s0, s1, s2] = s.map(F4::abs);
+            scale = scale * s0.max(s1).max(s2).max(one);
+            let [t0, t1, t2] = t.map(F4::abs);
+            reach = reach + t0.max(t1).max(t2);
         }
+        let probe = sum * zero;
         let [s, r] = [scale, reach].map(F4::to_array);
         let rotation = rotation.to_array();
         let finite = probe.eq(zero).all();

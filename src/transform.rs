@@ -12,6 +12,7 @@ use crate::rotation::{nlerp_shortest, normalize_robust};
 /// scale above a rotation it is not associative, so model space is always composed root
 /// first (see [`crate::Pose::model`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct Transform {
     /// Position, in the parent's space.
     pub translation: Vec3,

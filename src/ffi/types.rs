@@ -11,6 +11,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use crate::ik::{EndRotation, IkResult, TransformAccess};
+use crate::packed::Floats;
 use crate::transform::Transform;
 
 /// A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
@@ -41,6 +42,9 @@ pub struct SinewTransform {
     pub scale: SinewVec3,
 }
 
+// SAFETY: `repr(C)`, ten f32s.
+unsafe impl Floats<10> for SinewTransform {}
+
 /// A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
 /// fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
 /// Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
@@ -70,6 +74,9 @@ pub struct SinewMat4 {
 
 const _: () = assert!(std::mem::size_of::<SinewMat4>() == 64);
 const _: () = assert!(std::mem::align_of::<SinewMat4>() == 4);
+
+// SAFETY: `repr(C)`, sixteen f32s.
+unsafe impl Floats<16> for SinewMat4 {}
 
 impl From<Mat4> for SinewMat4 {
     fn from(m: Mat4) -> Self {
