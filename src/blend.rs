@@ -11,12 +11,12 @@ use glam::Quat;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
-use crate::pose::{Pose, Staging};
+use crate::pose::{BlockNorm, Pose, Staging};
 use crate::rotation::nlerp_shortest;
 use crate::simd::{F4, M4};
 use crate::soa::{
-    lanes_of, mul_quat, normalize_blocks, normalize_glam, safe_recip4, same_hemisphere4, Finish,
-    Rows, SoaTransform,
+    lanes_of, mul_quat, normalize_glam, rows3, rows4, safe_recip4, same_hemisphere4, Finish, Rows,
+    SoaTransform,
 };
 use crate::transform::Transform;
 
@@ -219,16 +219,52 @@ impl Pose {
     /// Sets this pose to the weighted blend of `layers` (each weight times its mask, per joint,
     /// normalized). Where a joint's total weight is below `threshold` the rest pose makes up the
     /// difference, so the result eases to the rest pose instead of dividing by nothing.
-    /// Unchanged on error.
+    ///
+    /// Per joint, with `w_k = weight_k · mask_k` summed in `f32` in layer order to `W`, the rest
+    /// pose's weight is `r = max(threshold − W, 0)`, and each input's normalized weight is its
+    /// weight times `1 / (W + r)`. When a weight or the threshold exceeds 2^100 all of them are
+    /// first multiplied by one power of two (which changes no ratio and rounds nothing), so the
+    /// sum cannot overflow. Translations and scales are the normalized weighted sums; rotations
+    /// are summed on the hemisphere of the joint's first input with a positive weight, then
+    /// normalized. Unchanged on error.
     pub fn blend_layers(&mut self, layers: &[Layer<'_>], threshold: f32) -> Result<()> {
         self.blend_layer_iter(layers.iter().copied(), threshold)
     }
 
-    /// [`Self::blend_layers`] over any re-iterable source of layers (read once per joint), so
-    /// callers holding layers in another form need not collect them.
+    /// [`Self::blend_layers`] over any re-iterable source of layers (read once per four
+    /// joints), so callers holding layers in another form need not collect them.
     pub fn blend_layer_iter<'a, I>(&mut self, layers: I, threshold: f32) -> Result<()>
     where
         I: Iterator<Item = Layer<'a>> + Clone,
+    {
+        self.blend_layers_additive_iter(layers, std::iter::empty(), threshold)
+    }
+
+    /// [`Self::blend_layers`], then each of `additive` applied in order as [`Self::add`] does
+    /// (its `pose` a delta from [`Self::make_additive`], its weight any finite value, negative
+    /// subtracting), in one pass: the same bits as those calls in turn (ozz's `BlendingJob`
+    /// with additive layers). Unchanged on error.
+    pub fn blend_layers_additive(
+        &mut self,
+        layers: &[Layer<'_>],
+        additive: &[Layer<'_>],
+        threshold: f32,
+    ) -> Result<()> {
+        let additive = additive.iter().copied();
+        self.blend_layers_additive_iter(layers.iter().copied(), additive, threshold)
+    }
+
+    /// [`Self::blend_layers_additive`] over re-iterable sources of layers (each read once per
+    /// four joints).
+    pub fn blend_layers_additive_iter<'a, 'b, I, A>(
+        &mut self,
+        layers: I,
+        additive: A,
+        threshold: f32,
+    ) -> Result<()>
+    where
+        I: Iterator<Item = Layer<'a>> + Clone,
+        A: Iterator<Item = Layer<'b>> + Clone,
     {
         ensure_finite(threshold.is_finite(), "threshold")?;
         if threshold <= 0.0 {
@@ -237,6 +273,7 @@ impl Pose {
                 format!("threshold {threshold} must be positive"),
             ));
         }
+        let mut largest = threshold;
         for (k, layer) in layers.clone().enumerate() {
             ensure_finite(layer.weight.is_finite(), "layer weight")?;
             if layer.weight < 0.0 {
@@ -245,47 +282,67 @@ impl Pose {
                     format!("layer {k} has negative weight {}", layer.weight),
                 ));
             }
+            largest = largest.max(layer.weight);
             self.check_pose(layer.pose, "a layer's pose")?;
             if let Some(m) = layer.mask {
                 check_count(m.joint_count(), self.joint_count(), "a layer's mask")?;
             }
         }
-        let uniform = layers
-            .clone()
-            .all(|l| l.mask.is_none())
-            .then(|| Weights::new(layers.clone().map(|l| l.weight), threshold));
+        for layer in additive.clone() {
+            ensure_finite(layer.weight.is_finite(), "additive layer weight")?;
+            self.check_pose(layer.pose, "an additive layer's delta")?;
+            if let Some(m) = layer.mask {
+                check_count(
+                    m.joint_count(),
+                    self.joint_count(),
+                    "an additive layer's mask",
+                )?;
+            }
+        }
+        let scale = weight_scale(largest);
+        let threshold = threshold * scale;
         let Staging {
-            staged, skeleton, ..
+            staged,
+            skeleton,
+            norms,
+            ..
         } = self.staging();
         let rest = skeleton.rest_pose();
+        let n = rest.len();
         let fallback = |i: usize, _| rest[i].rotation;
-        let finite = match uniform {
-            Some(weights) => {
-                let inputs = layers
-                    .map(|l| (l.pose.blocks(), weights.of(l.weight)))
-                    .chain(std::iter::once((skeleton.rest_blocks(), weights.rest)));
-                stage_uniform(staged, inputs.filter(|&(_, w)| w > 0.0));
-                normalize_blocks(staged, rest.len(), fallback)
-            }
-            None => {
-                let rest_blocks = skeleton.rest_blocks();
-                let mut finish = Finish::default();
-                for (b, (out, rest_block)) in staged.iter_mut().zip(rest_blocks).enumerate() {
-                    let lane_weights = |l: &Layer<'_>| block_weight(l.weight, l.mask, b).to_array();
-                    let weights =
-                        Weights::lanes(layers.clone().map(|l| lane_weights(&l)), threshold);
-                    let mut sum = Sum::default();
-                    for l in layers.clone() {
-                        let raw = lane_weights(&l);
-                        let w = std::array::from_fn(|k| weights[k].of(raw[k]));
-                        sum.add(&l.pose.blocks()[b], F4::from_array(w));
-                    }
-                    sum.add(rest_block, F4::from_array(weights.map(|w| w.rest)));
-                    finish.store(&mut sum.rows, out, b, rest.len(), &fallback);
-                }
-                finish.finite()
+        // A degenerate product normalizes to NaN, reported as overflow.
+        let fallback_additive = |_, q: Quat| q.normalize();
+        let mut finish = Finish::default();
+        let mut last = |b: usize, sum: &mut Rows, out: &mut SoaTransform| {
+            finish.store(sum, out, b, n, &fallback);
+            for l in additive.clone() {
+                let w = block_weight(l.weight, l.mask, b);
+                let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
+                finish.store(&mut rows, out, b, n, &fallback_additive);
             }
         };
+        let positive = layers.clone().filter(|l| l.weight > 0.0);
+        let rest_blocks = skeleton.rest_blocks();
+        if layers.clone().any(|l| l.mask.is_some()) {
+            let norms = normalize_blocks(norms, layers.clone(), scale, threshold);
+            let masked = |l: Layer<'a>| {
+                let mask = l.mask.map(JointMask::weights);
+                (
+                    l.pose.blocks(),
+                    Masked::Layer(l.weight * scale, mask, norms),
+                )
+            };
+            let rest_needed = norms.iter().any(|n| n.rest.iter().any(|&r| r > 0.0));
+            let rest = rest_needed.then_some((rest_blocks, Masked::Rest(norms)));
+            stage_passes(staged, positive.map(masked).chain(rest), &mut last);
+        } else {
+            let weights = layers.clone().map(|l| l.weight * scale);
+            let (inv_total, rest) = uniform_norm(weights, threshold);
+            let uniform = |l: Layer<'a>| (l.pose.blocks(), F4::splat(l.weight * scale * inv_total));
+            let rest = (rest > 0.0).then_some((rest_blocks, F4::splat(rest)));
+            stage_passes(staged, positive.map(uniform).chain(rest), &mut last);
+        }
+        let finite = finish.finite();
         self.commit_staged(finite)
     }
 
@@ -316,9 +373,9 @@ impl Pose {
             let (p, r) = (p.rows(), r.rows());
             let conj = [-r.r[0], -r.r[1], -r.r[2], r.r[3]];
             let mut rows = Rows {
-                t: [0, 1, 2].map(|c| p.t[c] - r.t[c]),
+                t: rows3(|c| p.t[c] - r.t[c]),
                 r: mul_quat(&conj, &p.r),
-                s: [0, 1, 2].map(|c| p.s[c] * safe_recip4(r.s[c])),
+                s: rows3(|c| p.s[c] * safe_recip4(r.s[c])),
             };
             finish.store(&mut rows, slot, b, n, &fallback);
         }
@@ -400,11 +457,11 @@ fn mix4(a: &Rows, b: &Rows, w: F4) -> Rows {
     let u = one - w;
     let lerp = |x: F4, y: F4| x * u + y * w;
     let toward = same_hemisphere4(&b.r, &a.r);
-    let r = [0, 1, 2, 3].map(|c| a.r[c] + (toward[c] - a.r[c]) * w);
+    let r = rows4(|c| a.r[c] + (toward[c] - a.r[c]) * w);
     let mixed = Rows {
-        t: [0, 1, 2].map(|c| lerp(a.t[c], b.t[c])),
+        t: rows3(|c| lerp(a.t[c], b.t[c])),
         r: normalize_glam(&r),
-        s: [0, 1, 2].map(|c| lerp(a.s[c], b.s[c])),
+        s: rows3(|c| lerp(a.s[c], b.s[c])),
     };
     Rows::select(w.le(zero), a, &Rows::select(w.ge(one), b, &mixed))
 }
@@ -420,19 +477,19 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
     let aw = w.negate_where(negative);
     // The delta on the identity's side (its dot product with the identity is its w), then the
     // unnormalized lerp from the identity quaternion toward it by |w|.
-    let d = delta.r.map(|c| c.negate_where(delta.r[3].lt(zero)));
+    let d = rows4(|c| delta.r[c].negate_where(delta.r[3].lt(zero)));
     let identity = [zero, zero, zero, one];
-    let r = [0, 1, 2, 3].map(|c| identity[c] + (d[c] - identity[c]) * aw);
+    let r = rows4(|c| identity[c] + (d[c] - identity[c]) * aw);
     // Subtracting is multiplying by the conjugate and dividing the scale.
     let [x, y, z, w_] = r;
-    let r = [x, y, z].map(|c| c.negate_where(negative));
+    let r = rows3(|c| [x, y, z][c].negate_where(negative));
     let r = [r[0], r[1], r[2], w_];
     // Blocks without negative weights (the usual case) skip the reciprocals.
     let subtracts = negative.any();
     let applied = Rows {
-        t: [0, 1, 2].map(|c| base.t[c] + delta.t[c] * w),
+        t: rows3(|c| base.t[c] + delta.t[c] * w),
         r: mul_quat(&base.r, &r),
-        s: [0, 1, 2].map(|c| {
+        s: rows3(|c| {
             let l = one * (one - aw) + delta.s[c] * aw;
             let l = if subtracts {
                 F4::select(negative, safe_recip4(l), l)
@@ -450,91 +507,193 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
     }
 }
 
-/// Stages the weighted sum of `inputs` (blocks and their normalized positive weights, the
-/// same on every joint) one input at a time over every block, as ozz's blending job does:
-/// the first input starts the sums and sets every joint's hemisphere, the others are added
-/// aligned to it. Rotations are left unnormalized.
-fn stage_uniform<'a>(
-    staged: &mut [SoaTransform],
-    mut inputs: impl Iterator<Item = (&'a [SoaTransform], f32)>,
-) {
-    let zero = F4::splat(0.0);
-    let Some((first, w)) = inputs.next() else {
-        // No input has weight (the rest pose's makes up any shortfall, so never).
-        return;
-    };
-    let w = F4::splat(w);
-    for (out, t) in staged.iter_mut().zip(first) {
-        let t = t.rows();
-        out.store(&Rows {
-            t: t.t.map(|c| zero + c * w),
-            r: t.r.map(|c| zero + c * w),
-            s: t.s.map(|c| zero + c * w),
-        });
+/// The normalization of layers without masks, from their (scaled) weights in order: the
+/// reciprocal of the total, and the rest pose's normalized weight.
+fn uniform_norm(weights: impl Iterator<Item = f32>, threshold: f32) -> (f32, f32) {
+    let total = weights.fold(0.0f32, |sum, w| sum + w);
+    let rest = (threshold - total).max(0.0);
+    let total = total + rest;
+    // At least the threshold, unless that underflowed to 0 when scaled: then the rest pose.
+    if total == 0.0 {
+        return (0.0, 1.0);
     }
-    for (input, w) in inputs {
-        let w = F4::splat(w);
-        for ((out, t), h) in staged.iter_mut().zip(input).zip(first) {
-            let (mut sum, t) = (out.rows(), t.rows());
-            let h = h.r.map(|c| F4::load(&c));
-            sum.add_scaled(&t, &same_hemisphere4(&t.r, &h), w);
-            out.store(&sum);
+    let inv_total = 1.0 / total;
+    (inv_total, rest * inv_total)
+}
+
+/// Per block, each lane's weight normalization for `layers` (weights multiplied by `scale`,
+/// masks applied): the totals summed layer by layer over every block, then
+/// [`uniform_norm`]'s rule per lane.
+fn normalize_blocks<'a, 'n>(
+    norms: &'n mut [BlockNorm],
+    layers: impl Iterator<Item = Layer<'a>>,
+    scale: f32,
+    threshold: f32,
+) -> &'n [BlockNorm] {
+    for n in norms.iter_mut() {
+        n.inv_total = [0.0; 4];
+    }
+    for l in layers {
+        for (b, n) in norms.iter_mut().enumerate() {
+            let total = F4::load(&n.inv_total) + block_weight(l.weight * scale, l.mask, b);
+            total.store(&mut n.inv_total);
         }
     }
-}
-
-/// A weighted sum of four joints' inputs, each lane's rotations aligned to the hemisphere of
-/// its first input with a positive weight (the neighbourhood check).
-struct Sum {
-    rows: Rows,
-    hemisphere: [F4; 4],
-    /// Lanes whose first input was added, and whether that is all four.
-    started: M4,
-    all_started: bool,
-}
-
-impl Default for Sum {
-    fn default() -> Self {
-        let zero = F4::splat(0.0);
-        Self {
-            rows: Rows {
-                t: [zero; 3],
-                r: [zero; 4],
-                s: [zero; 3],
-            },
-            hemisphere: [zero; 4],
-            started: zero.lt(zero),
-            all_started: false,
-        }
+    let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
+    for n in norms.iter_mut() {
+        let total = F4::load(&n.inv_total);
+        let rest = (F4::splat(threshold) - total).max(zero);
+        let total = total + rest;
+        let empty = total.eq(zero);
+        let inv_total = F4::select(empty, zero, one / total);
+        inv_total.store(&mut n.inv_total);
+        F4::select(empty, one, rest * inv_total).store(&mut n.rest);
     }
+    norms
 }
 
-impl Sum {
-    /// Adds `t` with (normalized, non-negative) weights `w`; lanes of weight 0 add ±0, which
-    /// leaves them as they are. The first input with a positive weight in a lane sets its
-    /// hemisphere and, aligned to itself, adds as it is.
+/// Where an input of a layer blend gets its four joints' normalized weights.
+trait Weight: Copy {
+    fn lanes(&self, b: usize) -> F4;
+}
+
+/// The same weight on every joint (layers without masks).
+impl Weight for F4 {
     #[inline(always)]
-    fn add(&mut self, t: &SoaTransform, w: F4) {
-        let positive = w.gt(F4::splat(0.0));
-        if !positive.any() {
-            return;
-        }
-        let t = t.rows();
-        let q = if self.all_started {
-            same_hemisphere4(&t.r, &self.hemisphere)
-        } else {
-            let first = positive & !self.started;
-            self.started = self.started | positive;
-            self.all_started = self.started.all();
-            let h = &mut self.hemisphere;
-            *h = [0, 1, 2, 3].map(|c| F4::select(first, t.r[c], h[c]));
-            if first.all() {
-                t.r
-            } else {
-                same_hemisphere4(&t.r, h)
+    fn lanes(&self, _: usize) -> F4 {
+        *self
+    }
+}
+
+/// Weights normalized per block ([`normalize_blocks`]): a layer's (scaled) weight times its
+/// mask's, or the rest pose's.
+#[derive(Clone, Copy)]
+enum Masked<'a> {
+    Layer(f32, Option<&'a [f32]>, &'a [BlockNorm]),
+    Rest(&'a [BlockNorm]),
+}
+
+impl Weight for Masked<'_> {
+    #[inline(always)]
+    fn lanes(&self, b: usize) -> F4 {
+        match *self {
+            Masked::Layer(weight, mask, norms) => {
+                let w = F4::splat(weight);
+                let raw = mask.map_or(w, |m| w * lanes_of(m, b));
+                raw * F4::load(&norms[b].inv_total)
             }
-        };
-        self.rows.add_scaled(&t, &q, w);
+            Masked::Rest(norms) => F4::load(&norms[b].rest),
+        }
+    }
+}
+
+/// An input of a layer blend: its blocks and where its weights come from.
+type Input<'a, W> = (&'a [SoaTransform], W);
+
+/// The sums block `b` starts with: `input`'s weighted values.
+#[inline(always)]
+fn start<W: Weight>(input: &Input<'_, W>, b: usize) -> Rows {
+    let (t, w) = (input.0[b].rows(), input.1.lanes(b));
+    Rows {
+        t: rows3(|c| t.t[c] * w),
+        r: rows4(|c| t.r[c] * w),
+        s: rows3(|c| t.s[c] * w),
+    }
+}
+
+/// Adds `input`'s weighted values to block `b`'s sums, its rotations aligned to the
+/// hemisphere of the sum so far.
+#[inline(always)]
+fn add_to<W: Weight>(sum: &mut Rows, input: &Input<'_, W>, b: usize) {
+    let t = input.0[b].rows();
+    let q = same_hemisphere4(&t.r, &sum.r);
+    sum.add_scaled(&t, &q, input.1.lanes(b));
+}
+
+/// Sums `inputs` into `staged` one input at a time over every block, as ozz's blending job
+/// does: the first two inputs in one pass, each further one in its own, each input's rotations
+/// aligned to the hemisphere of the sum so far (the neighbourhood check). The last pass hands
+/// each block's sums to `last` instead of storing them.
+fn stage_passes<'a, W: Weight>(
+    staged: &mut [SoaTransform],
+    inputs: impl Iterator<Item = Input<'a, W>>,
+    mut last: impl FnMut(usize, &mut Rows, &mut SoaTransform),
+) {
+    let mut inputs = inputs.peekable();
+    // The rest pose comes last and is there whenever no layer has a positive weight.
+    let Some(first) = inputs.next() else { return };
+    let Some(second) = inputs.next() else {
+        return pass(staged, Start(first), Some(&mut last));
+    };
+    let first_two = StartTwo(first, second);
+    if inputs.peek().is_none() {
+        return pass(staged, first_two, Some(&mut last));
+    }
+    pass(staged, first_two, None::<&mut fn(_, &mut _, &mut _)>);
+    while let Some(input) = inputs.next() {
+        let more = AddTo(input);
+        if inputs.peek().is_none() {
+            return pass(staged, more, Some(&mut last));
+        }
+        pass(staged, more, None::<&mut fn(_, &mut _, &mut _)>);
+    }
+}
+
+/// The sums a pass of [`stage_passes`] computes for block `b` (staged as `out`).
+trait Sums {
+    fn sums(&self, b: usize, out: &SoaTransform) -> Rows;
+}
+
+/// One input's weighted values.
+struct Start<'a, W>(Input<'a, W>);
+/// Two inputs' weighted sum.
+struct StartTwo<'a, W>(Input<'a, W>, Input<'a, W>);
+/// An input added to the staged sums.
+struct AddTo<'a, W>(Input<'a, W>);
+
+impl<W: Weight> Sums for Start<'_, W> {
+    #[inline(always)]
+    fn sums(&self, b: usize, _: &SoaTransform) -> Rows {
+        start(&self.0, b)
+    }
+}
+
+impl<W: Weight> Sums for StartTwo<'_, W> {
+    #[inline(always)]
+    fn sums(&self, b: usize, _: &SoaTransform) -> Rows {
+        let mut sum = start(&self.0, b);
+        add_to(&mut sum, &self.1, b);
+        sum
+    }
+}
+
+impl<W: Weight> Sums for AddTo<'_, W> {
+    #[inline(always)]
+    fn sums(&self, b: usize, out: &SoaTransform) -> Rows {
+        let mut sum = out.rows();
+        add_to(&mut sum, &self.0, b);
+        sum
+    }
+}
+
+/// One pass of [`stage_passes`] over every block: the sums stored, or handed to `last`.
+#[inline(always)]
+fn pass(
+    staged: &mut [SoaTransform],
+    sums: impl Sums,
+    last: Option<&mut impl FnMut(usize, &mut Rows, &mut SoaTransform)>,
+) {
+    match last {
+        Some(last) => {
+            for (b, out) in staged.iter_mut().enumerate() {
+                last(b, &mut sums.sums(b, out), out);
+            }
+        }
+        None => {
+            for (b, out) in staged.iter_mut().enumerate() {
+                out.store(&sums.sums(b, out));
+            }
+        }
     }
 }
 
@@ -549,45 +708,14 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
     }
 }
 
-/// One joint's weight normalization: the layers' weights sum in f64 (so huge finite weights
-/// still normalize), the rest pose makes up any shortfall below the threshold, and each weight
-/// is divided by the total (multiplied by its reciprocal, computed once).
-#[derive(Clone, Copy)]
-struct Weights {
-    inv_total: f64,
-    /// The rest pose's normalized weight.
-    rest: f32,
-}
-
-impl Weights {
-    fn new(layer_weights: impl Iterator<Item = f32>, threshold: f32) -> Self {
-        Self::of_sum(layer_weights.map(f64::from).sum(), threshold)
-    }
-
-    /// [`Self::new`] for four joints at once, from each layer's four weights.
-    fn lanes(layer_weights: impl Iterator<Item = [f32; 4]>, threshold: f32) -> [Self; 4] {
-        let mut sums = [0.0f64; 4];
-        for w in layer_weights {
-            for (sum, w) in sums.iter_mut().zip(w) {
-                *sum += f64::from(w);
-            }
-        }
-        sums.map(|sum| Self::of_sum(sum, threshold))
-    }
-
-    /// The normalization for layer weights summing to `sum`.
-    fn of_sum(sum: f64, threshold: f32) -> Self {
-        let rest = (f64::from(threshold) - sum).max(0.0);
-        // At least the (positive) threshold, so the reciprocal is finite.
-        let inv_total = 1.0 / (sum + rest);
-        Self {
-            inv_total,
-            rest: (rest * inv_total) as f32,
-        }
-    }
-
-    /// A layer's normalized weight.
-    fn of(&self, weight: f32) -> f32 {
-        (f64::from(weight) * self.inv_total) as f32
+/// The power of two that brings `largest` (a positive finite weight or threshold) to at
+/// most 2^100, or 1 when it already is: layer weights and the threshold scaled by it sum in
+/// `f32` without overflow, and keep their ratios exactly.
+fn weight_scale(largest: f32) -> f32 {
+    let exponent = (largest.to_bits() >> 23) as i32 - 127;
+    if exponent < 100 {
+        1.0
+    } else {
+        f32::from_bits(((127 + 99 - exponent) as u32) << 23)
     }
 }

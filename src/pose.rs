@@ -32,6 +32,16 @@ pub struct Pose {
     model: Vec<Transform>,
     /// Scratch for blends that work on model-space rotations (three per joint).
     pub(crate) rotations: Vec<Quat>,
+    /// Scratch for masked layer blends: per block, each lane's weight normalization.
+    norms: Vec<BlockNorm>,
+}
+
+/// One block's layer-weight normalization (see [`crate::Pose::blend_layers`]): the reciprocal
+/// of each lane's total weight, and the rest pose's normalized weight.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BlockNorm {
+    pub inv_total: [f32; 4],
+    pub rest: [f32; 4],
 }
 
 /// A pose's buffers borrowed apart: the staging blocks (scratch until
@@ -40,6 +50,7 @@ pub(crate) struct Staging<'a> {
     pub staged: &'a mut [SoaTransform],
     pub local: &'a [SoaTransform],
     pub skeleton: &'a Skeleton,
+    pub norms: &'a mut [BlockNorm],
 }
 
 /// A read-only view of a pose's local transforms, joint by joint (see [`Pose::local`]).
@@ -165,12 +176,14 @@ impl Pose {
     pub fn new(skeleton: Arc<Skeleton>) -> Self {
         let n = skeleton.joint_count();
         let local = skeleton.rest_blocks().to_vec();
+        let local_blocks = local.len();
         Self {
             skeleton,
             staged: local.clone(),
             local,
             model: vec![Transform::IDENTITY; n],
             rotations: vec![Quat::IDENTITY; 3 * n],
+            norms: vec![BlockNorm::default(); local_blocks],
         }
     }
 
@@ -203,6 +216,7 @@ impl Pose {
             staged: &mut self.staged,
             local: &self.local,
             skeleton: &self.skeleton,
+            norms: &mut self.norms,
         }
     }
 

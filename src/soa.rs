@@ -82,6 +82,19 @@ impl SoaTransform {
     }
 }
 
+/// `[f(0), f(1), f(2)]`: rows built one by one rather than by `array::map`, whose copies the
+/// optimizer leaves in some of these hot loops.
+#[inline(always)]
+pub(crate) fn rows3(f: impl Fn(usize) -> F4) -> [F4; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// [`rows3`] for four rows.
+#[inline(always)]
+pub(crate) fn rows4(f: impl Fn(usize) -> F4) -> [F4; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
 /// A block's rows in registers: the form every four-joint kernel works on.
 #[derive(Clone, Copy)]
 pub(crate) struct Rows {
@@ -111,9 +124,9 @@ impl Rows {
     pub fn select(m: M4, a: &Rows, b: &Rows) -> Rows {
         let pick = |x: F4, y: F4| F4::select(m, x, y);
         Rows {
-            t: [0, 1, 2].map(|c| pick(a.t[c], b.t[c])),
-            r: [0, 1, 2, 3].map(|c| pick(a.r[c], b.r[c])),
-            s: [0, 1, 2].map(|c| pick(a.s[c], b.s[c])),
+            t: rows3(|c| pick(a.t[c], b.t[c])),
+            r: rows4(|c| pick(a.r[c], b.r[c])),
+            s: rows3(|c| pick(a.s[c], b.s[c])),
         }
     }
 
@@ -123,8 +136,8 @@ impl Rows {
     #[inline(always)]
     pub fn probe_ts(&self) -> F4 {
         let zero = F4::splat(0.0);
-        let [t0, t1, t2] = self.t.map(|v| v * zero);
-        let [s0, s1, s2] = self.s.map(|v| v * zero);
+        let [t0, t1, t2] = rows3(|c| self.t[c] * zero);
+        let [s0, s1, s2] = rows3(|c| self.s[c] * zero);
         ((t0 + t1) + (t2 + s0)) + (s1 + s2)
     }
 
@@ -133,7 +146,7 @@ impl Rows {
     #[inline(always)]
     pub fn probe(&self) -> F4 {
         let zero = F4::splat(0.0);
-        let [x, y, z, w] = self.r.map(|v| v * zero);
+        let [x, y, z, w] = rows4(|c| self.r[c] * zero);
         self.probe_ts() + ((x + y) + (z + w))
     }
 }
@@ -151,7 +164,7 @@ pub(crate) fn dot4(a: &[F4; 4], b: &[F4; 4]) -> F4 {
 #[inline(always)]
 pub(crate) fn same_hemisphere4(q: &[F4; 4], reference: &[F4; 4]) -> [F4; 4] {
     let flip = dot_seq(reference, q).lt(F4::splat(0.0));
-    q.map(|c| c.negate_where(flip))
+    rows4(|c| q[c].negate_where(flip))
 }
 
 /// Normalizes four quaternion lanes the way [`crate::rotation::normalize_robust`] does when
@@ -184,7 +197,7 @@ pub(crate) fn dot_seq(a: &[F4; 4], b: &[F4; 4]) -> F4 {
 #[inline(always)]
 pub(crate) fn normalize_glam(q: &[F4; 4]) -> [F4; 4] {
     let inv = F4::splat(1.0) / dot_seq(q, q).sqrt();
-    q.map(|c| c * inv)
+    rows4(|c| q[c] * inv)
 }
 
 /// glam's `Quat * Quat` per lane, its operations in its order.
@@ -210,6 +223,9 @@ pub(crate) fn safe_recip4(v: F4) -> F4 {
 /// Four joints' weights from a per-joint slice (0 past its end).
 #[inline(always)]
 pub(crate) fn lanes_of(weights: &[f32], block: usize) -> F4 {
+    if let Some(w) = weights.get(4 * block..4 * block + 4) {
+        return F4::load(w.try_into().expect("four weights"));
+    }
     let mut w = [0.0; 4];
     for (w, v) in w.iter_mut().zip(&weights[(4 * block).min(weights.len())..]) {
         *w = *v;
