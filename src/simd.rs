@@ -81,6 +81,10 @@ mod backend {
         }
     }
     #[inline(always)]
+    pub fn shuffle<const M: i32>(low: Raw, high: Raw) -> Raw {
+        unsafe { _mm_shuffle_ps::<M>(low, high) }
+    }
+    #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
         unsafe {
             let weights = _mm_setr_epi32(1, 2, 4, 8);
@@ -173,6 +177,13 @@ mod backend {
         }
     }
     #[inline(always)]
+    pub fn shuffle<const M: i32>(low: Raw, high: Raw) -> Raw {
+        let (mut l, mut h) = ([0.0; 4], [0.0; 4]);
+        store(low, &mut l);
+        store(high, &mut h);
+        load(&super::shuffled::<M>(l, h))
+    }
+    #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
         let weights: [u32; 4] = [1, 2, 4, 8];
         unsafe { vtstq_u32(vdupq_n_u32(bits), vld1q_u32(weights.as_ptr())) }
@@ -235,9 +246,27 @@ mod backend {
         std::array::from_fn(|k| std::array::from_fn(|i| r[i][k]))
     }
     #[inline(always)]
+    pub fn shuffle<const M: i32>(low: Raw, high: Raw) -> Raw {
+        super::shuffled::<M>(low, high)
+    }
+    #[inline(always)]
     pub fn from_bits(bits: u32) -> RawMask {
         std::array::from_fn(|i| bits & (1 << i) != 0)
     }
+}
+
+/// The selector of [`F4::shuffle`] that puts lanes `lanes[0]`, `lanes[1]` of its first operand
+/// and `lanes[2]`, `lanes[3]` of its second in lanes 0 to 3 (SSE's `_MM_SHUFFLE` in lane order).
+pub const fn shuffle_mask(lanes: [u32; 4]) -> i32 {
+    (lanes[0] | lanes[1] << 2 | lanes[2] << 4 | lanes[3] << 6) as i32
+}
+
+/// [`F4::shuffle`] on arrays: the backends without a two-operand shuffle instruction.
+#[cfg(any(miri, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn shuffled<const M: i32>(low: [f32; 4], high: [f32; 4]) -> [f32; 4] {
+    let lane = |k: i32| (M >> (2 * k) & 3) as usize;
+    [low[lane(0)], low[lane(1)], high[lane(2)], high[lane(3)]]
 }
 
 /// Four `f32` lanes, each computed exactly as scalar code would.
@@ -284,6 +313,13 @@ impl F4 {
     #[inline(always)]
     pub fn transpose(rows: [F4; 4]) -> [F4; 4] {
         backend::transpose(rows.map(|r| r.0)).map(F4)
+    }
+    /// Lanes moved, not computed: lanes 0 and 1 of `self` and lanes 2 and 3 of `high`, picked by
+    /// `M` (from [`shuffle_mask`]) like SSE's `shufps`; `a.shuffle::<M>(a)` permutes `a`.
+    #[inline(always)]
+    pub fn shuffle<const M: i32>(self, high: F4) -> F4 {
+        const { assert!(M >= 0 && M < 256, "a shuffle selector has 8 bits") };
+        Self(backend::shuffle::<M>(self.0, high.0))
     }
     /// Correctly rounded square root per lane.
     #[inline(always)]
@@ -475,6 +511,42 @@ mod tests {
                 check_lanes(a.try_into().unwrap(), b.try_into().unwrap());
             }
         }
+    }
+
+    /// `low.shuffle::<M>(high)` holds lanes `M & 3`, `M >> 2 & 3` of `low` and `M >> 4 & 3`,
+    /// `M >> 6 & 3` of `high`, every bit pattern intact (NaN payloads and signed zeros too).
+    fn check_shuffle<const M: i32>(low: [f32; 4], high: [f32; 4]) {
+        let got = F4::from_array(low).shuffle::<M>(F4::from_array(high));
+        let pick = |k: i32| (M >> (2 * k) & 3) as usize;
+        let want = [low[pick(0)], low[pick(1)], high[pick(2)], high[pick(3)]];
+        assert_eq!(bits(got.to_array()), bits(want), "selector {M:#04x}");
+    }
+
+    /// Calls `$check::<M>$args` for each of the 256 shuffle selectors `M`.
+    macro_rules! every_selector {
+        ($check:ident $args:tt) => { every_selector!(@1 $check $args; 0 1 2 3); };
+        (@1 $check:ident $args:tt; $($a:literal)*) => {
+            $(every_selector!(@2 $check $args $a; 0 1 2 3);)*
+        };
+        (@2 $check:ident $args:tt $a:literal; $($b:literal)*) => {
+            $(every_selector!(@3 $check $args $a $b; 0 1 2 3);)*
+        };
+        (@3 $check:ident $args:tt $a:literal $b:literal; $($c:literal)*) => {
+            $(every_selector!(@4 $check $args $a $b $c; 0 1 2 3);)*
+        };
+        (@4 $check:ident $args:tt $a:literal $b:literal $c:literal; $($d:literal)*) => {
+            $($check::<{ $a | $b << 2 | $c << 4 | $d << 6 }> $args;)*
+        };
+    }
+
+    // Every selector on lanes that are all distinct bit patterns, special values included
+    // (the backend Miri runs, and SSE's `shufps` or NEON's permutes on the others).
+    #[test]
+    fn shuffles_move_lanes() {
+        let low = [1.5, -0.0, f32::from_bits(0x7fc0_1234), 1e-40];
+        let high = [f32::NEG_INFINITY, 0.0, -2.25, f32::from_bits(0xffc0_0042)];
+        every_selector!(check_shuffle(low, high));
+        assert_eq!(shuffle_mask([1, 2, 0, 3]), 0b11_00_10_01);
     }
 
     proptest! {
