@@ -258,6 +258,7 @@ mod backend {
 /// The selector of [`F4::shuffle`] that puts lanes `lanes[0]`, `lanes[1]` of its first operand
 /// and `lanes[2]`, `lanes[3]` of its second in lanes 0 to 3 (SSE's `_MM_SHUFFLE` in lane order).
 pub const fn shuffle_mask(lanes: [u32; 4]) -> i32 {
+    assert!(lanes[0] < 4 && lanes[1] < 4 && lanes[2] < 4 && lanes[3] < 4);
     (lanes[0] | lanes[1] << 2 | lanes[2] << 4 | lanes[3] << 6) as i32
 }
 

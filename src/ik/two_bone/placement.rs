@@ -58,7 +58,7 @@ impl Placement {
 
 /// One validated chain and target for the kernel's one-chain form.
 #[inline(always)]
-pub(super) fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
+pub(super) fn one_chain(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
     KernelChain {
         a: P3::new(input[0].translation),
         b: P3::new(input[1].translation),

@@ -9,7 +9,7 @@ use super::input::{is_clean, read_chain};
 use super::kernel::Placed;
 use super::lanes::Vector;
 use super::packed::{P3, P4};
-use super::placement::{one_lane, Placement};
+use super::placement::{one_chain, Placement};
 use super::settings::{EndRotation, TwoBoneIkSettings, TwoBoneTarget};
 use super::{general, kernel};
 use crate::error::Result;
@@ -44,7 +44,7 @@ pub(super) fn solve_packed<T: TransformAccess>(
     if !is_clean(&input, target) {
         return None;
     }
-    let placed = kernel::place(s, &one_lane(&input, target));
+    let placed = kernel::place(s, &one_chain(&input, target));
     if !placed.ok {
         return None;
     }
@@ -62,7 +62,7 @@ pub(super) fn solve(
     target: &TwoBoneTarget,
 ) -> Result<(Option<Solved>, IkResult)> {
     if uses_kernel(s, target.pole.is_some()) {
-        let placed = kernel::place(s, &one_lane(input, target));
+        let placed = kernel::place(s, &one_chain(input, target));
         if placed.ok {
             let done = finishes_early(s).then(|| finish_packed(s, input, target, &placed));
             if let Some((solved, result)) = done.flatten() {
@@ -178,16 +178,16 @@ mod tests {
             });
             let wide = kernel::place(&settings, &gather(&group));
             for (j, (input, target)) in group.iter().enumerate() {
-                let scalar = kernel::place(&settings, &one_lane(input, target));
+                let one = kernel::place(&settings, &one_chain(input, target));
                 let (lanes, ok) = Placement::lanes(&wide);
                 let lane = lanes[j];
-                prop_assert_eq!(scalar.ok, ok[j]);
+                prop_assert_eq!(one.ok, ok[j]);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                prop_assert_eq!(bits(&scalar.b.vec3().to_array()), bits(&lane.b.to_array()));
-                prop_assert_eq!(bits(&scalar.c.vec3().to_array()), bits(&lane.c.to_array()));
-                prop_assert_eq!(bits(&scalar.root.quat().to_array()), bits(&lane.root.to_array()));
-                prop_assert_eq!(bits(&scalar.mid.quat().to_array()), bits(&lane.mid.to_array()));
-                if scalar.ok {
+                prop_assert_eq!(bits(&one.b.vec3().to_array()), bits(&lane.b.to_array()));
+                prop_assert_eq!(bits(&one.c.vec3().to_array()), bits(&lane.c.to_array()));
+                prop_assert_eq!(bits(&one.root.quat().to_array()), bits(&lane.root.to_array()));
+                prop_assert_eq!(bits(&one.mid.quat().to_array()), bits(&lane.mid.to_array()));
+                if one.ok {
                     let general = general::place(&settings, input, target);
                     let scale = 1.0 + general.length;
                     // Near full extension the joint's distance from the aim line is a square
@@ -223,7 +223,7 @@ mod tests {
         ) {
             let settings = TwoBoneIkSettings { end_rotation, ..settings };
             target.rotation = rotation;
-            let placed = kernel::place(&settings, &one_lane(&input, &target));
+            let placed = kernel::place(&settings, &one_chain(&input, &target));
             prop_assume!(placed.ok);
             let packed = finish_packed(&settings, &input, &target, &placed);
             let full = finish(&settings, &input, &target, Placement::lane(&placed));
