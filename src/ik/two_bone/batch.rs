@@ -5,7 +5,7 @@ use super::finish::{finish, Solved};
 use super::input::{is_clean, validated_chain};
 use super::placement::Placement;
 use super::settings::{TwoBoneIkSettings, TwoBoneTarget};
-use super::single::place;
+use super::single;
 use super::wide::{self, Chains4, Solved4};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ik::chain_batch::batch_outcome;
@@ -174,5 +174,5 @@ fn one(
     } else {
         (validated_chain(input)?, target.validated()?)
     };
-    finish(s, &input, &target, place(s, &input, &target))
+    single::solve(s, &input, &target)
 }

@@ -101,6 +101,13 @@ pub(super) fn finish(
     Ok((Some(solved), result(error, tolerance)))
 }
 
+/// Whether kernel placements are finished before [`finish`] (four in lanes, or one packed):
+/// full weight and minimal-arc joint rotations (blending and twist stay with `finish`).
+#[inline(always)]
+pub(super) fn finishes_early(s: &TwoBoneIkSettings) -> bool {
+    s.weight == 1.0 && !s.keep_twist
+}
+
 /// Absolute reach tolerance for a chain of `length` (of one chain or four in lanes).
 #[inline(always)]
 pub(super) fn tolerance<L: Lane>(length: L) -> L {

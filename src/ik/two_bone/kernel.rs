@@ -20,28 +20,28 @@
 //! min/max clamp swallows their NaN, which its `ok` mask catches and the general path's
 //! clamp reports as an overflow).
 
-use super::lanes::{Lane, Q, V3};
+use super::lanes::{Form, Vector};
 use super::settings::TwoBoneIkSettings;
 use super::stretch::{softened, stretched};
 
 /// One chain, or four side by side: positions and rotations of root, joint and end, the goal
 /// and the optional pole, all in model space with unit rotations.
-pub(super) struct KernelChain<L> {
-    pub a: V3<L>,
-    pub b: V3<L>,
-    pub c: V3<L>,
-    pub root: Q<L>,
-    pub mid: Q<L>,
-    pub goal: V3<L>,
-    pub pole: Option<V3<L>>,
+pub(super) struct KernelChain<L: Form> {
+    pub a: L::V,
+    pub b: L::V,
+    pub c: L::V,
+    pub root: L::Q,
+    pub mid: L::Q,
+    pub goal: L::V,
+    pub pole: Option<L::V>,
 }
 
 /// New joint and end positions, root and joint rotations, and the input chain length.
-pub(super) struct Placed<L: Lane> {
-    pub b: V3<L>,
-    pub c: V3<L>,
-    pub root: Q<L>,
-    pub mid: Q<L>,
+pub(super) struct Placed<L: Form> {
+    pub b: L::V,
+    pub c: L::V,
+    pub root: L::Q,
+    pub mid: L::Q,
     pub length: L,
     /// Lanes placed to full precision; the others must use the general path.
     pub ok: L::Mask,
@@ -58,7 +58,7 @@ pub(super) fn applies(settings: &TwoBoneIkSettings, has_pole: bool) -> bool {
 /// minimal-arc rotations. Written for a short dependency chain: no division waits on another where a product of
 /// known lengths will do, since a single solve is bound by sqrt and division latency.
 #[inline(always)]
-pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
+pub(super) fn place<L: Form>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Placed<L> {
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let upper = k.b - k.a;
     let lower = k.c - k.b;
@@ -73,8 +73,8 @@ pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let dir = to_goal.scale(one / goal_dist);
 
     let (bend, bend_len, bend_ok) = match k.pole {
-        Some(p) => toward_pole(p - k.a, to_goal, goal_sq, tiny),
-        None => carried(upper, upper_sq, k.c - k.a, to_goal, goal_sq, dir, tiny),
+        Some(p) => toward_pole::<L>(p - k.a, to_goal, goal_sq, tiny),
+        None => carried::<L>(upper, upper_sq, k.c - k.a, to_goal, goal_sq, dir, tiny),
     };
     let finite = L::splat(f32::MAX).ge(length + goal_dist + bend_len);
     let mut ok = finite & goal_dist.gt(tiny) & l1.gt(tiny) & l2.gt(tiny) & bend_ok;
@@ -101,13 +101,13 @@ pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
     let to_aim = k.a + dir.scale(dist) - b;
     let aim_len = to_aim.dot(to_aim).sqrt();
     let bent = aim_len.gt(tiny) & !straight;
-    let lower_vec = V3::select(bent, to_aim, dir);
+    let lower_vec = <L::V as Vector<L>>::select(bent, to_aim, dir);
     let lower_len = L::select(bent, aim_len, one);
     let c = b + lower_vec.scale(u2 / lower_len);
 
     // Minimal arcs from the old bone directions to the new ones, in half-angle form.
-    let (root, d1) = turn(upper, l1, upper_vec, u1, k.root);
-    let (mid, d2) = turn(lower, l2, lower_vec, lower_len, k.mid);
+    let (root, d1) = turn::<L>(upper, l1, upper_vec, u1, k.root);
+    let (mid, d2) = turn::<L>(lower, l2, lower_vec, lower_len, k.mid);
     let half_turn = L::splat(-0.99);
     ok = ok & d1.gt(half_turn * l1 * u1) & d2.gt(half_turn * l2 * lower_len);
     Placed {
@@ -125,7 +125,7 @@ pub(super) fn place<L: Lane>(s: &TwoBoneIkSettings, k: &KernelChain<L>) -> Place
 /// distance so it need not wait for `dir`; one pass is exact enough unless the pole is within
 /// 30 degrees of the aim line.
 #[inline(always)]
-fn toward_pole<L: Lane>(v: V3<L>, to_goal: V3<L>, goal_sq: L, tiny: L) -> (V3<L>, L, L::Mask) {
+fn toward_pole<L: Form>(v: L::V, to_goal: L::V, goal_sq: L, tiny: L) -> (L::V, L, L::Mask) {
     let w = v - to_goal.scale(v.dot(to_goal) / goal_sq);
     let w_sq = w.dot(w);
     let w_len = w_sq.sqrt();
@@ -141,15 +141,15 @@ fn toward_pole<L: Lane>(v: V3<L>, to_goal: V3<L>, goal_sq: L, tiny: L) -> (V3<L>
 /// `m |e||g| + (m (e·g) − e (m·g))` so only the last addition waits on the square root. The
 /// cross product with `dir` is perpendicular to the aim line to rounding.
 #[inline(always)]
-fn carried<L: Lane>(
-    upper: V3<L>,
+fn carried<L: Form>(
+    upper: L::V,
     upper_sq: L,
-    e: V3<L>,
-    to_goal: V3<L>,
+    e: L::V,
+    to_goal: L::V,
     goal_sq: L,
-    dir: V3<L>,
+    dir: L::V,
     tiny: L,
-) -> (V3<L>, L, L::Mask) {
+) -> (L::V, L, L::Mask) {
     let m = e.cross(upper);
     let e_sq = e.dot(e);
     let eg = (e_sq * goal_sq).sqrt();
@@ -176,14 +176,7 @@ fn carried<L: Lane>(
 /// `to_len`), and their dot product (the half-angle form loses precision near a half turn).
 /// No division: the arc is scaled by `from_len * to_len`, and the product is normalized.
 #[inline(always)]
-fn turn<L: Lane>(from: V3<L>, from_len: L, to: V3<L>, to_len: L, rotation: Q<L>) -> (Q<L>, L) {
+fn turn<L: Form>(from: L::V, from_len: L, to: L::V, to_len: L, rotation: L::Q) -> (L::Q, L) {
     let d = from.dot(to);
-    let axis = from.cross(to);
-    let arc = Q {
-        x: axis.x,
-        y: axis.y,
-        z: axis.z,
-        w: from_len * to_len + d,
-    };
-    (arc.mul(rotation).normalize(), d)
+    (L::turn(from.cross(to), from_len * to_len + d, rotation), d)
 }

@@ -1,5 +1,6 @@
-//! Arithmetic over one chain (`f32`) or four side by side (`F4` lanes), so one branch-free
-//! kernel serves single solves and SIMD batches with bit-identical results.
+//! Arithmetic over one chain (`f32` scalars, vectors packed in registers by `packed`) or four
+//! side by side (`F4` lanes), so one branch-free kernel serves single solves and SIMD batches
+//! with bit-identical results.
 //!
 //! Only IEEE-exact operations are used (add, sub, mul, div, sqrt, compare, select) plus a
 //! per-lane `exp`, and `min`/`max` follow SSE's operand order in both forms, so lane `i` of an
@@ -9,6 +10,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Neg, Not, Sub};
 
 use glam::{Quat, Vec3, Vec3A};
 
+use super::packed::{self, P3, P4};
 use crate::simd::{F4, M4};
 
 /// A float, or four floats computed lane by lane.
@@ -32,6 +34,48 @@ pub(crate) trait Lane:
     fn gt(self, o: Self) -> Self::Mask;
     fn ge(self, o: Self) -> Self::Mask;
     fn select(m: Self::Mask, if_true: Self, if_false: Self) -> Self;
+}
+
+/// The kernel's scalars with their vectors and quaternions: one chain's (`f32`, with packed
+/// vectors) or four chains' (`F4`, with vectors of lanes).
+pub(crate) trait Form: Lane {
+    type V: Vector<Self>;
+    type Q: Copy;
+    /// `(arc * q).normalize()` for the quaternion `arc = (axis, w)`.
+    fn turn(axis: Self::V, w: Self, q: Self::Q) -> Self::Q;
+}
+
+/// A 3-vector of `L`s.
+pub(crate) trait Vector<L: Lane>: Copy + Add<Output = Self> + Sub<Output = Self> {
+    /// `(x x' + y y') + z z'`.
+    fn dot(self, o: Self) -> L;
+    fn cross(self, o: Self) -> Self;
+    fn scale(self, s: L) -> Self;
+    fn select(m: L::Mask, t: Self, f: Self) -> Self;
+}
+
+impl Form for f32 {
+    type V = P3;
+    type Q = P4;
+    #[inline(always)]
+    fn turn(axis: P3, w: f32, q: P4) -> P4 {
+        packed::arc_mul(axis, w, q).normalize()
+    }
+}
+
+impl Form for F4 {
+    type V = V3<F4>;
+    type Q = Q<F4>;
+    #[inline(always)]
+    fn turn(axis: V3<F4>, w: F4, q: Q<F4>) -> Q<F4> {
+        let arc = Q {
+            x: axis.x,
+            y: axis.y,
+            z: axis.z,
+            w,
+        };
+        arc.mul(q).normalize()
+    }
 }
 
 impl Lane for f32 {
@@ -127,24 +171,31 @@ impl<L: Lane> V3<L> {
             z: zero,
         }
     }
-    pub fn dot(self, o: Self) -> L {
+}
+
+impl<L: Lane> Vector<L> for V3<L> {
+    #[inline(always)]
+    fn dot(self, o: Self) -> L {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
-    pub fn cross(self, o: Self) -> Self {
+    #[inline(always)]
+    fn cross(self, o: Self) -> Self {
         V3 {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
             z: self.x * o.y - self.y * o.x,
         }
     }
-    pub fn scale(self, s: L) -> Self {
+    #[inline(always)]
+    fn scale(self, s: L) -> Self {
         V3 {
             x: self.x * s,
             y: self.y * s,
             z: self.z * s,
         }
     }
-    pub fn select(m: L::Mask, t: Self, f: Self) -> Self {
+    #[inline(always)]
+    fn select(m: L::Mask, t: Self, f: Self) -> Self {
         V3 {
             x: L::select(m, t.x, f.x),
             y: L::select(m, t.y, f.y),
@@ -222,39 +273,6 @@ impl<L: Lane> Q<L> {
             z: self.z * inv,
             w: self.w * inv,
         }
-    }
-}
-
-impl From<Vec3> for V3<f32> {
-    fn from(v: Vec3) -> Self {
-        V3 {
-            x: v.x,
-            y: v.y,
-            z: v.z,
-        }
-    }
-}
-
-impl From<V3<f32>> for Vec3 {
-    fn from(v: V3<f32>) -> Self {
-        Vec3::new(v.x, v.y, v.z)
-    }
-}
-
-impl From<Quat> for Q<f32> {
-    fn from(q: Quat) -> Self {
-        Q {
-            x: q.x,
-            y: q.y,
-            z: q.z,
-            w: q.w,
-        }
-    }
-}
-
-impl From<Q<f32>> for Quat {
-    fn from(q: Q<f32>) -> Self {
-        Quat::from_xyzw(q.x, q.y, q.z, q.w)
     }
 }
 

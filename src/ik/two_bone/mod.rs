@@ -15,6 +15,7 @@ mod general;
 mod input;
 mod kernel;
 mod lanes;
+mod packed;
 mod placement;
 mod settings;
 mod single;
@@ -33,9 +34,7 @@ use crate::ik::access::TransformAccess;
 use crate::ik::IkResult;
 use crate::pose::Pose;
 use crate::transform::{finite, Transform};
-use finish::finish;
 use input::{is_clean, read_chain, validated_chain};
-use single::place;
 
 /// A two-bone IK solver: validated settings, reusable across chains and threads (it keeps no
 /// per-solve state, so `&self` solves are safe to share).
@@ -65,7 +64,24 @@ impl TwoBoneIk {
 
     /// Solves a chain of three model-space transforms (root, joint, end) in place, in any
     /// layout that implements [`TransformAccess`]. On error the chain is left untouched.
+    #[inline(always)]
     pub fn solve<T: TransformAccess>(
+        &self,
+        chain: &mut [T; 3],
+        target: &TwoBoneTarget,
+    ) -> Result<IkResult> {
+        // The common case whole in registers, inlined into the caller; the rest out of line.
+        if single::packed_applies(&self.settings, target.pole.is_some()) {
+            if let Some(result) = single::solve_packed(&self.settings, chain, target) {
+                return Ok(result);
+            }
+        }
+        self.solve_checked(chain, target)
+    }
+
+    /// [`solve`](Self::solve) for every input: checked (and normalized) where it is not clean,
+    /// placed by the kernel or the general path, finished.
+    fn solve_checked<T: TransformAccess>(
         &self,
         chain: &mut [T; 3],
         target: &TwoBoneTarget,
@@ -76,8 +92,7 @@ impl TwoBoneIk {
             input = validated_chain(&input)?;
             target = target.validated()?;
         }
-        let placed = place(&self.settings, &input, &target);
-        let (solved, result) = finish(&self.settings, &input, &target, placed)?;
+        let (solved, result) = single::solve(&self.settings, &input, &target)?;
         if let Some(solved) = solved {
             solved.write(chain);
         }

@@ -1,11 +1,12 @@
 //! A placement (where a solve puts the joint and end, with the new root and joint rotations)
 //! and the glue between chains of transforms and the kernel's lanes.
 
-use glam::{Quat, Vec3, Vec3A};
+use glam::{Quat, Vec3A};
 
 use super::kernel::{KernelChain, Placed};
 #[cfg(test)]
 use super::lanes::{Q, V3};
+use super::packed::{P3, P4};
 use super::settings::TwoBoneTarget;
 use crate::simd::F4;
 use crate::transform::Transform;
@@ -26,10 +27,10 @@ impl Placement {
     #[inline(always)]
     pub(super) fn lane(placed: &Placed<f32>) -> Self {
         Placement {
-            b: Vec3::from(placed.b).into(),
-            c: Vec3::from(placed.c).into(),
-            root: placed.root.into(),
-            mid: placed.mid.into(),
+            b: placed.b.vec3().into(),
+            c: placed.c.vec3().into(),
+            root: placed.root.quat(),
+            mid: placed.mid.quat(),
             length: placed.length,
         }
     }
@@ -55,17 +56,17 @@ impl Placement {
     }
 }
 
-/// One validated chain and target for the kernel's scalar form.
+/// One validated chain and target for the kernel's one-chain form.
 #[inline(always)]
-pub(super) fn one_lane(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
+pub(super) fn one_chain(input: &[Transform; 3], target: &TwoBoneTarget) -> KernelChain<f32> {
     KernelChain {
-        a: input[0].translation.into(),
-        b: input[1].translation.into(),
-        c: input[2].translation.into(),
-        root: input[0].rotation.into(),
-        mid: input[1].rotation.into(),
-        goal: target.position.into(),
-        pole: target.pole.map(Into::into),
+        a: P3::new(input[0].translation),
+        b: P3::new(input[1].translation),
+        c: P3::new(input[2].translation),
+        root: P4::new(input[0].rotation),
+        mid: P4::new(input[1].rotation),
+        goal: P3::new(target.position),
+        pole: target.pole.map(P3::new),
     }
 }
 

@@ -6,9 +6,9 @@
 
 use glam::{Quat, Vec3};
 
-use super::finish::{tolerance, Solved};
+use super::finish::{finishes_early, tolerance, Solved};
 use super::kernel::{self, KernelChain, Placed};
-use super::lanes::{Q, V3};
+use super::lanes::{Vector, Q, V3};
 use super::settings::{EndRotation, TwoBoneIkSettings, TwoBoneTarget};
 use crate::ik::IkResult;
 use crate::simd::{F4, M4};
@@ -154,12 +154,6 @@ pub(crate) fn clean(chains: &Chains4) -> u32 {
     chains.clean()
 }
 
-/// Whether lanes finish solves with these settings: full weight and minimal-arc joint
-/// rotations (blending and twist stay with the single solve's finish).
-fn finishes_in_lanes(s: &TwoBoneIkSettings) -> bool {
-    s.weight == 1.0 && !s.keep_twist
-}
-
 /// Checks, places and (where the settings allow) finishes four chains.
 #[inline(always)]
 pub(crate) fn solve(s: &TwoBoneIkSettings, c: &Chains4) -> Pass4 {
@@ -183,9 +177,9 @@ pub(crate) fn solve(s: &TwoBoneIkSettings, c: &Chains4) -> Pass4 {
         goal: c.goal,
         pole: (c.has_pole != 0).then_some(c.pole),
     };
-    let placed = kernel::place(s, &k);
+    let placed = kernel::place::<F4>(s, &k);
     let placed_ok = placed.ok.bitmask() & clean;
-    if !finishes_in_lanes(s) {
+    if !finishes_early(s) {
         return Pass4 {
             placed: Some(placed),
             placed_ok,
