@@ -89,11 +89,8 @@ impl KeyBlocks {
                     .find_map(|p| linear_times(j, p).cloned())
             })
         };
-        let Some(times) = preferred.or_else(first_linear) else {
-            return Self::default();
-        };
         let mut blocks = Self {
-            times: Some(times),
+            times: preferred.or_else(first_linear),
             ..Self::default()
         };
         for joint in joints.iter_mut() {
@@ -403,11 +400,11 @@ mod tests {
     fn edit() -> impl Strategy<Value = Edit> {
         // Mostly the first key times, so that clips often share them.
         prop_oneof![
-            1 => Just(Edit::Clear),
+            2 => Just(Edit::Clear),
             1 => Just(Edit::OneKey),
             8 => Just(Edit::Linear(0)),
             1 => Just(Edit::Linear(1)),
-            1 => (0usize..2).prop_map(Edit::Step),
+            2 => (0usize..2).prop_map(Edit::Step),
         ]
     }
 
@@ -466,6 +463,20 @@ mod tests {
             .collect();
         times.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         matches!(times[..], [(_, Interpolation::Linear)])
+    }
+
+    /// The linear tracks of two keys or more keyed at the layout's times, and the other tracks
+    /// of two keys or more.
+    fn counts(clip: &Clip) -> (usize, usize) {
+        let tracks = clip
+            .joints
+            .iter()
+            .flat_map(|j| super::PROPERTIES.map(|p| j.keys_of(p)));
+        let multi = tracks.flatten().filter(|(t, _)| t.len() > 1);
+        let at = |t: &Arc<[f32]>| clip.blocks.times.as_ref() == Some(t);
+        let (keyed, other): (Vec<_>, Vec<_>) =
+            multi.partition(|&(t, i)| i == Interpolation::Linear && at(t));
+        (keyed.len(), other.len())
     }
 
     fn skeleton(joints: usize) -> Arc<Skeleton> {
@@ -527,7 +538,7 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig {
-            cases: 64,
+            cases: 256,
             failure_persistence: None,
             ..ProptestConfig::default()
         })]
@@ -547,6 +558,7 @@ mod tests {
             for (e, &(joint, property, edit, seed)) in edits.iter().enumerate() {
                 apply(&mut clip, joint % joints, properties[property], edit, seed);
                 prop_assert_eq!(clip.blocks.ready(), shares_times(&clip), "edit {}", e);
+                prop_assert_eq!(counts(&clip), (clip.blocks.keyed, clip.blocks.other));
                 let rebuilt = super::KeyBlocks::new(&mut clip.joints.clone(), None);
                 prop_assert_eq!(rebuilt.ready(), clip.blocks.ready());
                 assert_samples_like_tracks(&clip, &s, &[0.1, 0.6, 1.0, 1.9]);
