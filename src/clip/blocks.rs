@@ -573,6 +573,7 @@ mod tests {
     /// A clip from frames (every joint keyed, or some masked out) takes the block path and
     /// samples like its tracks, at and between frames and across the wrap segment.
     #[test]
+    #[cfg_attr(miri, ignore)] // minutes under Miri; tests/ffi_miri.rs samples a frames clip
     fn frames_clips_take_the_block_path() {
         for joints in [1, 4, 7, 9] {
             let s = skeleton(joints);
@@ -597,6 +598,7 @@ mod tests {
     /// remaining tracks share; a frames clip with some tracks cleared or made constant keeps
     /// the block path, with the rest pose and the constants in their lanes.
     #[test]
+    #[cfg_attr(miri, ignore)] // minutes under Miri; tests/ffi_miri.rs samples a frames clip
     fn the_shared_times_follow_the_tracks() {
         use Edit::*;
         use Property::*;
