@@ -1,8 +1,8 @@
 //! Blending and pose cost per frame on 64- and 256-joint skeletons: N-layer blends (2 layers,
 //! with a per-joint mask, plus an additive layer), the two-pose blend, local-to-model on a chain
 //! and on a humanoid-like tree (and, beside it, model-space matrices and a skinning palette),
-//! clip sampling (30 keys per track, forward playback; tracks keyed one by one and a clip built
-//! from 30 frames that wraps), a
+//! clip sampling (30 keys per track, forward playback; tracks keyed one by one at shared or at
+//! their own times, and a clip built from 30 frames that wraps), a
 //! crossfade update with a fade in progress, and the 2-layer blend through the C ABI.
 //! Throughput is in joints, so Criterion also reports joints per second; read figures as
 //! ratios within one run (the reference is ozz-animation's ns per joint on the same machine).
@@ -118,24 +118,34 @@ fn random_pose(skeleton: &Arc<Skeleton>, rng: &mut Rng) -> Pose {
     pose
 }
 
-/// A looping 1 s clip with linear translation, rotation and scale tracks of `keys` evenly
-/// spaced keys on every joint.
-fn clip(skeleton: &Skeleton, keys: usize, rng: &mut Rng) -> Arc<Clip> {
+/// A looping 1 s clip with linear translation, rotation and scale tracks of `keys` keys on
+/// every joint: evenly spaced and shared by every track (a baked clip, sampled four joints at a
+/// time), or with `per_track` times of their own (inner keys moved by up to 40 % of a step, as
+/// after per-track key reduction).
+fn clip(skeleton: &Skeleton, keys: usize, per_track: bool, rng: &mut Rng) -> Arc<Clip> {
     let duration = 1.0;
-    let times: Vec<f32> = (0..keys)
-        .map(|k| k as f32 * duration / (keys - 1) as f32)
-        .collect();
+    let step = duration / (keys - 1) as f32;
+    let times = |rng: &mut Rng| -> Vec<f32> {
+        (0..keys)
+            .map(|k| {
+                let inner = per_track && k > 0 && k < keys - 1;
+                let jitter = if inner { 0.4 * rng.signed() } else { 0.0 };
+                (k as f32 + jitter) * step
+            })
+            .collect()
+    };
     let mut clip = Clip::new(skeleton, duration).unwrap();
     for j in 0..skeleton.joint_count() {
         let t: Vec<Vec3> = (0..keys).map(|_| rng.vec3(0.2)).collect();
         let r: Vec<Quat> = (0..keys).map(|_| rng.rotation()).collect();
         let s: Vec<Vec3> = (0..keys).map(|_| Vec3::ONE + rng.vec3(0.1)).collect();
         let linear = Interpolation::Linear;
-        clip.set_translation_track(j, Track::new(linear, &times, &t, None, duration).unwrap())
+        let [tt, rt, st] = [0; 3].map(|_| times(rng));
+        clip.set_translation_track(j, Track::new(linear, &tt, &t, None, duration).unwrap())
             .unwrap();
-        clip.set_rotation_track(j, Track::new(linear, &times, &r, None, duration).unwrap())
+        clip.set_rotation_track(j, Track::new(linear, &rt, &r, None, duration).unwrap())
             .unwrap();
-        clip.set_scale_track(j, Track::new(linear, &times, &s, None, duration).unwrap())
+        clip.set_scale_track(j, Track::new(linear, &st, &s, None, duration).unwrap())
             .unwrap();
     }
     Arc::new(clip)
@@ -338,8 +348,8 @@ fn sampling(c: &mut Criterion) {
         group.throughput(Throughput::Elements(n as u64));
         let mut rng = Rng(0x6a09_e667);
         let s = skeleton(&tree_parents(n), &mut rng);
-        let walk = clip(&s, 30, &mut rng);
-        let run = clip(&s, 30, &mut rng);
+        let walk = clip(&s, 30, false, &mut rng);
+        let run = clip(&s, 30, false, &mut rng);
         let mut out = Pose::new(s.clone());
         let mut cursor = ClipCursor::new(&walk);
         let mut time = 0.0f32;
@@ -347,6 +357,18 @@ fn sampling(c: &mut Criterion) {
             bench.iter(|| {
                 time = (time + dt) % walk.duration();
                 walk.sample(black_box(time), true, Some(&mut cursor), &mut out)
+                    .unwrap()
+            })
+        });
+        // Every track keyed at its own times: sampled track by track (its own generator, so
+        // the data of the other cases stays as it was).
+        let reduced = clip(&s, 30, true, &mut Rng(0x5be0_cd19));
+        let mut time = 0.0f32;
+        group.bench_function(BenchmarkId::new("sample30_per_track", n), |bench| {
+            bench.iter(|| {
+                time = (time + dt) % reduced.duration();
+                reduced
+                    .sample(black_box(time), true, Some(&mut cursor), &mut out)
                     .unwrap()
             })
         });

@@ -2,9 +2,13 @@
 //! spherical-linear or cubic Hermite interpolation, sampled into a pose (looping or clamped),
 //! with a cursor that makes forward playback O(1) per track per frame.
 
+mod blocks;
+
 use std::sync::Arc;
 
 use glam::{Quat, Vec3, Vec4};
+
+use blocks::KeyBlocks;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::pose::Pose;
@@ -138,49 +142,10 @@ impl<T: Keyframe> Track<T> {
         self.interpolation
     }
 
-    /// Where `time` falls on the keys, using and updating `cursor` (the key index found last
-    /// time): forward playback moves it by at most a key or two, anything else falls back to
-    /// binary search. Always inlined, as is [`Self::value_at`]: called per track and frame.
+    /// [`locate`] on this track's keys.
     #[inline(always)]
     fn locate(&self, time: f32, cursor: &mut u32) -> KeyPosition {
-        let times = &self.times;
-        let between = |i: usize, [t0, t1]: [f32; 2]| {
-            let dt = t1 - t0;
-            KeyPosition::Between(i, (time - t0) / dt, dt)
-        };
-        // Forward playback: `time` is usually strictly inside the cursor's segment or the next.
-        let c = *cursor as usize;
-        for i in c..c + 2 {
-            if let Some(&[t0, t1]) = times.get(i..i + 2) {
-                if t0 < time && time < t1 {
-                    *cursor = i as u32;
-                    return between(i, [t0, t1]);
-                }
-            }
-        }
-        let last = times.len() - 1;
-        if time <= times[0] {
-            *cursor = 0;
-            return KeyPosition::Key(0);
-        }
-        if time >= times[last] {
-            *cursor = last as u32;
-            return KeyPosition::Key(last);
-        }
-        let mut i = (*cursor as usize).min(last - 1);
-        if times[i] > time {
-            i = times.partition_point(|&t| t <= time) - 1;
-        } else {
-            while times[i + 1] <= time {
-                i += 1;
-            }
-        }
-        *cursor = i as u32;
-        // On a key: its value exactly, whatever the interpolation.
-        if times[i] == time {
-            return KeyPosition::Key(i);
-        }
-        between(i, [times[i], times[i + 1]])
+        locate(&self.times, time, cursor)
     }
 
     /// The value at `at`, with `interpolate` between keys.
@@ -196,12 +161,9 @@ impl<T: Keyframe> Track<T> {
         }
     }
 
-    /// The value at clip time `t` on the wrap segment of a clip of `duration` seconds, from the
-    /// last key (at `last`) to the first (at `first + duration`), when `t` lies on it (before
-    /// the first key or after the last; never for one key): the segment lasts
-    /// `dt = (duration - last) + first` and the fraction is `(t - last) / dt` after the last
-    /// key, `((duration - last) + t) / dt` before the first. `interpolate` as in
-    /// [`Self::value_at`].
+    /// The value at clip time `t` on the wrap segment of a clip of `duration` seconds
+    /// ([`wrap_fraction`]), from the last key to the first, when `t` lies on it;
+    /// `interpolate` as in [`Self::value_at`].
     #[inline(always)]
     fn wrapped(
         &self,
@@ -209,15 +171,8 @@ impl<T: Keyframe> Track<T> {
         duration: f32,
         interpolate: impl Fn(&Self, usize, usize, f32, f32) -> T,
     ) -> Option<T> {
-        let last_key = self.times.len() - 1;
-        let (first, last) = (self.times[0], self.times[last_key]);
-        if last_key == 0 || (first <= t && t <= last) {
-            return None;
-        }
-        let gap = duration - last;
-        let dt = gap + first;
-        let elapsed = if t > last { t - last } else { gap + t };
-        Some(interpolate(self, last_key, 0, elapsed / dt, dt))
+        let (s, dt) = wrap_fraction(&self.times, t, duration)?;
+        Some(interpolate(self, self.times.len() - 1, 0, s, dt))
     }
 
     /// [`Self::locate`], or `previous` (found on another track of the same joint) when the two
@@ -241,6 +196,69 @@ impl<T: Keyframe> Track<T> {
             }
         }
     }
+}
+
+/// Where `time` falls on the key `times`, using and updating `cursor` (the key index found
+/// last time): forward playback moves it by at most a key or two, anything else falls back to
+/// binary search. The result depends on `time` and `times` only. Always inlined, as is
+/// [`Track::value_at`]: called per track and frame.
+#[inline(always)]
+fn locate(times: &[f32], time: f32, cursor: &mut u32) -> KeyPosition {
+    let between = |i: usize, [t0, t1]: [f32; 2]| {
+        let dt = t1 - t0;
+        KeyPosition::Between(i, (time - t0) / dt, dt)
+    };
+    // Forward playback: `time` is usually strictly inside the cursor's segment or the next.
+    let c = *cursor as usize;
+    for i in c..c + 2 {
+        if let Some(&[t0, t1]) = times.get(i..i + 2) {
+            if t0 < time && time < t1 {
+                *cursor = i as u32;
+                return between(i, [t0, t1]);
+            }
+        }
+    }
+    let last = times.len() - 1;
+    if time <= times[0] {
+        *cursor = 0;
+        return KeyPosition::Key(0);
+    }
+    if time >= times[last] {
+        *cursor = last as u32;
+        return KeyPosition::Key(last);
+    }
+    let mut i = (*cursor as usize).min(last - 1);
+    if times[i] > time {
+        i = times.partition_point(|&t| t <= time) - 1;
+    } else {
+        while times[i + 1] <= time {
+            i += 1;
+        }
+    }
+    *cursor = i as u32;
+    // On a key: its value exactly, whatever the interpolation.
+    if times[i] == time {
+        return KeyPosition::Key(i);
+    }
+    between(i, [times[i], times[i + 1]])
+}
+
+/// The fraction and length `(s, dt)` of the wrap segment of a clip of `duration` seconds at
+/// clip time `t`, from the last of the key `times` (at `last`) to the first (at
+/// `first + duration`), when `t` lies on it (before the first key or after the last; never
+/// for one key): `dt = (duration - last) + first` and `s` is `(t - last) / dt` after the last
+/// key, `((duration - last) + t) / dt` before the first.
+#[inline(always)]
+fn wrap_fraction(times: &[f32], t: f32, duration: f32) -> Option<(f32, f32)> {
+    let last_key = times.len() - 1;
+    let (first, last) = (times[0], times[last_key]);
+    if last_key == 0 || (first <= t && t <= last) {
+        return None;
+    }
+    let gap = duration - last;
+    let dt = gap + first;
+    let elapsed = if t > last { t - last } else { gap + t };
+    Some((elapsed / dt, dt))
 }
 
 /// Where a sample time falls on a track's keys.
@@ -369,6 +387,43 @@ impl JointTracks {
             track.times = same.clone();
         }
     }
+
+    /// The key times and interpolation of the track for `property`, if any.
+    fn keys_of(&self, property: Property) -> Option<(&Arc<[f32]>, Interpolation)> {
+        fn keys<T>(k: &Option<Track<T>>) -> Option<(&Arc<[f32]>, Interpolation)> {
+            k.as_ref().map(|k| (&k.times, k.interpolation))
+        }
+        match property {
+            Property::Translation => keys(&self.translation),
+            Property::Rotation => keys(&self.rotation),
+            Property::Scale => keys(&self.scale),
+        }
+    }
+
+    /// Replaces the key times of the track for `property` with an equal list.
+    fn set_times(&mut self, property: Property, times: Arc<[f32]>) {
+        let slot = match property {
+            Property::Translation => self.translation.as_mut().map(|k| &mut k.times),
+            Property::Rotation => self.rotation.as_mut().map(|k| &mut k.times),
+            Property::Scale => self.scale.as_mut().map(|k| &mut k.times),
+        };
+        if let Some(slot) = slot {
+            debug_assert!(**slot == *times);
+            *slot = times;
+        }
+    }
+
+    /// Key `k` of the track for `property` (which must exist), as components in the order of
+    /// a block's rows (vectors padded with 0).
+    fn key(&self, property: Property, k: usize) -> [f32; 4] {
+        let vector = |track: &Option<Track<Vec3>>| track.as_ref().map(|v| v.values[k].extend(0.0));
+        let value = match property {
+            Property::Translation => vector(&self.translation),
+            Property::Rotation => self.rotation.as_ref().map(|r| Vec4::from(r.values[k])),
+            Property::Scale => vector(&self.scale),
+        };
+        value.map_or([0.0; 4], |v| v.to_array())
+    }
 }
 
 /// Which property of a joint a track animates.
@@ -384,7 +439,7 @@ pub enum Property {
 
 /// A keyframed clip for one skeleton's joint count. Joints without a track for a property keep
 /// the rest pose's value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Clip {
     duration: f32,
     joints: Vec<JointTracks>,
@@ -392,6 +447,16 @@ pub struct Clip {
     wrap: bool,
     /// [`Self::keyed_span`], kept current by every edit.
     keyed: (f32, f32),
+    /// The keys in blocks of four joints when the tracks share their key times, kept current
+    /// by every edit.
+    blocks: KeyBlocks,
+}
+
+/// Clips are equal when their durations, wrap flags and tracks are: the rest is derived.
+impl PartialEq for Clip {
+    fn eq(&self, other: &Self) -> bool {
+        (self.duration, self.wrap) == (other.duration, other.wrap) && self.joints == other.joints
+    }
 }
 
 impl Clip {
@@ -409,6 +474,7 @@ impl Clip {
             joints: vec![JointTracks::default(); skeleton.joint_count()],
             wrap: false,
             keyed: (f32::NEG_INFINITY, f32::INFINITY),
+            blocks: KeyBlocks::default(),
         })
     }
 
@@ -513,6 +579,7 @@ impl Clip {
             };
         }
         clip.keyed = clip.keyed_span();
+        clip.blocks = KeyBlocks::new(&mut clip.joints, None);
         Ok(clip)
     }
 
@@ -568,17 +635,17 @@ impl Clip {
 
     /// Sets (replaces) a joint's translation track.
     pub fn set_translation_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
-        self.set_track(joint, track, |j| &mut j.translation)
+        self.set_track(joint, track, Property::Translation, |j| &mut j.translation)
     }
 
     /// Sets (replaces) a joint's rotation track.
     pub fn set_rotation_track(&mut self, joint: usize, track: Track<Quat>) -> Result<()> {
-        self.set_track(joint, track, |j| &mut j.rotation)
+        self.set_track(joint, track, Property::Rotation, |j| &mut j.rotation)
     }
 
     /// Sets (replaces) a joint's scale track.
     pub fn set_scale_track(&mut self, joint: usize, track: Track<Vec3>) -> Result<()> {
-        self.set_track(joint, track, |j| &mut j.scale)
+        self.set_track(joint, track, Property::Scale, |j| &mut j.scale)
     }
 
     /// Puts `track` in the slot `field` picks of joint `joint`'s tracks, once it fits the clip.
@@ -586,24 +653,37 @@ impl Clip {
         &mut self,
         joint: usize,
         mut track: Track<T>,
+        property: Property,
         field: impl FnOnce(&mut JointTracks) -> &mut Option<Track<T>>,
     ) -> Result<()> {
         self.check_fits(&track)?;
-        let slot = self.slot(joint)?;
-        slot.share_times(&mut track);
-        *field(slot) = Some(track);
-        self.keyed = self.keyed_span();
-        Ok(())
+        self.edit(joint, property, |slot| {
+            slot.share_times(&mut track);
+            *field(slot) = Some(track);
+        })
     }
 
     /// Removes a joint's track for `property`, so it keeps the rest pose's value.
     pub fn clear_track(&mut self, joint: usize, property: Property) -> Result<()> {
-        let slot = self.slot(joint)?;
-        match property {
+        self.edit(joint, property, |slot| match property {
             Property::Translation => slot.translation = None,
             Property::Rotation => slot.rotation = None,
             Property::Scale => slot.scale = None,
-        }
+        })
+    }
+
+    /// Changes joint `joint`'s track for `property` with `change`, then what derives from the
+    /// tracks.
+    fn edit(
+        &mut self,
+        joint: usize,
+        property: Property,
+        change: impl FnOnce(&mut JointTracks),
+    ) -> Result<()> {
+        self.slot(joint)?;
+        let old = self.blocks.slot(&self.joints[joint], property);
+        change(&mut self.joints[joint]);
+        self.blocks.replaced(&mut self.joints, joint, property, old);
         self.keyed = self.keyed_span();
         Ok(())
     }
@@ -689,12 +769,42 @@ impl Clip {
             None => None,
         };
         let t = self.local_time(time, looping);
-        let keyed = self.keyed.0 <= t && t <= self.keyed.1;
-        let wrapped = looping && self.wrap && self.duration > 0.0 && !keyed;
         let Staging {
             staged, skeleton, ..
         } = out.staging();
-        let rest = skeleton.rest_pose();
+        // Clips whose tracks share their key times, four joints at a time; others track by
+        // track.
+        let wrap = (looping && self.wrap && self.duration > 0.0).then_some(self.duration);
+        let mut scratch = 0;
+        let shared = keys.as_deref_mut().map_or(&mut scratch, |c| &mut c.shared);
+        let blocks = self
+            .blocks
+            .sample(t, wrap, shared, skeleton.rest_blocks(), staged);
+        let finite = match blocks {
+            Some(finite) => finite,
+            None => self.sample_tracks(t, looping, keys, staged, skeleton.rest_pose()),
+        };
+        if !finite {
+            return Err(Error::new(
+                ErrorKind::NumericOverflow,
+                "the sampled pose is not representable in f32 (tangents too large)",
+            ));
+        }
+        out.commit_staged(true)
+    }
+
+    /// Samples track by track at clip time `t` into `staged` (`rest` for joints without
+    /// tracks), then normalizes; whether every component is finite.
+    fn sample_tracks(
+        &self,
+        t: f32,
+        looping: bool,
+        mut keys: Option<&mut ClipCursor>,
+        staged: &mut [SoaTransform],
+        rest: &[Transform],
+    ) -> bool {
+        let keyed = self.keyed.0 <= t && t <= self.keyed.1;
+        let wrapped = looping && self.wrap && self.duration > 0.0 && !keyed;
         for (i, joint) in self.joints.iter().enumerate() {
             let mut scratch = [0u32; 3];
             let [ct, cr, cs] = match keys.as_mut() {
@@ -735,13 +845,7 @@ impl Clip {
             self.stage_wrapped(t, staged);
         }
         // Lerped rotations are normalized here; every other one is unit and passes through.
-        if !normalize_blocks(staged, rest.len(), |_, q| q) {
-            return Err(Error::new(
-                ErrorKind::NumericOverflow,
-                "the sampled pose is not representable in f32 (tangents too large)",
-            ));
-        }
-        out.commit_staged(true)
+        normalize_blocks(staged, rest.len(), |_, q| q)
     }
 }
 
@@ -751,6 +855,8 @@ impl Clip {
 pub struct ClipCursor {
     /// Translation, rotation and scale key index per joint.
     keys: Vec<[u32; 3]>,
+    /// The key index on a clip's shared key times (clips sampled four joints at a time).
+    shared: u32,
 }
 
 impl ClipCursor {
@@ -763,6 +869,7 @@ impl ClipCursor {
     pub fn for_joints(joint_count: usize) -> Self {
         Self {
             keys: vec![[0; 3]; joint_count],
+            shared: 0,
         }
     }
 }

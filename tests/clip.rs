@@ -1515,3 +1515,182 @@ fn tracks_of_other_key_ranges_wrap_independently() {
         assert_eq!(p.local().get(2).scale, b);
     }
 }
+
+// ------------------------------------------------------- shared key times, four joints at a time
+
+/// One property of a joint in [`shared_keys_clip`]: no track, one key, or keys at the shared
+/// times.
+#[derive(Clone, Copy, PartialEq)]
+enum Keys {
+    None,
+    One,
+    Shared,
+}
+
+/// A clip whose tracks are all linear and keyed at one list of times (the case sampled four
+/// joints at a time), on a chain of `joints` joints: most properties keyed, some with one key,
+/// some without a track; rotation keys unnormalized and with random signs. Returns the clip,
+/// its skeleton and, per joint, the keys of each property (`None` for no track).
+#[allow(clippy::type_complexity)]
+fn shared_keys_clip(
+    joints: usize,
+    seed: u64,
+) -> (
+    Clip,
+    Arc<Skeleton>,
+    Vec<[Option<Vec<[f32; 4]>>; 3]>,
+    Vec<f32>,
+) {
+    let mut rng = common::rng::Rng::salted(seed, 0x5a3e_c11b);
+    let rest: Vec<Transform> = (0..joints)
+        .map(|_| Transform::new(rng.vec3(1.0), rng.rotation(3.0), Vec3::splat(0.9)))
+        .collect();
+    let parents: Vec<i32> = (0..joints as i32).map(|j| j - 1).collect();
+    let s = skeleton_of(&parents, &rest);
+    let times = vec![0.1, 0.4, 0.45, 1.0, 1.6, 1.8];
+    let mut clip = Clip::new(&s, 2.0).unwrap();
+    let mut keys = Vec::new();
+    for j in 0..joints {
+        let mut joint: [Option<Vec<[f32; 4]>>; 3] = Default::default();
+        for (p, slot) in joint.iter_mut().enumerate() {
+            let kind = match rng.index(6) {
+                0 => Keys::None,
+                1 => Keys::One,
+                _ => Keys::Shared,
+            };
+            if kind == Keys::None {
+                continue;
+            }
+            let at: &[f32] = if kind == Keys::One { &[0.7] } else { &times };
+            let values: Vec<[f32; 4]> = (0..at.len())
+                .map(|_| match p {
+                    1 => {
+                        let q = rng.rotation(3.0) * rng.range(0.5, 2.0);
+                        let q = if rng.chance(0.3) { -q } else { q };
+                        q.to_array()
+                    }
+                    _ => rng.vec3(2.0).extend(0.0).to_array(),
+                })
+                .collect();
+            let vectors: Vec<Vec3> = values.iter().map(|v| Vec3::new(v[0], v[1], v[2])).collect();
+            match p {
+                0 => clip.set_translation_track(j, track(Linear, at, &vectors, 2.0)),
+                1 => {
+                    let q: Vec<Quat> = values.iter().map(|v| Quat::from_array(*v)).collect();
+                    clip.set_rotation_track(j, track(Linear, at, &q, 2.0))
+                }
+                _ => clip.set_scale_track(j, track(Linear, at, &vectors, 2.0)),
+            }
+            .unwrap();
+            *slot = Some(values);
+        }
+        keys.push(joint);
+    }
+    (clip, s, keys, times)
+}
+
+/// The documented sample of one linear track (in f64): on the keys' ends, held or on the wrap
+/// segment from the last key to the first; between keys, vectors lerped and rotations nlerped
+/// on the shortest arc from normalized keys.
+fn reference_value(
+    keys: &[[f32; 4]],
+    times: &[f32],
+    t: f32,
+    wrap: Option<f32>,
+    rotation: bool,
+) -> [f64; 4] {
+    let value = |k: usize| {
+        let v = keys[k].map(f64::from);
+        if !rotation {
+            return v;
+        }
+        let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+        v.map(|c| c / len)
+    };
+    let lerp = |i: usize, j: usize, s: f64| {
+        let (a, mut b) = (value(i), value(j));
+        if rotation && (0..4).map(|c| a[c] * b[c]).sum::<f64>() < 0.0 {
+            b = b.map(|c| -c);
+        }
+        let m: [f64; 4] = std::array::from_fn(|c| a[c] + (b[c] - a[c]) * s);
+        if !rotation {
+            return m;
+        }
+        let len = m.iter().map(|c| c * c).sum::<f64>().sqrt();
+        m.map(|c| c / len)
+    };
+    if keys.len() == 1 {
+        return value(0);
+    }
+    let (t, last) = (f64::from(t), keys.len() - 1);
+    let (first_t, last_t) = (f64::from(times[0]), f64::from(times[last]));
+    if let Some(duration) = wrap.map(f64::from) {
+        let dt = (duration - last_t) + first_t;
+        if t > last_t {
+            return lerp(last, 0, (t - last_t) / dt);
+        }
+        if t < first_t {
+            return lerp(last, 0, ((duration - last_t) + t) / dt);
+        }
+    }
+    if t <= first_t {
+        return value(0);
+    }
+    if t >= last_t {
+        return value(last);
+    }
+    let i = times.iter().rposition(|&k| f64::from(k) <= t).unwrap();
+    let (t0, t1) = (f64::from(times[i]), f64::from(times[i + 1]));
+    lerp(i, i + 1, (t - t0) / (t1 - t0))
+}
+
+/// Clips whose tracks share their key times (sampled four joints at a time) against the
+/// documented semantics joint by joint: joint counts that leave a partial block, joints and
+/// properties without tracks (the rest pose), one-key tracks, looping with and without
+/// wrapping and clamped playback, with and without a cursor.
+#[test]
+fn shared_key_times_sample_as_documented_joint_by_joint() {
+    for (joints, seed) in [(1, 1), (4, 2), (6, 3), (9, 4), (13, 5)] {
+        let (mut clip, s, keys, times) = shared_keys_clip(joints, seed);
+        let duration = clip.duration();
+        for wrap in [false, true] {
+            clip.set_wrap(wrap);
+            let mut cursor = ClipCursor::new(&clip);
+            let mut with = Pose::new(s.clone());
+            let steps = (0..=300).map(|f| -1.0 + f as f32 / 60.0);
+            for t in steps.chain(times.iter().copied()) {
+                for looping in [false, true] {
+                    clip.sample(t, looping, Some(&mut cursor), &mut with)
+                        .unwrap();
+                    let without = sample(&clip, &s, t, looping);
+                    assert_eq!(bits(&with), bits(&without), "t {t}");
+                    let local = if looping {
+                        t.rem_euclid(duration) % duration
+                    } else {
+                        t.clamp(0.0, duration)
+                    };
+                    let on_wrap = (looping && wrap).then_some(duration);
+                    for (j, joint) in keys.iter().enumerate() {
+                        let got = with.local().get(j);
+                        let rest = s.rest_pose()[j];
+                        let want = |p: usize, rest: [f32; 4]| match &joint[p] {
+                            Some(k) => reference_value(k, &times, local, on_wrap, p == 1),
+                            None => rest.map(f64::from),
+                        };
+                        let what = format!("{joints} joints, joint {j}, t {t}, wrap {wrap}");
+                        let close = |got: Vec3, want: [f64; 4]| {
+                            (0..3).all(|c| (f64::from(got[c]) - want[c]).abs() <= 1e-5)
+                        };
+                        let t_want = want(0, rest.translation.extend(0.0).to_array());
+                        assert!(close(got.translation, t_want), "{what}: {got:?}");
+                        let s_want = want(2, rest.scale.extend(0.0).to_array());
+                        assert!(close(got.scale, s_want), "{what}: {got:?}");
+                        let r = want(1, rest.rotation.to_array()).map(|c| c as f32);
+                        let r_err = rot_between(got.rotation, Quat::from_array(r));
+                        assert!(r_err <= 1e-5, "{what}: {got:?} vs {r:?}");
+                    }
+                }
+            }
+        }
+    }
+}
