@@ -203,6 +203,17 @@ fn blends(c: &mut Criterion) {
                 out.add(black_box(&delta), 0.7, None).unwrap()
             })
         });
+        let additive = [Layer {
+            pose: &delta,
+            weight: 0.7,
+            mask: None,
+        }];
+        group.bench_function(BenchmarkId::new("layers2_additive_one_call", n), |bench| {
+            bench.iter(|| {
+                out.blend_layers_additive(black_box(&two), black_box(&additive), 0.1)
+                    .unwrap()
+            })
+        });
         group.bench_function(BenchmarkId::new("additive", n), |bench| {
             bench.iter(|| {
                 out.add_to(black_box(&a), black_box(&delta), 0.7, None)
@@ -221,16 +232,17 @@ fn blends(c: &mut Criterion) {
                     .unwrap()
             })
         });
-        c_abi_layers(&mut group, &s, [&a, &b], n);
+        c_abi_layers(&mut group, &s, [&a, &b, &delta], n);
     }
     group.finish();
 }
 
-/// The 2-layer blend through `sinew_pose_blend_layers`, on copies of the same poses.
+/// The 2-layer blend through `sinew_pose_blend_layers`, and with the additive layer through
+/// `sinew_pose_blend_layers_additive`, on copies of the same poses (layers, then the delta).
 fn c_abi_layers(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     s: &Skeleton,
-    poses: [&Pose; 2],
+    poses: [&Pose; 3],
     n: usize,
 ) {
     let rest: Vec<SinewTransform> = s.rest_pose().iter().map(|&t| t.into()).collect();
@@ -257,9 +269,10 @@ fn c_abi_layers(
         );
         assert_eq!(status, SinewStatus::Ok);
     }
-    let (a, b, out) = (
+    let (a, b, delta, out) = (
         make(skeleton, &poses[0].local().to_vec()),
         make(skeleton, &poses[1].local().to_vec()),
+        make(skeleton, &poses[2].local().to_vec()),
         make(skeleton, s.rest_pose()),
     );
     let layers = [
@@ -280,9 +293,21 @@ fn c_abi_layers(
             unsafe { ffi::sinew_pose_blend_layers(black_box(layers.as_ptr()), 2, 0.1, out) }
         })
     });
+    let additive = [SinewBlendLayer {
+        pose: delta,
+        weight: 0.7,
+        mask: null(),
+    }];
+    group.bench_function(BenchmarkId::new("c_abi_layers2_additive", n), |bench| {
+        bench.iter(|| {
+            let (l, d) = (black_box(layers.as_ptr()), black_box(additive.as_ptr()));
+            // SAFETY: the layers' poses, the delta and `out` are live, distinct handles.
+            unsafe { ffi::sinew_pose_blend_layers_additive(l, 2, d, 1, 0.1, out) }
+        })
+    });
     // SAFETY: created above, not used afterwards.
     unsafe {
-        for p in [a, b, out] {
+        for p in [a, b, delta, out] {
             ffi::sinew_pose_destroy(p);
         }
         ffi::sinew_skeleton_destroy(skeleton);

@@ -337,15 +337,18 @@ typedef struct SinewSkin SinewSkin;
 typedef struct SinewTwoBoneIk SinewTwoBoneIk;
 
 /**
- * One input of `sinew_pose_blend_layers`.
+ * One layer of `sinew_pose_blend_layers`, or of `sinew_pose_blend_layers_additive` (its
+ * blended or its additive layers).
  */
 typedef struct {
   /**
-   * The layer's pose (must not be the output pose).
+   * The layer's pose (must not be the output pose); for an additive layer, a delta from
+   * `sinew_pose_make_additive`.
    */
   const SinewPose *pose;
   /**
-   * Its weight, at least 0.
+   * Its weight, at least 0; an additive layer's may be any finite value (negative
+   * subtracts).
    */
   float weight;
   /**
@@ -661,6 +664,36 @@ SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
                                     uint32_t count,
                                     float threshold,
                                     SinewPose *out);
+
+/**
+ * Blends `count` layers into `out` as `sinew_pose_blend_layers` does, then applies each of the
+ * `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one pass:
+ * the same bits as those calls in turn. An additive layer's `pose` is a delta (from
+ * `sinew_pose_make_additive`) and its `weight` any finite value (negative subtracts); per
+ * joint at `w = weight * mask[joint]` (a NULL mask: all 1):
+ * - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
+ *   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
+ *   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;
+ * - translation: t + w * delta.t;
+ * - scale: l = (1 - |w|) + |w| * delta.s per component; s * l for w >= 0, s * (1 / l) for
+ *   w < 0 (a reciprocal that is not finite counting as 0).
+ *
+ * `layers` and `additive` may be NULL when their count is 0. `out` must not be a layer's
+ * pose nor an additive layer's delta (`SINEW_STATUS_INVALID_ARGUMENT`); every pose must
+ * belong to `out`'s skeleton or to one with the same parents (another joint count:
+ * `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+ * error.
+ *
+ * # Safety
+ * `layers` must hold `count` items and `additive` `additive_count` items whose non-null
+ * pointers are valid.
+ */
+SinewStatus sinew_pose_blend_layers_additive(const SinewBlendLayer *layers,
+                                             uint32_t count,
+                                             const SinewBlendLayer *additive,
+                                             uint32_t additive_count,
+                                             float threshold,
+                                             SinewPose *out);
 
 /**
  * Writes into `out_delta` the additive delta of `pose` over `reference`, per joint: rotation

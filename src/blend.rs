@@ -225,8 +225,8 @@ impl Pose {
     /// weight times `1 / (W + r)`. When a weight or the threshold exceeds 2^100 all of them are
     /// first multiplied by one power of two (which changes no ratio and rounds nothing), so the
     /// sum cannot overflow. Translations and scales are the normalized weighted sums; rotations
-    /// are summed on the hemisphere of the joint's first input with a positive weight, then
-    /// normalized. Unchanged on error.
+    /// are summed in order, each negated when its dot product with the sum so far is negative
+    /// (ozz's neighbourhood rule), then normalized. Unchanged on error.
     pub fn blend_layers(&mut self, layers: &[Layer<'_>], threshold: f32) -> Result<()> {
         self.blend_layer_iter(layers.iter().copied(), threshold)
     }

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use sinew::ffi::{
-    sinew_pose_blend, sinew_pose_blend_layers, sinew_pose_get_local, SinewBlendLayer, SinewStatus,
-    SinewTransform,
+    sinew_pose_blend, sinew_pose_blend_layers, sinew_pose_blend_layers_additive,
+    sinew_pose_get_local, sinew_pose_make_additive, SinewBlendLayer, SinewStatus, SinewTransform,
 };
 use sinew::{BlendSpace, ErrorKind, JointMask, Layer, Pose, Quat, Skeleton, Transform, Vec3};
 
@@ -1162,4 +1162,86 @@ fn c_layers_match_the_core_and_check_aliasing() {
         let got: Vec<Transform> = got.into_iter().map(Transform::from).collect();
         assert_eq!(&got[..], s.rest_pose());
     }
+}
+
+/// `sinew_pose_blend_layers_additive` equals the core's `blend_layers_additive` bit for bit,
+/// takes NULL arrays with counts of 0, and refuses an output that is a layer's pose or an
+/// additive layer's delta (or a NaN additive weight), leaving it untouched.
+#[test]
+fn c_layers_with_additive_layers_match_the_core() {
+    let CPair {
+        s,
+        la,
+        a,
+        b,
+        mask,
+        c_mask,
+        h: mut handles,
+        c: [ca, cb, out],
+        ..
+    } = c_pair();
+    let mut delta = Pose::new(s.clone());
+    delta.make_additive(&b, &a).unwrap();
+    let cdelta = handles.pose(&la);
+    let mut expected = Pose::new(s.clone());
+    expected
+        .blend_layers_additive(
+            &[layer(&a, 0.4, None), layer(&b, 1.3, Some(&mask))],
+            &[layer(&delta, 0.8, Some(&mask)), layer(&delta, -0.35, None)],
+            0.1,
+        )
+        .unwrap();
+    let c_layer = |pose, weight, mask| SinewBlendLayer { pose, weight, mask };
+    let layers = [c_layer(ca, 0.4, ptr::null()), c_layer(cb, 1.3, c_mask)];
+    let additive = [
+        c_layer(cdelta, 0.8, c_mask),
+        c_layer(cdelta, -0.35, ptr::null()),
+    ];
+    let blend = |layers: &[SinewBlendLayer], additive: &[SinewBlendLayer], out| {
+        // SAFETY: live handles; the arrays hold their lengths.
+        unsafe {
+            sinew_pose_blend_layers_additive(
+                layers.as_ptr(),
+                layers.len() as u32,
+                additive.as_ptr(),
+                additive.len() as u32,
+                0.1,
+                out,
+            )
+        }
+    };
+    // SAFETY: live handles of the body skeleton.
+    ok(unsafe { sinew_pose_make_additive(cb, ca, cdelta) });
+    assert_eq!(c_bits(cdelta), bits(&delta));
+    ok(blend(&layers, &additive, out));
+    assert_eq!(c_bits(out), bits(&expected));
+
+    for (bad, status) in [
+        (cdelta, SinewStatus::InvalidArgument),
+        (ca, SinewStatus::InvalidArgument),
+    ] {
+        let before = c_bits(bad);
+        assert_eq!(blend(&layers, &additive, bad), status);
+        assert_eq!(c_bits(bad), before);
+    }
+    let nan = [c_layer(cdelta, f32::NAN, ptr::null())];
+    assert_eq!(blend(&layers, &nan, out), SinewStatus::NonFinite);
+    assert_eq!(c_bits(out), bits(&expected));
+    // SAFETY: NULL arrays with counts of 0, or a count with no array; a live output.
+    unsafe {
+        let s = sinew_pose_blend_layers_additive(layers.as_ptr(), 2, ptr::null(), 1, 0.1, out);
+        assert_eq!(s, SinewStatus::NullPointer);
+        assert_eq!(c_bits(out), bits(&expected));
+        ok(sinew_pose_blend_layers_additive(
+            ptr::null(),
+            0,
+            ptr::null(),
+            0,
+            0.1,
+            out,
+        ));
+    }
+    let mut rest = Pose::new(s.clone());
+    rest.blend_layers(&[], 0.1).unwrap();
+    assert_eq!(c_bits(out), bits(&rest));
 }

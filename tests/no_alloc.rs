@@ -480,6 +480,22 @@ fn blending_sampling_and_crossfade_allocate_nothing() {
         allocations(|| out.add_to(&a, &delta, 1.0, None).unwrap()),
         0
     );
+    let additive = [
+        Layer {
+            pose: &delta,
+            weight: -0.5,
+            mask: Some(&mask),
+        },
+        Layer {
+            pose: &delta,
+            weight: 1.2,
+            mask: None,
+        },
+    ];
+    assert_eq!(
+        allocations(|| out.blend_layers_additive(&layers, &additive, 0.1).unwrap()),
+        0
+    );
 
     let mut crossfade = Crossfade::new(skeleton.clone(), 4).unwrap();
     crossfade.play(walk.clone(), true).unwrap();
@@ -512,7 +528,8 @@ fn blending_sampling_and_crossfade_allocate_nothing() {
 #[test]
 fn c_abi_blending_paths_allocate_nothing() {
     let skeleton = c_skeleton_of(&arm_skeleton());
-    let (mut a, mut b, mut out, mut mask, mut clip, mut cursor, mut fade) = (
+    let (mut a, mut b, mut out, mut mixed, mut mask, mut clip, mut cursor, mut fade) = (
+        null_mut(),
         null_mut(),
         null_mut(),
         null_mut(),
@@ -523,7 +540,7 @@ fn c_abi_blending_paths_allocate_nothing() {
     );
     // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
     unsafe {
-        for p in [&mut a, &mut b, &mut out] {
+        for p in [&mut a, &mut b, &mut out, &mut mixed] {
             ok(sinew_pose_create(skeleton, p));
         }
         ok(sinew_joint_mask_create_subtree(skeleton, 2, 1, &mut mask));
@@ -576,6 +593,13 @@ fn c_abi_blending_paths_allocate_nothing() {
                 ok(sinew_pose_blend_layers(layers.as_ptr(), 2, 0.1, out));
                 ok(sinew_pose_make_additive(a, b, out));
                 ok(sinew_pose_apply_additive(b, out, 0.5, mask, b));
+                let additive = [SinewBlendLayer {
+                    pose: out,
+                    weight: -0.3,
+                    mask,
+                }];
+                let (l, d) = (layers.as_ptr(), additive.as_ptr());
+                ok(sinew_pose_blend_layers_additive(l, 2, d, 1, 0.1, mixed));
                 ok(sinew_crossfade_update(fade, 1.0 / 60.0));
                 ok(sinew_crossfade_get_pose(fade, out));
                 let (mut times, mut count) = ([0.0f32; 2], 0u32);
@@ -598,7 +622,7 @@ fn c_abi_blending_paths_allocate_nothing() {
         sinew_clip_cursor_destroy(cursor);
         sinew_clip_destroy(clip);
         sinew_joint_mask_destroy(mask);
-        for p in [a, b, out] {
+        for p in [a, b, out, mixed] {
             sinew_pose_destroy(p);
         }
         sinew_skeleton_destroy(skeleton);

@@ -1542,7 +1542,7 @@ class Crossfade : public detail::Owned<Crossfade, SinewCrossfade> {
 
 // ============================================================================ blending
 
-/// One input of `blend_layers`, layout-compatible with `SinewBlendLayer` (so a span of them is
+/// One layer of `blend_layers` or `blend_layers_additive`, layout-compatible with `SinewBlendLayer` (so a span of them is
 /// passed without copies). Holds the raw handles of a pose and an optional mask, read when it
 /// is built: build layers after the poses and masks they name, and note that an empty mask
 /// (moved from or destroyed) then reads as no mask, unlike `blend`, which refuses it.
@@ -1573,6 +1573,26 @@ inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold,
   uint32_t n = 0;
   if (!detail::narrow(layers.size(), n)) return detail::too_large();
   return detail::check_status(sinew_pose_blend_layers(layers.data(), n, threshold, out.get()));
+}
+
+/// `blend_layers`, then each of `additive` applied in order as `apply_additive` does, in one
+/// call and one pass (the same bits as those calls in turn). An additive layer's pose is a delta
+/// (from `make_additive`) and its weight any finite value, negative subtracting; per joint at
+/// w = weight * mask[joint]: rotation normalize(q * r), or normalize(q * conj(r)) for w < 0,
+/// with r = 1 + |w| * (d - 1) and d = delta.q negated when d.w < 0; translation
+/// t + w * delta.t; scale s * l, or s * (1 / l) for w < 0, with l = (1 - |w|) + |w| * delta.s
+/// (a reciprocal that is not finite counting as 0). `out` must not be a layer's pose nor an
+/// additive layer's delta. Unchanged on error.
+inline Result<void> blend_layers_additive(Span<const BlendLayer> layers,
+                                          Span<const BlendLayer> additive, float threshold,
+                                          Pose& out) {
+  uint32_t n = 0;
+  uint32_t m = 0;
+  if (!detail::narrow(layers.size(), n) || !detail::narrow(additive.size(), m)) {
+    return detail::too_large();
+  }
+  return detail::check_status(sinew_pose_blend_layers_additive(layers.data(), n, additive.data(),
+                                                               m, threshold, out.get()));
 }
 
 /// Writes into `out_delta` (a third pose) the additive delta of `pose` over `reference`, per

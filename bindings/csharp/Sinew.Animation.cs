@@ -676,58 +676,124 @@ namespace Sinew
         public static void BlendLayers(BlendLayer[] layers, int count, float threshold, Pose output)
         {
             if (layers == null) Library.ThrowNull("layers");
+            BlendLayers(layers, count, null, 0, threshold, output);
+        }
+
+        /// <summary>
+        /// BlendLayers, then each additive layer applied in order as ApplyAdditive does, in one
+        /// call and one pass: the same bits as those calls in turn. An additive layer's Pose is a
+        /// delta (from MakeAdditive) and its Weight any finite value, negative subtracting; per
+        /// joint at w = weight * mask[joint] (null mask: all 1): rotation normalize(q * r), or
+        /// normalize(q * conj(r)) for w &lt; 0, with r = 1 + |w| * (d - 1) and d = delta.q
+        /// negated when d.w &lt; 0; translation t + w * delta.t; scale s * l, or s * (1 / l) for
+        /// w &lt; 0, with l = (1 - |w|) + |w| * delta.s (a reciprocal that is not finite counting
+        /// as 0). The output must not be a layer's pose nor an additive layer's delta.
+        /// </summary>
+        public static void BlendLayersAdditive(BlendLayer[] layers, BlendLayer[] additive, float threshold, Pose output)
+        {
+            if (layers == null) Library.ThrowNull("layers");
+            if (additive == null) Library.ThrowNull("additive");
+            BlendLayersAdditive(layers, layers.Length, additive, additive.Length, threshold, output);
+        }
+
+        /// <summary>
+        /// As BlendLayersAdditive, with the first <paramref name="count"/> layers and the first
+        /// <paramref name="additiveCount"/> additive layers of reusable arrays.
+        /// </summary>
+        public static void BlendLayersAdditive(BlendLayer[] layers, int count, BlendLayer[] additive, int additiveCount, float threshold, Pose output)
+        {
+            if (layers == null) Library.ThrowNull("layers");
+            if (additive == null) Library.ThrowNull("additive");
+            BlendLayers(layers, count, additive, additiveCount, threshold, output);
+        }
+
+        /// <summary>
+        /// Marshals the layers and (when <paramref name="additive"/> is not null) the additive
+        /// layers into one native array, on the stack up to StackLayers of them, and blends.
+        /// </summary>
+        static void BlendLayers(BlendLayer[] layers, int count, BlendLayer[] additive, int additiveCount, float threshold, Pose output)
+        {
             if (output == null) Library.ThrowNull("output");
             if (count < 0 || count > layers.Length)
             {
                 throw new ArgumentOutOfRangeException("count", count, "count must be within the layers array");
             }
-            if (count <= StackLayers)
+            int additiveLength = additive == null ? 0 : additive.Length;
+            if (additiveCount < 0 || additiveCount > additiveLength)
             {
-                SinewBlendLayer* native = stackalloc SinewBlendLayer[count == 0 ? 1 : count];
-                BlendLayers(layers, count, threshold, output, native);
+                throw new ArgumentOutOfRangeException("additiveCount", additiveCount, "additiveCount must be within the additive array");
+            }
+            int total = checked(count + additiveCount);
+            if (total <= StackLayers)
+            {
+                SinewBlendLayer* native = stackalloc SinewBlendLayer[total == 0 ? 1 : total];
+                BlendLayers(layers, count, additive, additiveCount, threshold, output, native);
             }
             else
             {
-                fixed (SinewBlendLayer* native = new SinewBlendLayer[count])
+                fixed (SinewBlendLayer* native = new SinewBlendLayer[total])
                 {
-                    BlendLayers(layers, count, threshold, output, native);
+                    BlendLayers(layers, count, additive, additiveCount, threshold, output, native);
                 }
             }
         }
 
         /// <summary>
-        /// Holds a reference on every layer's pose and mask for the call. Their number varies,
-        /// so instead of one lease each, <paramref name="native"/> is filled in order (pose,
-        /// then mask, layer by layer) and the references taken are counted, then given back in
-        /// the same order.
+        /// Fills <paramref name="native"/> with the layers, then the additive ones, holding a
+        /// reference on every pose and mask for the call, and calls sinew_pose_blend_layers, or
+        /// sinew_pose_blend_layers_additive when <paramref name="additive"/> is not null.
         /// </summary>
-        static void BlendLayers(BlendLayer[] layers, int count, float threshold, Pose output, SinewBlendLayer* native)
+        static void BlendLayers(BlendLayer[] layers, int count, BlendLayer[] additive, int additiveCount, float threshold, Pose output, SinewBlendLayer* native)
         {
-            int held = 0;
+            int held = 0, heldAdditive = 0;
+            SinewBlendLayer* nativeAdditive = native + count;
             try
             {
-                for (int i = 0; i < count; i++)
-                {
-                    if (layers[i].Pose == null) Library.ThrowNull("layers[" + i + "].Pose");
-                    native[i].pose = (SinewPose*)AddRef(layers[i].Pose.Handle, ref held);
-                    native[i].weight = layers[i].Weight;
-                    native[i].mask = layers[i].Mask == null ? null : (SinewJointMask*)AddRef(layers[i].Mask.Handle, ref held);
-                }
+                Hold(layers, count, "layers", native, ref held);
+                Hold(additive, additiveCount, "additive", nativeAdditive, ref heldAdditive);
                 using (Lease o = output.Lease())
                 {
-                    Library.Check(NativeMethods.sinew_pose_blend_layers(count == 0 ? null : native, (uint)count, threshold, (SinewPose*)o.Pointer));
+                    SinewBlendLayer* l = count == 0 ? null : native;
+                    SinewPose* po = (SinewPose*)o.Pointer;
+                    Library.Check(additive == null
+                        ? NativeMethods.sinew_pose_blend_layers(l, (uint)count, threshold, po)
+                        : NativeMethods.sinew_pose_blend_layers_additive(l, (uint)count, additiveCount == 0 ? null : nativeAdditive, (uint)additiveCount, threshold, po));
                 }
             }
             finally
             {
-                for (int i = 0; held > 0; i++)
+                Release(layers, held);
+                Release(additive, heldAdditive);
+            }
+        }
+
+        /// <summary>
+        /// Copies the first <paramref name="count"/> layers into <paramref name="native"/>,
+        /// taking a reference on each pose, then its mask, layer by layer; their number varies,
+        /// so instead of one lease each the references taken are counted in
+        /// <paramref name="held"/>, for Release to give back in the same order.
+        /// </summary>
+        static void Hold(BlendLayer[] layers, int count, string name, SinewBlendLayer* native, ref int held)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                if (layers[i].Pose == null) Library.ThrowNull(name + "[" + i + "].Pose");
+                native[i].pose = (SinewPose*)AddRef(layers[i].Pose.Handle, ref held);
+                native[i].weight = layers[i].Weight;
+                native[i].mask = layers[i].Mask == null ? null : (SinewJointMask*)AddRef(layers[i].Mask.Handle, ref held);
+            }
+        }
+
+        /// <summary>Gives back the <paramref name="held"/> references Hold took, in its order.</summary>
+        static void Release(BlendLayer[] layers, int held)
+        {
+            for (int i = 0; held > 0; i++)
+            {
+                layers[i].Pose.Handle.DangerousRelease();
+                if (--held > 0 && layers[i].Mask != null)
                 {
-                    layers[i].Pose.Handle.DangerousRelease();
-                    if (--held > 0 && layers[i].Mask != null)
-                    {
-                        layers[i].Mask.Handle.DangerousRelease();
-                        held--;
-                    }
+                    layers[i].Mask.Handle.DangerousRelease();
+                    held--;
                 }
             }
         }

@@ -284,10 +284,15 @@ namespace Sinew
         }
     }
 
-    /// <summary>One input of <see cref="Blending.BlendLayers(BlendLayer[], float, Pose)"/>.</summary>
+    /// <summary>
+    /// One layer of <see cref="Blending.BlendLayers(BlendLayer[], float, Pose)"/>, or of
+    /// <see cref="Blending.BlendLayersAdditive(BlendLayer[], BlendLayer[], float, Pose)"/>.
+    /// </summary>
     public struct BlendLayer
     {
+        /// <summary>The layer's pose (not the output); for an additive layer, a delta from Blending.MakeAdditive.</summary>
         public Pose Pose;
+        /// <summary>Its weight, at least 0; an additive layer's any finite value (negative subtracts).</summary>
         public float Weight;
         /// <summary>Optional per-joint weights (null: all 1).</summary>
         public JointMask Mask;

@@ -22,16 +22,86 @@ pub enum SinewBlendSpace {
     ModelRotation = 1,
 }
 
-/// One input of `sinew_pose_blend_layers`.
+/// One layer of `sinew_pose_blend_layers`, or of `sinew_pose_blend_layers_additive` (its
+/// blended or its additive layers).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct SinewBlendLayer {
-    /// The layer's pose (must not be the output pose).
+    /// The layer's pose (must not be the output pose); for an additive layer, a delta from
+    /// `sinew_pose_make_additive`.
     pub pose: *const SinewPose,
-    /// Its weight, at least 0.
+    /// Its weight, at least 0; an additive layer's may be any finite value (negative
+    /// subtracts).
     pub weight: f32,
     /// Optional per-joint weights (NULL: all 1).
     pub mask: *const SinewJointMask,
+}
+
+/// How a layer array is named in error messages.
+struct LayerNames {
+    array: &'static str,
+    pose: &'static str,
+    mask: &'static str,
+    /// What the output pose must not be.
+    alias: &'static str,
+}
+
+const BLENDED: LayerNames = LayerNames {
+    array: "layers",
+    pose: "layers[i].pose",
+    mask: "layers[i].mask",
+    alias: "one of the layers",
+};
+
+const ADDITIVE: LayerNames = LayerNames {
+    array: "additive",
+    pose: "additive[i].pose",
+    mask: "additive[i].mask",
+    alias: "an additive layer's delta",
+};
+
+/// Layers whose pose and mask pointers passed [`Checked::new`]'s checks, none of them the
+/// output pose.
+#[derive(Clone, Copy)]
+struct Checked<'a>(&'a [SinewBlendLayer]);
+
+impl<'a> Checked<'a> {
+    /// Borrows the `count` layers at `layers` (NULL only when `count` is 0) once each pose
+    /// pointer and each non-null mask pointer is non-null and aligned and no pose is `out`
+    /// (compared, never borrowed).
+    ///
+    /// # Safety
+    /// `layers` holds `count` items whose non-null pointers are valid for `'a`.
+    unsafe fn new(
+        layers: *const SinewBlendLayer,
+        count: u32,
+        names: &LayerNames,
+        out: *const SinewPose,
+    ) -> FfiResult<Self> {
+        // SAFETY: `layers` holds `count` items.
+        let layers = unsafe { arg_slice(layers, count, names.array) }?;
+        for l in layers {
+            check_pointer(l.pose, names.pose)?;
+            if !l.mask.is_null() {
+                check_pointer(l.mask, names.mask)?;
+            }
+            if ptr::eq(l.pose, out) {
+                return Err(aliasing(names.alias));
+            }
+        }
+        Ok(Self(layers))
+    }
+
+    /// The layers as the core takes them.
+    fn iter(self) -> impl Iterator<Item = Layer<'a>> + Clone {
+        self.0.iter().map(|l| Layer {
+            // SAFETY: checked non-null and aligned by `new`, valid per its contract, and
+            // distinct from the output.
+            pose: unsafe { &(*l.pose).inner },
+            weight: l.weight,
+            mask: unsafe { l.mask.as_ref() }.map(|m| &m.inner),
+        })
+    }
 }
 
 /// Checks pose pointers in order (null, alignment), forming no reference: the output may be
@@ -102,26 +172,58 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
     out: *mut SinewPose,
 ) -> SinewStatus {
     guard(|| {
-        // SAFETY: `layers` holds `count` items.
-        let layers = unsafe { arg_slice(layers, count, "layers") }?;
         check_pointer(out.cast_const(), "out")?;
-        for l in layers {
-            check_pointer(l.pose, "layers[i].pose")?;
-            if !l.mask.is_null() {
-                check_pointer(l.mask, "layers[i].mask")?;
-            }
-            if ptr::eq(l.pose, out.cast_const()) {
-                return Err(aliasing("one of the layers"));
-            }
+        // SAFETY: `layers` holds `count` items; none is `out`, borrowed only after the check.
+        unsafe {
+            let layers = Checked::new(layers, count, &BLENDED, out.cast_const())?;
+            let out = arg_mut(out, "out")?;
+            out.inner.blend_layer_iter(layers.iter(), threshold)?;
         }
-        let out = unsafe { arg_mut(out, "out") }?;
-        let iter = layers.iter().map(|l| Layer {
-            // SAFETY: checked non-null and aligned above, and distinct from `out`.
-            pose: unsafe { &(*l.pose).inner },
-            weight: l.weight,
-            mask: unsafe { l.mask.as_ref() }.map(|m| &m.inner),
-        });
-        out.inner.blend_layer_iter(iter, threshold)?;
+        Ok(())
+    })
+}
+
+/// Blends `count` layers into `out` as `sinew_pose_blend_layers` does, then applies each of the
+/// `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one pass:
+/// the same bits as those calls in turn. An additive layer's `pose` is a delta (from
+/// `sinew_pose_make_additive`) and its `weight` any finite value (negative subtracts); per
+/// joint at `w = weight * mask[joint]` (a NULL mask: all 1):
+/// - rotation: d = delta.q, negated when d.w < 0 (the identity's side);
+///   r = 1 + |w| * (d - 1), the unnormalized lerp from the identity quaternion 1;
+///   normalize(q * r) for w >= 0, normalize(q * conj(r)) for w < 0;
+/// - translation: t + w * delta.t;
+/// - scale: l = (1 - |w|) + |w| * delta.s per component; s * l for w >= 0, s * (1 / l) for
+///   w < 0 (a reciprocal that is not finite counting as 0).
+///
+/// `layers` and `additive` may be NULL when their count is 0. `out` must not be a layer's
+/// pose nor an additive layer's delta (`SINEW_STATUS_INVALID_ARGUMENT`); every pose must
+/// belong to `out`'s skeleton or to one with the same parents (another joint count:
+/// `SINEW_STATUS_SIZE_MISMATCH`; other parents: `SINEW_STATUS_INVALID_ARGUMENT`). Unchanged on
+/// error.
+///
+/// # Safety
+/// `layers` must hold `count` items and `additive` `additive_count` items whose non-null
+/// pointers are valid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_pose_blend_layers_additive(
+    layers: *const SinewBlendLayer,
+    count: u32,
+    additive: *const SinewBlendLayer,
+    additive_count: u32,
+    threshold: f32,
+    out: *mut SinewPose,
+) -> SinewStatus {
+    guard(|| {
+        check_pointer(out.cast_const(), "out")?;
+        // SAFETY: the arrays hold their counts; no pose in them is `out`, borrowed only after
+        // the checks.
+        unsafe {
+            let layers = Checked::new(layers, count, &BLENDED, out.cast_const())?;
+            let additive = Checked::new(additive, additive_count, &ADDITIVE, out.cast_const())?;
+            let out = arg_mut(out, "out")?;
+            out.inner
+                .blend_layers_additive_iter(layers.iter(), additive.iter(), threshold)?;
+        }
         Ok(())
     })
 }

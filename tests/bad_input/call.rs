@@ -203,6 +203,7 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_joint_mask_get_weights / 3,
         sinew_pose_blend / 6,
         sinew_pose_blend_layers / 4,
+        sinew_pose_blend_layers_additive / 6,
         sinew_pose_make_additive / 3,
         sinew_pose_apply_additive / 5,
         sinew_joint_constraint_default / 1,
@@ -281,6 +282,10 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
     ("sinew_skeleton_create", &["names"]),
     ("sinew_pose_blend", &["mask"]),
     ("sinew_pose_blend_layers", &["layers.mask"]),
+    (
+        "sinew_pose_blend_layers_additive",
+        &["layers.mask", "additive.mask"],
+    ),
     ("sinew_pose_apply_additive", &["mask"]),
     (
         "sinew_two_bone_ik_solve",
@@ -335,6 +340,8 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
 pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("", "count", J as f64),
     ("sinew_pose_blend_layers", "count", 2.0),
+    ("sinew_pose_blend_layers_additive", "count", 2.0),
+    ("", "additive_count", 2.0),
     ("sinew_pose_apply_constraints", "count", 2.0),
     ("", "joint_count", N as f64),
     ("sinew_skeleton_create", "joint_count", J as f64),
@@ -458,7 +465,7 @@ fn arg(w: &mut World, a: &Args, export: &str, p: &Decl) -> Result<Val, String> {
             let p = match name {
                 "names" => w.names.as_mut_ptr().cast(),
                 "name" => w.name.cast_mut().cast(),
-                "layers" => layers(w, a).cast(),
+                "layers" | "additive" => layers(w, a, name).cast(),
                 _ => slot(&mut w.b, export, name)
                     .ok_or_else(|| format!("{export}: no buffer for {name}"))?
                     .ptr(),
@@ -468,21 +475,31 @@ fn arg(w: &mut World, a: &Args, export: &str, p: &Decl) -> Result<Val, String> {
     })
 }
 
-/// `sinew_pose_blend_layers`'s two layers: pose A under the world's mask, pose B unmasked.
-fn layers(w: &mut World, a: &Args) -> *mut SinewBlendLayer {
-    w.layers = [
+/// The two layers of array `param` (`layers`, or `additive` for the additive layers, which
+/// take the same poses as deltas): pose A under the world's mask, pose B unmasked, weighted
+/// from the world's buffers.
+fn layers(w: &mut World, a: &Args, param: &str) -> *mut SinewBlendLayer {
+    let additive = param == "additive";
+    let weights = if additive { w.b.additive } else { w.b.layers };
+    let array = [
         SinewBlendLayer {
-            pose: a.h(w, "layers.pose", w.pose_a),
-            weight: w.b.layers[0].weight,
-            mask: a.h(w, "layers.mask", w.mask),
+            pose: a.h(w, &format!("{param}.pose"), w.pose_a),
+            weight: weights[0].weight,
+            mask: a.h(w, &format!("{param}.mask"), w.mask),
         },
         SinewBlendLayer {
-            pose: a.h(w, "layers[1].pose", w.pose_b),
-            weight: w.b.layers[1].weight,
+            pose: a.h(w, &format!("{param}[1].pose"), w.pose_b),
+            weight: weights[1].weight,
             mask: std::ptr::null(),
         },
     ];
-    w.layers.as_mut_ptr()
+    let slot = if additive {
+        &mut w.additive
+    } else {
+        &mut w.layers
+    };
+    *slot = array;
+    slot.as_mut_ptr()
 }
 
 /// An export as the table calls it: its header declaration and its erased function.

@@ -298,6 +298,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         "frame_rate" => FrameRate,
         "weights" => Unit,
         "layers.weight" => Pos,
+        "additive.weight" => Free,
         _ if has("settings") => match last {
             "weight" | "soften" | "pole_weight" | "hand_fk_weight" => Unit,
             "x" | "y" | "z" if has("per_axis_alpha") => Unit,

@@ -236,6 +236,7 @@ fn every_export_rejects_bad_input_and_leaves_outputs_untouched() {
         ("sinew_clip_set_translation_track", Count),
         ("sinew_pose_blend", Size),
         ("sinew_pose_blend_layers", Size),
+        ("sinew_pose_blend_layers_additive", Size),
         ("sinew_pose_make_additive", Size),
         ("sinew_pose_apply_additive", Size),
         ("sinew_clip_sample", Size),

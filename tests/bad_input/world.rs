@@ -119,7 +119,8 @@ pub const SENT_T: SinewTransform = SinewTransform {
     },
 };
 
-/// One layer weight of `sinew_pose_blend_layers` (the layers themselves hold handles).
+/// One layer weight of `sinew_pose_blend_layers(_additive)` (the layers themselves hold
+/// handles).
 #[derive(Clone, Copy)]
 pub struct LayerWeight {
     pub weight: f32,
@@ -165,6 +166,8 @@ pub struct Bufs {
     pub parents: [i32; J + 1],
     pub weights: [f32; J + 1],
     pub layers: [LayerWeight; 2],
+    /// The additive layers' weights of `sinew_pose_blend_layers_additive` (one subtracts).
+    pub additive: [LayerWeight; 2],
     pub times: [f32; 3],
     pub v3_values: [SinewVec3; 3],
     pub s_values: [SinewVec3; 3],
@@ -353,6 +356,7 @@ impl Bufs {
             parents,
             weights,
             layers: [LayerWeight { weight: 0.6 }, LayerWeight { weight: 0.5 }],
+            additive: [LayerWeight { weight: 0.7 }, LayerWeight { weight: -0.4 }],
             times: [0.0, 0.4, 0.8],
             v3_values: [v(0.0, 0.0, 0.0), v(0.1, 0.2, 0.0), v(0.2, 0.1, 0.3)],
             s_values: [v(1.0, 1.0, 1.0), v(1.2, 1.0, 1.0), v(0.9, 1.1, 1.0)],
@@ -479,6 +483,8 @@ impl Bufs {
         p.push("parents", Raw, words(&self.parents));
         p.push("weights", Raw, words(&self.weights));
         p.push("layer weights", Raw, words(&self.layers.map(|l| l.weight)));
+        let additive = self.additive.map(|l| l.weight);
+        p.push("additive layer weights", Raw, words(&additive));
         p.push("times", Raw, words(&self.times));
         p.push("v3_values", Raw, words(&self.v3_values));
         p.push("s_values", Raw, words(&self.s_values));
@@ -737,6 +743,7 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "joint_mask" => all(&mut b.joint_mask),
         "weights" => all(&mut b.weights[..J]),
         "layers" => all(&mut b.layers),
+        "additive" => all(&mut b.additive),
         "parents" => all(&mut b.parents[..J]),
         "joints" if export == "sinew_pose_apply_constraints" => all(&mut b.apply_joints),
         "joints" if export == "sinew_skin_create" => all(&mut b.skin_joints[..J]),
@@ -816,8 +823,10 @@ pub struct World {
     /// strings; a case's setup may point them elsewhere).
     pub names: [*const c_char; J],
     pub name: *const c_char,
-    /// `sinew_pose_blend_layers`'s layers, filled from the world's handles for each call.
+    /// `sinew_pose_blend_layers(_additive)`'s layers and additive layers, filled from the
+    /// world's handles for each call.
     pub layers: [SinewBlendLayer; 2],
+    pub additive: [SinewBlendLayer; 2],
 }
 
 #[track_caller]
@@ -855,6 +864,11 @@ impl World {
             names: NAMES.map(CStr::as_ptr),
             name: c"forearm".as_ptr(),
             layers: [SinewBlendLayer {
+                pose: null(),
+                weight: 0.0,
+                mask: null(),
+            }; 2],
+            additive: [SinewBlendLayer {
                 pose: null(),
                 weight: 0.0,
                 mask: null(),

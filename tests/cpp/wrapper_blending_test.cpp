@@ -157,6 +157,25 @@ void test_blending() {
   CHECK(sinew_pose_apply_additive(cout, cdelta, -0.25f, nullptr, cout) == SINEW_STATUS_OK);
   CHECK(same_bits(local_of(out), c_local(cout)));
 
+  // Layers and additive layers in one call: the C call's bits, and those of the calls in turn.
+  const std::array<sinew::BlendLayer, 2> additive = {
+      {sinew::BlendLayer(delta, 0.8f, &mask), sinew::BlendLayer(delta, -0.35f)}};
+  const std::array<SinewBlendLayer, 2> c_additive = {{{cdelta, 0.8f, cm}, {cdelta, -0.35f, nullptr}}};
+  CHECK_OK(sinew::blend_layers_additive(layers, additive, 0.1f, out));
+  CHECK(sinew_pose_blend_layers_additive(c_layers.data(), 3, c_additive.data(), 2, 0.1f, cout) ==
+        SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+  {
+    sinew::Pose turns = MUST(sinew::Pose::create(rig.skeleton));
+    CHECK_OK(sinew::blend_layers(layers, 0.1f, turns));
+    CHECK_OK(sinew::apply_additive(turns, delta, 0.8f, turns, &mask));
+    CHECK_OK(sinew::apply_additive(turns, delta, -0.35f, turns));
+    CHECK(same_bits(local_of(out), local_of(turns)));
+  }
+  CHECK_OK(sinew::blend_layers_additive({}, {}, 0.1f, out));
+  CHECK(sinew_pose_blend_layers_additive(nullptr, 0, nullptr, 0, 0.1f, cout) == SINEW_STATUS_OK);
+  CHECK(same_bits(local_of(out), c_local(cout)));
+
   // Errors.
   EXPECT_NATIVE_ERROR(sinew::blend(a, b, 1.5f, out),
                       sinew_pose_blend(ca, cb, 1.5f, nullptr, SINEW_BLEND_SPACE_LOCAL, cout),
@@ -169,6 +188,10 @@ void test_blending() {
                       sinew::Status::invalid_argument);
   EXPECT_NATIVE_ERROR(sinew::blend_layers(layers, 0.0f, out),
                       sinew_pose_blend_layers(c_layers.data(), 3, 0.0f, cout),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::blend_layers_additive(layers, additive, 0.1f, delta),
+                      sinew_pose_blend_layers_additive(c_layers.data(), 3, c_additive.data(), 2,
+                                                       0.1f, cdelta),
                       sinew::Status::invalid_argument);
   EXPECT_NATIVE_ERROR(sinew::make_additive(b, a, a), sinew_pose_make_additive(cb, ca, ca),
                       sinew::Status::invalid_argument);

@@ -64,6 +64,7 @@ static unsafe class SinewTests
         Run("batch errors throw and leave every array untouched", TestBatchErrors);
         Run("skeleton names, lookups and copies", TestSkeletonQueries);
         Run("layers beyond the stack buffer", TestManyLayers);
+        Run("layers with additive layers in one call equal BlendLayers then ApplyAdditive bit for bit", TestLayersWithAdditive);
         Run("errors throw SinewException with the native message", TestErrors);
         Run("argument checks before the native call", TestArgumentChecks);
         Run("disposed objects", TestDisposed);
@@ -1606,6 +1607,55 @@ static unsafe class SinewTests
         }
     }
 
+    static void TestLayersWithAdditive()
+    {
+        using (Posed posed = new Posed())
+        using (JointMask mask = JointMask.Subtree(posed.Skeleton, 1, 1))
+        {
+            Skeleton skeleton = posed.Skeleton;
+            Pose a = posed.NewPose(), b = posed.NewPose(), delta = posed.NewPose(), one = posed.NewPose(), turns = posed.NewPose();
+            b.SetLocal(PoseB(skeleton.GetRestPose()));
+            Blending.MakeAdditive(b, a, delta);
+            BlendLayer[] layers = { new BlendLayer(a, 0.25f), new BlendLayer(b, 0.5f, mask) };
+            BlendLayer[] additive = { new BlendLayer(delta, 0.8f, mask), new BlendLayer(delta, -0.35f) };
+            Blending.BlendLayersAdditive(layers, additive, 0.1f, one);
+            Blending.BlendLayers(layers, 0.1f, turns);
+            Blending.ApplyAdditive(turns, delta, 0.8f, turns, mask);
+            Blending.ApplyAdditive(turns, delta, -0.35f, turns);
+            Check(SameBits(F(one.GetLocal()), F(turns.GetLocal())), "two layers and two additive layers");
+            Check(!SameBits(F(one.GetLocal()), F(a.GetLocal())), "the additive layers change the pose");
+            Blending.BlendLayersAdditive(layers, 2, additive, 1, 0.1f, one);
+            Blending.BlendLayers(layers, 0.1f, turns);
+            Blending.ApplyAdditive(turns, delta, 0.8f, turns, mask);
+            Check(SameBits(F(one.GetLocal()), F(turns.GetLocal())), "the first 1 of an array of additive layers");
+            Blending.BlendLayersAdditive(layers, 2, additive, 0, 0.1f, one);
+            Blending.BlendLayers(layers, 0.1f, turns);
+            Check(SameBits(F(one.GetLocal()), F(turns.GetLocal())), "no additive layers: the blend alone");
+
+            // More layers than the stack buffer holds: through the heap array.
+            BlendLayer[] many = new BlendLayer[70];
+            for (int i = 0; i < many.Length; i++) many[i] = new BlendLayer(delta, (i % 5 - 2) * 0.1f, i % 2 == 0 ? mask : null);
+            Blending.BlendLayersAdditive(layers, many, 0.1f, one);
+            Blending.BlendLayers(layers, 0.1f, turns);
+            foreach (BlendLayer l in many) Blending.ApplyAdditive(turns, l.Pose, l.Weight, turns, l.Mask);
+            Check(SameBits(F(one.GetLocal()), F(turns.GetLocal())), "70 additive layers");
+
+            Transform[] before = one.GetLocal();
+            ThrowsSinew("the output is an additive layer's delta", Status.InvalidArgument,
+                () => Blending.BlendLayersAdditive(layers, additive, 0.1f, delta), "delta");
+            additive[1].Weight = float.NaN;
+            ThrowsSinew("a NaN additive weight", Status.NonFinite, () => Blending.BlendLayersAdditive(layers, additive, 0.1f, one));
+            Check(SameBits(F(one.GetLocal()), F(before)), "errors leave the output untouched");
+            additive[1] = new BlendLayer(null, 1f);
+            Throws<ArgumentNullException>("an additive layer without a pose", () => Blending.BlendLayersAdditive(layers, additive, 0.1f, one), null);
+            Throws<ArgumentNullException>("no additive array", () => Blending.BlendLayersAdditive(layers, null, 0.1f, one), null);
+            Throws<ArgumentOutOfRangeException>("additiveCount beyond the array", () => Blending.BlendLayersAdditive(layers, 2, additive, 3, 0.1f, one), null);
+            // Every reference taken for the calls was released: the poses can still be disposed.
+            delta.Dispose();
+            Check(delta.IsDisposed, "a pose used as an additive layer disposes");
+        }
+    }
+
     static void TestErrors()
     {
         TwoBoneIkSettings bad = TwoBoneIkSettings.Default;
@@ -2104,6 +2154,7 @@ static unsafe class SinewTests
             Transform[] arm = Arm(), chain = new Transform[3], line = new Transform[5], local = new Transform[6], model = new Transform[6];
             Transform[] straight = StraightChain(5);
             BlendLayer[] layers = { new BlendLayer(pose, 0.5f), new BlendLayer(other, 0.5f, mask) };
+            BlendLayer[] additive = { new BlendLayer(pose, -0.25f, mask) };
             int[] joints = { 1, 2, 3 };
             float[] weights = new float[4];
             Vec3[] targets, poles, limbTargets;
@@ -2149,6 +2200,7 @@ static unsafe class SinewTests
                 Blending.BlendLayers(layers, 0.1f, mixed);
                 Blending.MakeAdditive(mixed, other, pose);
                 Blending.ApplyAdditive(other, pose, 0.5f, mixed, mask);
+                Blending.BlendLayersAdditive(layers, additive, 0.1f, mixed);
                 kit.Fade.Update(0.016f);
                 kit.Fade.GetPose(pose);
                 kit.Fade.GetWeights(weights);

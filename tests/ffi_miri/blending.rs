@@ -215,3 +215,68 @@ fn layered_and_additive_blends() {
         sinew_skeleton_destroy(skel);
     }
 }
+
+#[test]
+fn layered_blend_with_additive_layers_in_one_call() {
+    let (skel, [a, b, out]) = blend_poses();
+    let (delta, turns) = (pose(skel), pose(skel));
+    let upper = mask(skel, 1.0);
+    let layer = |pose, weight, mask| SinewBlendLayer { pose, weight, mask };
+    // SAFETY: live handles; arrays of the stated sizes.
+    unsafe {
+        ok(sinew_joint_mask_set_weight(upper, 0, 0.0));
+        ok(sinew_pose_make_additive(b, a, delta));
+        let layers = [layer(a, 0.25, null()), layer(b, 0.75, upper)];
+        let additive = [layer(delta, 0.5, upper), layer(delta, -0.25, null())];
+        let (layers_p, additive_p) = (layers.as_ptr(), additive.as_ptr());
+        ok(sinew_pose_blend_layers_additive(
+            layers_p, 2, additive_p, 2, 0.1, out,
+        ));
+        // The same as the blend and then each additive layer in turn.
+        ok(sinew_pose_blend_layers(layers_p, 2, 0.1, turns));
+        ok(sinew_pose_apply_additive(turns, delta, 0.5, upper, turns));
+        ok(sinew_pose_apply_additive(
+            turns,
+            delta,
+            -0.25,
+            null(),
+            turns,
+        ));
+        let blended = local(out);
+        same(&blended, &local(turns));
+
+        // No layers of either kind: the rest pose.
+        ok(sinew_pose_blend_layers_additive(
+            null(),
+            0,
+            null(),
+            0,
+            0.1,
+            turns,
+        ));
+        assert_eq!(local(turns), rest());
+
+        let s = sinew_pose_blend_layers_additive(layers_p, 2, additive_p, 2, 0.1, delta);
+        fails(s, SinewStatus::InvalidArgument, "additive layer's delta");
+        let s = sinew_pose_blend_layers_additive(layers_p, 2, additive_p, 2, 0.1, b);
+        fails(s, SinewStatus::InvalidArgument, "one of the layers");
+        let s = sinew_pose_blend_layers_additive(layers_p, 2, null(), 1, 0.1, out);
+        fails(s, SinewStatus::NullPointer, "additive");
+        let dangling = [layer(null(), 1.0, null())];
+        let s = sinew_pose_blend_layers_additive(layers_p, 2, dangling.as_ptr(), 1, 0.1, out);
+        fails(s, SinewStatus::NullPointer, "additive[i].pose");
+        let s = sinew_pose_blend_layers_additive(layers_p, 2, additive_p, 2, 0.0, out);
+        assert_eq!(
+            s,
+            SinewStatus::InvalidArgument,
+            "threshold must be positive"
+        );
+        assert_eq!(local(out), blended);
+
+        for p in [a, b, out, delta, turns] {
+            sinew_pose_destroy(p);
+        }
+        sinew_joint_mask_destroy(upper);
+        sinew_skeleton_destroy(skel);
+    }
+}

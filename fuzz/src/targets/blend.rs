@@ -1,5 +1,6 @@
 //! `blend`: two-pose blends (any `t`, masks, spaces, every aliasing of the output), N-layer
-//! blends (weights, masks, thresholds, an output that is also a layer), additive make/apply
+//! blends (weights, masks, thresholds, an output that is also a layer; with additive layers in
+//! the same call now and then), additive make/apply
 //! with aliasing, and joint masks (uniform, subtree, per-joint and bulk weights), over poses
 //! of one or two skeletons.
 
@@ -204,20 +205,59 @@ fn blend_layers(g: &mut Gen, w: &World) {
         _ => g.f32_any(),
     };
     let out = w.pose(g);
+    // Now and then with additive layers, through sinew_pose_blend_layers_additive.
+    let additive: Option<Vec<SinewBlendLayer>> = g.chance(30).then(|| {
+        (0..g.below(4))
+            .map(|_| SinewBlendLayer {
+                pose: w.pose(g),
+                weight: additive_weight(g),
+                mask: w.mask(g),
+            })
+            .collect()
+    });
     let before = w.snapshot();
-    crate::trace!(
-        "sinew_pose_blend_layers({layers:?}, threshold {threshold}, out {out:p}) on {before:?}"
-    );
-    // SAFETY: `layers` holds `count` items of live handles.
-    let s = unsafe { sinew_pose_blend_layers(layers.as_ptr(), count as u32, threshold, out) };
-    let ok = check::status(s, "sinew_pose_blend_layers");
-    w.after(ok, out, &before, "sinew_pose_blend_layers");
+    let (s, what) = match &additive {
+        None => {
+            crate::trace!(
+                "sinew_pose_blend_layers({layers:?}, threshold {threshold}, out {out:p}) on {before:?}"
+            );
+            // SAFETY: `layers` holds `count` items of live handles.
+            let s =
+                unsafe { sinew_pose_blend_layers(layers.as_ptr(), count as u32, threshold, out) };
+            (s, "sinew_pose_blend_layers")
+        }
+        Some(add) => {
+            crate::trace!(
+                "sinew_pose_blend_layers_additive({layers:?}, {add:?}, threshold {threshold}, out {out:p}) on {before:?}"
+            );
+            let (l, n, a, m) = (
+                layers.as_ptr(),
+                count as u32,
+                add.as_ptr(),
+                add.len() as u32,
+            );
+            // SAFETY: both arrays hold their counts of items of live handles.
+            let s = unsafe { sinew_pose_blend_layers_additive(l, n, a, m, threshold, out) };
+            (s, "sinew_pose_blend_layers_additive")
+        }
+    };
+    let ok = check::status(s, what);
+    w.after(ok, out, &before, what);
     if ok {
+        let inputs = layers.iter().chain(additive.iter().flatten());
         require!(
             ids::CONTRACT,
-            layers.iter().all(|l| l.pose.cast_mut() != out),
-            "blend_layers accepted its output as a layer"
+            inputs.clone().all(|l| l.pose.cast_mut() != out),
+            "{what} accepted its output as a layer"
         );
+    }
+}
+
+/// An additive weight: usually in [-2, 2], sometimes any float.
+fn additive_weight(g: &mut Gen) -> f32 {
+    match g.byte() {
+        0..=199 => g.unit_f32() * 4.0 - 2.0,
+        _ => g.f32_any(),
     }
 }
 
@@ -252,10 +292,7 @@ fn apply_additive(g: &mut Gen, w: &World) {
         100..=119 => delta,
         _ => w.pose(g),
     };
-    let weight = match g.byte() {
-        0..=199 => g.unit_f32() * 4.0 - 2.0,
-        _ => g.f32_any(),
-    };
+    let weight = additive_weight(g);
     let mask = w.mask(g);
     let before = w.snapshot();
     crate::trace!("sinew_pose_apply_additive({base:p}, {delta:p}, {weight}, mask {mask:p}, out {out:p}) on {before:?}");

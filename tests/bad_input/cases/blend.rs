@@ -1,4 +1,4 @@
-//! Joint masks, two-pose blends and layered blends.
+//! Joint masks, two-pose blends and layered blends (with and without additive layers).
 
 use sinew::ffi::SinewStatus as St;
 
@@ -11,9 +11,18 @@ use crate::world::*;
 pub fn cases(t: &mut Table) {
     masks(t);
     blend(t);
-    layers(t);
+    for export in LAYERED {
+        layers(t, export);
+    }
+    additive_layers(t);
     boundaries(t);
 }
+
+/// The layered blends, which take `layers`, `count` and `threshold` alike.
+const LAYERED: [&str; 2] = [
+    "sinew_pose_blend_layers",
+    "sinew_pose_blend_layers_additive",
+];
 
 /// Unit-interval and positive arguments just outside their domain, and -0 (accepted as 0).
 fn boundaries(t: &mut Table) {
@@ -31,16 +40,17 @@ fn boundaries(t: &mut Table) {
     let outside = [-f32::MIN_POSITIVE, 1.000_000_1, f32::MAX, -f32::MAX];
     t.at(bl, "t", Domain).floats(&outside, INVALID);
     t.at(bl, "t", Valid).float(-0.0, OK);
-    let ly = "sinew_pose_blend_layers";
-    t.at(ly, "threshold", Domain)
-        .floats(&[-0.0, -f32::MIN_POSITIVE], INVALID);
-    let tiny = |b: &mut Bufs| b.layers[1].weight = -f32::MIN_POSITIVE;
-    t.at(ly, "layers.weight", Domain)
-        .bufs("layer weight -FLT_MIN", tiny, INVALID);
-    let what = "a layer weight -0 under threshold FLT_MIN";
-    let args = Args::none().float("threshold", f32::MIN_POSITIVE);
-    let zero = bufs(|b| b.layers[1].weight = -0.0);
-    t.at(ly, "layers.weight", Valid).add(what, args, zero, OK);
+    for ly in LAYERED {
+        t.at(ly, "threshold", Domain)
+            .floats(&[-0.0, -f32::MIN_POSITIVE], INVALID);
+        let tiny = |b: &mut Bufs| b.layers[1].weight = -f32::MIN_POSITIVE;
+        t.at(ly, "layers.weight", Domain)
+            .bufs("layer weight -FLT_MIN", tiny, INVALID);
+        let what = "a layer weight -0 under threshold FLT_MIN";
+        let args = Args::none().float("threshold", f32::MIN_POSITIVE);
+        let zero = bufs(|b| b.layers[1].weight = -0.0);
+        t.at(ly, "layers.weight", Valid).add(what, args, zero, OK);
+    }
 }
 
 fn masks(t: &mut Table) {
@@ -101,8 +111,7 @@ fn blend(t: &mut Table) {
         .args("t NaN with out == a == b", nan, &[St::NonFinite]);
 }
 
-fn layers(t: &mut Table) {
-    let ly = "sinew_pose_blend_layers";
+fn layers(t: &mut Table, ly: &'static str) {
     t.at(ly, "count", Count)
         .args("count 0 (the rest pose)", Args::none().int("count", 0), OK);
     t.at(ly, "threshold", Domain).floats(&[0.0, -1.0], INVALID);
@@ -132,4 +141,54 @@ fn layers(t: &mut Table) {
     other_skeletons(t, ly, &["out"]);
     t.at(ly, "out", Alias)
         .swap("out is a layer's pose", pose_b, INVALID);
+}
+
+/// The additive layers of `sinew_pose_blend_layers_additive` (deltas, any finite weight).
+fn additive_layers(t: &mut Table) {
+    let la = "sinew_pose_blend_layers_additive";
+    let none = Args::none;
+    let what = "additive_count 0, additive NULL (the blend alone)";
+    let args = none().int("additive_count", 0).null("additive");
+    t.at(la, "additive_count", Count).args(what, args, OK);
+    let what = "both counts 0, both arrays NULL (the rest pose)";
+    let args = none()
+        .int("count", 0)
+        .null("layers")
+        .int("additive_count", 0)
+        .null("additive");
+    t.at(la, "count", Count).args(what, args, OK);
+    for (what, weight) in [
+        ("additive weights 0 (the blend)", 0.0),
+        ("additive weights -3 (subtracting thrice)", -3.0),
+    ] {
+        let set = move |b: &mut Bufs| b.additive = [LayerWeight { weight }; 2];
+        t.at(la, "additive.weight", Valid).bufs(what, set, OK);
+    }
+    let null = none().null("additive[1].pose");
+    t.at(la, "additive.pose", Null)
+        .args("additive[1].pose = NULL", null, NULLP);
+    t.at(la, "additive.pose", Align).args(
+        "additive[1].pose misaligned",
+        Args::misaligned("additive[1].pose"),
+        INVALID,
+    );
+    t.at(la, "additive", Align)
+        .args("additive misaligned", Args::misaligned("additive"), INVALID);
+    for (what, pose, expect) in [
+        ("additive delta of another skeleton", pose2 as Swap, SIZE),
+        (
+            "additive delta of a skeleton with other parents",
+            pose3,
+            INVALID,
+        ),
+    ] {
+        let args = none().swap("additive[1].pose", pose);
+        t.at(la, "additive.pose", Size).args(what, args, expect);
+    }
+    let args = none().swap("additive.mask", mask2);
+    t.at(la, "additive.mask", Size)
+        .args("additive mask of another skeleton", args, SIZE);
+    let args = none().swap("additive[1].pose", pose_out);
+    t.at(la, "out", Alias)
+        .args("out is an additive layer's delta", args, INVALID);
 }
