@@ -309,17 +309,13 @@ impl Pose {
         } = self.staging();
         let rest = skeleton.rest_pose();
         let n = rest.len();
-        let fallback = |i: usize, _| rest[i].rotation;
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback_additive = |_, q: Quat| q.normalize();
+        let fallback = |i: usize, _: Quat| rest[i].rotation;
         let mut finish = Finish::default();
-        let mut last = |b: usize, sum: &mut Rows, out: &mut SoaTransform| {
-            finish.store(sum, out, b, n, &fallback);
-            for l in additive.clone() {
-                let w = block_weight(l.weight, l.mask, b);
-                let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
-                finish.store(&mut rows, out, b, n, &fallback_additive);
-            }
+        let mut last = Complete {
+            finish: &mut finish,
+            joints: n,
+            fallback,
+            additive,
         };
         let positive = layers.clone().filter(|l| l.weight > 0.0);
         let rest_blocks = skeleton.rest_blocks();
@@ -617,25 +613,33 @@ fn add_to<W: Weight>(sum: &mut Rows, input: &Input<'_, W>, b: usize) {
 fn stage_passes<'a, W: Weight>(
     staged: &mut [SoaTransform],
     inputs: impl Iterator<Item = Input<'a, W>>,
-    mut last: impl FnMut(usize, &mut Rows, &mut SoaTransform),
+    last: &mut impl LastPass,
 ) {
     let mut inputs = inputs.peekable();
     // The rest pose comes last and is there whenever no layer has a positive weight.
     let Some(first) = inputs.next() else { return };
     let Some(second) = inputs.next() else {
-        return pass(staged, Start(first), Some(&mut last));
+        return pass(staged, Start(first), Some(&mut *last));
     };
     let first_two = StartTwo(first, second);
     if inputs.peek().is_none() {
-        return pass(staged, first_two, Some(&mut last));
+        return pass(staged, first_two, Some(&mut *last));
     }
-    pass(staged, first_two, None::<&mut fn(_, &mut _, &mut _)>);
+    pass(
+        staged,
+        first_two,
+        None::<&mut Complete<fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'_>>>>,
+    );
     while let Some(input) = inputs.next() {
         let more = AddTo(input);
         if inputs.peek().is_none() {
-            return pass(staged, more, Some(&mut last));
+            return pass(staged, more, Some(&mut *last));
         }
-        pass(staged, more, None::<&mut fn(_, &mut _, &mut _)>);
+        pass(
+            staged,
+            more,
+            None::<&mut Complete<fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'_>>>>,
+        );
     }
 }
 
@@ -678,21 +682,50 @@ impl<W: Weight> Sums for AddTo<'_, W> {
 
 /// One pass of [`stage_passes`] over every block: the sums stored, or handed to `last`.
 #[inline(always)]
-fn pass(
-    staged: &mut [SoaTransform],
-    sums: impl Sums,
-    last: Option<&mut impl FnMut(usize, &mut Rows, &mut SoaTransform)>,
-) {
+fn pass(staged: &mut [SoaTransform], sums: impl Sums, last: Option<&mut impl LastPass>) {
     match last {
         Some(last) => {
             for (b, out) in staged.iter_mut().enumerate() {
-                last(b, &mut sums.sums(b, out), out);
+                last.complete(b, &mut sums.sums(b, out), out);
             }
         }
         None => {
             for (b, out) in staged.iter_mut().enumerate() {
                 out.store(&sums.sums(b, out));
             }
+        }
+    }
+}
+
+/// What the last pass of [`stage_passes`] does with each block's sums.
+trait LastPass {
+    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform);
+}
+
+/// A layer blend's last step: the sums normalized and stored (`fallback` giving the rotation
+/// of a joint whose sum does not normalize), then each additive layer applied in turn.
+struct Complete<'f, R, A> {
+    finish: &'f mut Finish,
+    joints: usize,
+    fallback: R,
+    additive: A,
+}
+
+impl<'a, R, A> LastPass for Complete<'_, R, A>
+where
+    R: Fn(usize, Quat) -> Quat,
+    A: Iterator<Item = Layer<'a>> + Clone,
+{
+    #[inline(always)]
+    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform) {
+        let n = self.joints;
+        self.finish.store(sum, out, b, n, &self.fallback);
+        // A degenerate product normalizes to NaN, reported as overflow.
+        let fallback = |_, q: Quat| q.normalize();
+        for l in self.additive.clone() {
+            let w = block_weight(l.weight, l.mask, b);
+            let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
+            self.finish.store(&mut rows, out, b, n, &fallback);
         }
     }
 }
