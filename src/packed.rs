@@ -51,12 +51,19 @@ fn flip<const BITS: u32>(v: F4) -> F4 {
     v.negate_where(M4::from_bitmask(BITS))
 }
 
-/// glam's scalar `Vec3A::cross` in lanes 0 to 2: `a.y b.z − b.y a.z`, and so on.
+/// `a.yzx`, the lane order [`cross`] takes its first operand in.
 #[inline(always)]
-fn cross(a: F4, b: F4) -> F4 {
-    const YZX: i32 = lanes(1, 2, 0, 3);
-    const ZXY: i32 = lanes(2, 0, 1, 3);
-    a.shuffle::<YZX>() * b.shuffle::<ZXY>() - b.shuffle::<YZX>() * a.shuffle::<ZXY>()
+fn yzx(a: F4) -> F4 {
+    a.shuffle::<{ lanes(1, 2, 0, 3) }>()
+}
+
+/// glam's scalar `Vec3A::cross` in lanes 0 to 2, `a.y b.z − b.y a.z` and so on, from `a`
+/// and `a_yzx = yzx(a)`: `(a b.yzx − a.yzx b).yzx` has each lane's two products in that
+/// order, in three shuffles rather than four. Lane 3 is `a.w b.w − a.w b.w`, zero for
+/// finite lanes.
+#[inline(always)]
+fn cross(a: F4, a_yzx: F4, b: F4) -> F4 {
+    yzx(a * yzx(b) - a_yzx * b)
 }
 
 /// Four-float window `at..at + 4` of a record.
@@ -135,8 +142,9 @@ impl Packed {
         let r = w * b + x * bx + y * by + z * bz;
         // `Transform::rotate_scaled`: v + w t + u × t with t = 2 u × v.
         let v = self.s * child.t;
-        let t = cross(a, v) * F4::splat(2.0);
-        let turned = v + t * w + cross(a, t);
+        let a_yzx = yzx(a);
+        let t = cross(a, a_yzx, v) * F4::splat(2.0);
+        let turned = v + t * w + cross(a, a_yzx, t);
         Self {
             t: self.t + turned,
             r,
@@ -198,6 +206,38 @@ impl Packed {
         .shuffle::<{ lanes(1, 2, 0, 3) }>();
         let c3 = F4::select(xyz, self.t, F4::splat(1.0));
         [c0, c1, c2, c3]
+    }
+
+    /// [`Self::to_matrix`] of four transforms, computed lane by lane.
+    #[inline(always)]
+    pub fn to_matrices(ms: &[Self; 4]) -> [[F4; 4]; 4] {
+        let [x, y, z, w] = F4::transpose(ms.map(|m| m.r));
+        let [sx, sy, sz, _] = F4::transpose(ms.map(|m| m.s));
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+        let one = F4::splat(1.0);
+        let two = F4::splat(2.0);
+        let zero = F4::splat(0.0);
+        let c0 = F4::transpose([
+            sx * (one - two * (yy + zz)),
+            sx * (two * (xy + wz)),
+            sx * (two * (xz - wy)),
+            zero,
+        ]);
+        let c1 = F4::transpose([
+            sy * (two * (xy - wz)),
+            sy * (one - two * (xx + zz)),
+            sy * (two * (yz + wx)),
+            zero,
+        ]);
+        let c2 = F4::transpose([
+            sz * (two * (xz + wy)),
+            sz * (two * (yz - wx)),
+            sz * (one - two * (xx + yy)),
+            zero,
+        ]);
+        let xyz = M4::from_bitmask(0b0111);
+        std::array::from_fn(|k| [c0[k], c1[k], c2[k], F4::select(xyz, ms[k].t, one)])
     }
 
     /// Zero (±0) in every lane when the transform is finite, NaN somewhere otherwise.
@@ -304,6 +344,18 @@ mod tests {
             let want = t.to_matrix().to_cols_array();
             let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
             prop_assert_eq!(canon(m[0].to_cols_array()), canon(want));
+        }
+
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn four_matrices_are_to_matrix_bit_for_bit(ts in prop::array::uniform4(transform())) {
+            let packed = ts.map(|t| Packed::from_transform(&t));
+            let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
+            for (k, columns) in Packed::to_matrices(&packed).iter().enumerate() {
+                let mut m = [Mat4::ZERO];
+                store_matrix(columns, &mut Mat4::floats_mut(&mut m)[0]);
+                prop_assert_eq!(canon(m[0].to_cols_array()), canon(ts[k].to_matrix().to_cols_array()));
+            }
         }
 
         #[test]
