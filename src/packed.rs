@@ -10,9 +10,11 @@ use crate::simd::{lanes, F4, M4};
 use crate::soa::SoaTransform;
 use crate::transform::Transform;
 
-/// A transform packed for the forward pass: translation `(x, y, z, _)`, rotation
-/// `(x, y, z, w)`, scale `(x, y, z, _)`. Lane 3 of the translation and the scale is unused
-/// and may hold anything.
+/// A transform packed for the forward pass: translation `(x, y, z, 1)`, rotation
+/// `(x, y, z, w)`, scale `(x, y, z, 0)`. Every constructor sets those lanes 3, and
+/// [`Self::mul`] keeps them for finite transforms (the translation's lane gains
+/// `0 · w`-style zeros, the scale's stays `0 · 0`), so the translation is the matrix's last
+/// column as it is.
 #[derive(Clone, Copy)]
 pub(crate) struct Packed {
     t: F4,
@@ -87,10 +89,14 @@ impl Packed {
     /// Reads a transform from its ten floats.
     #[inline(always)]
     pub fn load(a: &[f32; 10]) -> Self {
+        // The windows' lanes 3 hold the next component: (t.z, 1) and (s.z, 0) put in.
+        let (t, s) = (window(a, 0), window(a, 6));
+        let tz1 = F4::shuffle2::<{ lanes(2, 2, 0, 0) }>(t, F4::splat(1.0));
+        let sz0 = F4::shuffle2::<{ lanes(3, 3, 0, 0) }>(s, F4::splat(0.0));
         Self {
-            t: window(a, 0),
+            t: F4::shuffle2::<{ lanes(0, 1, 0, 2) }>(t, tz1),
             r: window(a, 3),
-            s: window(a, 6).shuffle::<{ lanes(1, 2, 3, 3) }>(),
+            s: F4::shuffle2::<{ lanes(1, 2, 0, 2) }>(s, sz0),
         }
     }
 
@@ -116,9 +122,9 @@ impl Packed {
         let rows = block.rows();
         let [t0, t1, t2] = rows.t;
         let [s0, s1, s2] = rows.s;
-        let t = F4::transpose([t0, t1, t2, t2]);
+        let t = F4::transpose([t0, t1, t2, F4::splat(1.0)]);
         let r = F4::transpose(rows.r);
-        let s = F4::transpose([s0, s1, s2, s2]);
+        let s = F4::transpose([s0, s1, s2, F4::splat(0.0)]);
         std::array::from_fn(|k| Self {
             t: t[k],
             r: r[k],
@@ -204,8 +210,7 @@ impl Packed {
             s.shuffle::<{ lanes(2, 2, 2, 2) }>(),
         )
         .shuffle::<{ lanes(1, 2, 0, 3) }>();
-        let c3 = F4::select(xyz, self.t, F4::splat(1.0));
-        [c0, c1, c2, c3]
+        [c0, c1, c2, self.t]
     }
 
     /// [`Self::to_matrix`] of four transforms, computed lane by lane.
@@ -236,16 +241,14 @@ impl Packed {
             sz * (one - two * (xx + yy)),
             zero,
         ]);
-        let xyz = M4::from_bitmask(0b0111);
-        std::array::from_fn(|k| [c0[k], c1[k], c2[k], F4::select(xyz, ms[k].t, one)])
+        std::array::from_fn(|k| [c0[k], c1[k], c2[k], ms[k].t])
     }
 
     /// Zero (±0) in every lane when the transform is finite, NaN somewhere otherwise.
     #[inline(always)]
     pub fn zero_probe(&self) -> F4 {
-        let xyz = M4::from_bitmask(0b0111);
         let zero = F4::splat(0.0);
-        (self.t * zero).keep(xyz) + self.r * zero + (self.s * zero).keep(xyz)
+        (self.t * zero + self.r * zero) + self.s * zero
     }
 }
 
@@ -344,6 +347,36 @@ mod tests {
             let want = t.to_matrix().to_cols_array();
             let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
             prop_assert_eq!(canon(m[0].to_cols_array()), canon(want));
+        }
+
+        // Composition keeps lane 3 of the translation at 1, which the matrix's last column is.
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn matrices_of_compositions_are_to_matrix_bit_for_bit(
+            a in transform(), b in transform(), c in transform(),
+        ) {
+            let (pa, pb, pc) = (Packed::from_transform(&a), Packed::from_transform(&b), Packed::from_transform(&c));
+            let mut block = SoaTransform::IDENTITY;
+            block.set(1, &c);
+            let soa_c = Packed::unpack(&block)[1];
+            let ab = a.mul_transform(&b);
+            let cases = [
+                (pa.mul(&pb).mul(&pc), ab.mul_transform(&c), ab.is_finite()),
+                (pa.mul(&pb).mul(&soa_c), ab.mul_transform(&c), ab.is_finite()),
+                (soa_c.mul(&pa), c.mul_transform(&a), c.is_finite()),
+            ];
+            let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
+            for (m, want, parent_finite) in cases {
+                if !(parent_finite && want.is_finite()) {
+                    continue;
+                }
+                let want = canon(want.to_matrix().to_cols_array());
+                for columns in [m.to_matrix(), Packed::to_matrices(&[m; 4])[3]] {
+                    let mut out = [Mat4::ZERO];
+                    store_matrix(&columns, &mut Mat4::floats_mut(&mut out)[0]);
+                    prop_assert_eq!(canon(out[0].to_cols_array()), want);
+                }
+            }
         }
 
         #[test]
