@@ -36,6 +36,7 @@ pub mod ik;
 pub mod mask;
 mod math;
 mod packed;
+mod plan;
 pub mod pose;
 pub mod rotation;
 mod simd;

@@ -10,9 +10,11 @@ use crate::simd::{lanes, F4, M4};
 use crate::soa::SoaTransform;
 use crate::transform::Transform;
 
-/// A transform packed for the forward pass: translation `(x, y, z, _)`, rotation
-/// `(x, y, z, w)`, scale `(x, y, z, _)`. Lane 3 of the translation and the scale is unused
-/// and may hold anything.
+/// A transform packed for the forward pass: translation `(x, y, z, 1)`, rotation
+/// `(x, y, z, w)`, scale `(x, y, z, 0)`. Every constructor sets those lanes 3, and
+/// [`Self::mul`] keeps them for finite transforms (the translation's lane gains
+/// `0 · w`-style zeros, the scale's stays `0 · 0`), so the translation is the matrix's last
+/// column as it is.
 #[derive(Clone, Copy)]
 pub(crate) struct Packed {
     t: F4,
@@ -51,12 +53,19 @@ fn flip<const BITS: u32>(v: F4) -> F4 {
     v.negate_where(M4::from_bitmask(BITS))
 }
 
-/// glam's scalar `Vec3A::cross` in lanes 0 to 2: `a.y b.z − b.y a.z`, and so on.
+/// `a.yzx`, the lane order [`cross`] takes its first operand in.
 #[inline(always)]
-fn cross(a: F4, b: F4) -> F4 {
-    const YZX: i32 = lanes(1, 2, 0, 3);
-    const ZXY: i32 = lanes(2, 0, 1, 3);
-    a.shuffle::<YZX>() * b.shuffle::<ZXY>() - b.shuffle::<YZX>() * a.shuffle::<ZXY>()
+fn yzx(a: F4) -> F4 {
+    a.shuffle::<{ lanes(1, 2, 0, 3) }>()
+}
+
+/// glam's scalar `Vec3A::cross` in lanes 0 to 2, `a.y b.z − b.y a.z` and so on, from `a`
+/// and `a_yzx = yzx(a)`: `(a b.yzx − a.yzx b).yzx` has each lane's two products in that
+/// order, in three shuffles rather than four. Lane 3 is `a.w b.w − a.w b.w`, zero for
+/// finite lanes.
+#[inline(always)]
+fn cross(a: F4, a_yzx: F4, b: F4) -> F4 {
+    yzx(a * yzx(b) - a_yzx * b)
 }
 
 /// Four-float window `at..at + 4` of a record.
@@ -80,10 +89,14 @@ impl Packed {
     /// Reads a transform from its ten floats.
     #[inline(always)]
     pub fn load(a: &[f32; 10]) -> Self {
+        // The windows' lanes 3 hold the next component: (t.z, 1) and (s.z, 0) put in.
+        let (t, s) = (window(a, 0), window(a, 6));
+        let tz1 = F4::shuffle2::<{ lanes(2, 2, 0, 0) }>(t, F4::splat(1.0));
+        let sz0 = F4::shuffle2::<{ lanes(3, 3, 0, 0) }>(s, F4::splat(0.0));
         Self {
-            t: window(a, 0),
+            t: F4::shuffle2::<{ lanes(0, 1, 0, 2) }>(t, tz1),
             r: window(a, 3),
-            s: window(a, 6).shuffle::<{ lanes(1, 2, 3, 3) }>(),
+            s: F4::shuffle2::<{ lanes(1, 2, 0, 2) }>(s, sz0),
         }
     }
 
@@ -109,9 +122,9 @@ impl Packed {
         let rows = block.rows();
         let [t0, t1, t2] = rows.t;
         let [s0, s1, s2] = rows.s;
-        let t = F4::transpose([t0, t1, t2, t2]);
+        let t = F4::transpose([t0, t1, t2, F4::splat(1.0)]);
         let r = F4::transpose(rows.r);
-        let s = F4::transpose([s0, s1, s2, s2]);
+        let s = F4::transpose([s0, s1, s2, F4::splat(0.0)]);
         std::array::from_fn(|k| Self {
             t: t[k],
             r: r[k],
@@ -135,8 +148,9 @@ impl Packed {
         let r = w * b + x * bx + y * by + z * bz;
         // `Transform::rotate_scaled`: v + w t + u × t with t = 2 u × v.
         let v = self.s * child.t;
-        let t = cross(a, v) * F4::splat(2.0);
-        let turned = v + t * w + cross(a, t);
+        let a_yzx = yzx(a);
+        let t = cross(a, a_yzx, v) * F4::splat(2.0);
+        let turned = v + t * w + cross(a, a_yzx, t);
         Self {
             t: self.t + turned,
             r,
@@ -196,16 +210,45 @@ impl Packed {
             s.shuffle::<{ lanes(2, 2, 2, 2) }>(),
         )
         .shuffle::<{ lanes(1, 2, 0, 3) }>();
-        let c3 = F4::select(xyz, self.t, F4::splat(1.0));
-        [c0, c1, c2, c3]
+        [c0, c1, c2, self.t]
+    }
+
+    /// [`Self::to_matrix`] of four transforms, computed lane by lane.
+    #[inline(always)]
+    pub fn to_matrices(ms: &[Self; 4]) -> [[F4; 4]; 4] {
+        let [x, y, z, w] = F4::transpose(ms.map(|m| m.r));
+        let [sx, sy, sz, _] = F4::transpose(ms.map(|m| m.s));
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+        let one = F4::splat(1.0);
+        let two = F4::splat(2.0);
+        let zero = F4::splat(0.0);
+        let c0 = F4::transpose([
+            sx * (one - two * (yy + zz)),
+            sx * (two * (xy + wz)),
+            sx * (two * (xz - wy)),
+            zero,
+        ]);
+        let c1 = F4::transpose([
+            sy * (two * (xy - wz)),
+            sy * (one - two * (xx + zz)),
+            sy * (two * (yz + wx)),
+            zero,
+        ]);
+        let c2 = F4::transpose([
+            sz * (two * (xz + wy)),
+            sz * (two * (yz - wx)),
+            sz * (one - two * (xx + yy)),
+            zero,
+        ]);
+        std::array::from_fn(|k| [c0[k], c1[k], c2[k], ms[k].t])
     }
 
     /// Zero (±0) in every lane when the transform is finite, NaN somewhere otherwise.
     #[inline(always)]
     pub fn zero_probe(&self) -> F4 {
-        let xyz = M4::from_bitmask(0b0111);
         let zero = F4::splat(0.0);
-        (self.t * zero).keep(xyz) + self.r * zero + (self.s * zero).keep(xyz)
+        (self.t * zero + self.r * zero) + self.s * zero
     }
 }
 
@@ -304,6 +347,48 @@ mod tests {
             let want = t.to_matrix().to_cols_array();
             let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
             prop_assert_eq!(canon(m[0].to_cols_array()), canon(want));
+        }
+
+        // Composition keeps lane 3 of the translation at 1, which the matrix's last column is.
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn matrices_of_compositions_are_to_matrix_bit_for_bit(
+            a in transform(), b in transform(), c in transform(),
+        ) {
+            let (pa, pb, pc) = (Packed::from_transform(&a), Packed::from_transform(&b), Packed::from_transform(&c));
+            let mut block = SoaTransform::IDENTITY;
+            block.set(1, &c);
+            let soa_c = Packed::unpack(&block)[1];
+            let ab = a.mul_transform(&b);
+            let cases = [
+                (pa.mul(&pb).mul(&pc), ab.mul_transform(&c), ab.is_finite()),
+                (pa.mul(&pb).mul(&soa_c), ab.mul_transform(&c), ab.is_finite()),
+                (soa_c.mul(&pa), c.mul_transform(&a), c.is_finite()),
+            ];
+            let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
+            for (m, want, parent_finite) in cases {
+                if !(parent_finite && want.is_finite()) {
+                    continue;
+                }
+                let want = canon(want.to_matrix().to_cols_array());
+                for columns in [m.to_matrix(), Packed::to_matrices(&[m; 4])[3]] {
+                    let mut out = [Mat4::ZERO];
+                    store_matrix(&columns, &mut Mat4::floats_mut(&mut out)[0]);
+                    prop_assert_eq!(canon(out[0].to_cols_array()), want);
+                }
+            }
+        }
+
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn four_matrices_are_to_matrix_bit_for_bit(ts in prop::array::uniform4(transform())) {
+            let packed = ts.map(|t| Packed::from_transform(&t));
+            let canon = |a: [f32; 16]| a.map(|x| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() });
+            for (k, columns) in Packed::to_matrices(&packed).iter().enumerate() {
+                let mut m = [Mat4::ZERO];
+                store_matrix(columns, &mut Mat4::floats_mut(&mut m)[0]);
+                prop_assert_eq!(canon(m[0].to_cols_array()), canon(ts[k].to_matrix().to_cols_array()));
+            }
         }
 
         #[test]

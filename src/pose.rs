@@ -367,7 +367,12 @@ impl Pose {
             return Err(overflow());
         }
         let out = T::floats_mut(out);
-        skeleton.for_each_model(local, out.len(), |i, m| m.store(&mut out[i]));
+        skeleton.for_each_model_block(local, out.len(), |c, models, len| {
+            let out = &mut out[4 * c..4 * c + len];
+            for (o, m) in out.iter_mut().zip(models) {
+                m.store(o);
+            }
+        });
         Ok(())
     }
 
@@ -401,7 +406,13 @@ impl Pose {
             }
         }
         let out = T::floats_mut(out);
-        skeleton.for_each_model(local, n, |i, m| store_matrix(&m.to_matrix(), &mut out[i]));
+        skeleton.for_each_model_block(local, n, |c, ms, len| {
+            let mats = Packed::to_matrices(ms);
+            let out = &mut out[4 * c..4 * c + len];
+            for (o, m) in out.iter_mut().zip(&mats) {
+                store_matrix(m, o);
+            }
+        });
         Ok(())
     }
 

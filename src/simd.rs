@@ -25,6 +25,12 @@ mod backend {
     pub fn load(a: &[f32; 4]) -> Raw {
         unsafe { _mm_loadu_ps(a.as_ptr()) }
     }
+    /// # Safety
+    /// `a` is 16-byte aligned.
+    #[inline(always)]
+    pub unsafe fn load_aligned(a: &[f32; 4]) -> Raw {
+        unsafe { _mm_load_ps(a.as_ptr()) }
+    }
     #[inline(always)]
     pub fn store(v: Raw, a: &mut [f32; 4]) {
         unsafe { _mm_storeu_ps(a.as_mut_ptr(), v) };
@@ -85,6 +91,16 @@ mod backend {
     pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
         unsafe { _mm_shuffle_ps::<M>(a, b) }
     }
+    /// `pshufd`: a copy and a shuffle in one instruction (`shufps` overwrites its source).
+    #[inline(always)]
+    pub fn shuffle<const M: i32>(a: Raw) -> Raw {
+        let r: Raw;
+        unsafe {
+            std::arch::asm!("pshufd {r}, {a}, {m}", r = lateout(xmm_reg) r, a = in(xmm_reg) a,
+                m = const M, options(pure, nomem, nostack, preserves_flags));
+        }
+        r
+    }
     #[inline(always)]
     pub fn abs(a: Raw) -> Raw {
         unsafe { _mm_andnot_ps(_mm_set1_ps(-0.0), a) }
@@ -119,6 +135,12 @@ mod backend {
     #[inline(always)]
     pub fn load(a: &[f32; 4]) -> Raw {
         unsafe { vld1q_f32(a.as_ptr()) }
+    }
+    /// # Safety
+    /// None beyond [`load`]'s (NEON loads any alignment).
+    #[inline(always)]
+    pub unsafe fn load_aligned(a: &[f32; 4]) -> Raw {
+        load(a)
     }
     #[inline(always)]
     pub fn store(v: Raw, a: &mut [f32; 4]) {
@@ -187,6 +209,10 @@ mod backend {
         }
     }
     #[inline(always)]
+    pub fn shuffle<const M: i32>(a: Raw) -> Raw {
+        shuffle2::<M>(a, a)
+    }
+    #[inline(always)]
     pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
         let mut x = [[0.0f32; 4]; 2];
         store(a, &mut x[0]);
@@ -220,6 +246,12 @@ mod backend {
     }
     #[inline(always)]
     pub fn load(a: &[f32; 4]) -> Raw {
+        *a
+    }
+    /// # Safety
+    /// None beyond [`load`]'s.
+    #[inline(always)]
+    pub unsafe fn load_aligned(a: &[f32; 4]) -> Raw {
         *a
     }
     #[inline(always)]
@@ -263,6 +295,10 @@ mod backend {
     #[inline(always)]
     pub fn transpose(r: [Raw; 4]) -> [Raw; 4] {
         std::array::from_fn(|k| std::array::from_fn(|i| r[i][k]))
+    }
+    #[inline(always)]
+    pub fn shuffle<const M: i32>(a: Raw) -> Raw {
+        shuffle2::<M>(a, a)
     }
     #[inline(always)]
     pub fn shuffle2<const M: i32>(a: Raw, b: Raw) -> Raw {
@@ -325,6 +361,15 @@ impl F4 {
     pub fn load(a: &[f32; 4]) -> Self {
         Self(backend::load(a))
     }
+    /// [`Self::load`] from an address the caller guarantees is a multiple of 16, which lets
+    /// SSE fold the load into the instruction that uses it.
+    ///
+    /// # Safety
+    /// `a` must be 16-byte aligned.
+    #[inline(always)]
+    pub unsafe fn load_aligned(a: &[f32; 4]) -> Self {
+        Self(unsafe { backend::load_aligned(a) })
+    }
     /// Writes the four lanes to `a`.
     #[inline(always)]
     pub fn store(self, a: &mut [f32; 4]) {
@@ -344,7 +389,7 @@ impl F4 {
     /// Lanes rearranged: lane `k` is lane `(M >> 2k) & 3` of `self` (`M` from [`lanes`]).
     #[inline(always)]
     pub fn shuffle<const M: i32>(self) -> Self {
-        Self::shuffle2::<M>(self, self)
+        Self(backend::shuffle::<M>(self.0))
     }
     /// Lanes 0 and 1 picked from `a`, lanes 2 and 3 from `b`, by `M` (from [`lanes`]).
     #[inline(always)]

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::packed::{Floats, Packed};
+use crate::plan::{plan, Step, PREVIOUS, ROOT, SCRATCH, SLOTS};
 use crate::simd::F4;
 use crate::soa::{to_blocks, JointTransforms, SoaTransform};
 use crate::transform::{validated_transform, Transform};
@@ -25,6 +26,8 @@ pub struct Skeleton {
     /// Joint indices sorted by name, for lookups by binary search: no hashing, so no random
     /// seed from the OS (on Windows, std's would import bcryptprimitives.dll).
     by_name: Vec<u32>,
+    /// Where the forward pass finds each joint's parent (see [`crate::plan`]).
+    steps: Vec<Step>,
 }
 
 impl Skeleton {
@@ -62,6 +65,7 @@ impl Skeleton {
         Ok(Self {
             parents: parents.to_vec(),
             rest_blocks: to_blocks(&rest),
+            steps: plan(parents),
             rest,
             names,
             by_name,
@@ -194,11 +198,7 @@ impl Skeleton {
 
     /// Calls `visit(joint, model)` with the model transform of each of the first `count`
     /// joints in order, root first, packed ([`Packed::mul`]: the same bits as
-    /// [`Transform::mul_transform`]), without a buffer. A parent is the previous joint's
-    /// result, kept in registers, or found among the latest joints' results, each in slot
-    /// `joint % CACHE`; one missing from it is recomputed by [`Self::model_of`] and cached
-    /// again. Parents usually come shortly before their children (depth-first orders,
-    /// interleaved chains), which makes this O(joints); any order gives the same values.
+    /// [`Transform::mul_transform`]), without a buffer. See [`Self::for_each_model_block`].
     #[inline(always)]
     pub(crate) fn for_each_model<L: JointTransforms + ?Sized>(
         &self,
@@ -206,32 +206,52 @@ impl Skeleton {
         count: usize,
         mut visit: impl FnMut(usize, &Packed),
     ) {
-        assert!(count <= self.parents.len());
-        // No joint index reaches u32::MAX, so every slot starts empty.
-        let mut joints = [u32::MAX; CACHE];
-        let mut models = [Packed::identity(); CACHE];
-        let mut previous = Packed::identity();
-        for (c, parents) in self.parents[..count].chunks(4).enumerate() {
-            let block = local.block(c);
-            for (k, (&p, l)) in parents.iter().zip(&block).enumerate() {
-                let i = 4 * c + k;
-                let m = if p < 0 {
-                    *l
-                } else if p as usize + 1 == i {
-                    previous.mul(l)
-                } else {
-                    let slot = p as usize % CACHE;
-                    if joints[slot] != p as u32 {
-                        joints[slot] = p as u32;
-                        models[slot] = Packed::from_transform(&self.model_in(local, p as usize));
-                    }
-                    models[slot].mul(l)
-                };
-                visit(i, &m);
-                joints[i % CACHE] = i as u32;
-                models[i % CACHE] = m;
-                previous = m;
+        self.for_each_model_block(local, count, |c, models, len| {
+            for (k, m) in models[..len].iter().enumerate() {
+                visit(4 * c + k, m);
             }
+        });
+    }
+
+    /// Calls `visit(block, models, len)` with the model transforms of the first `count`
+    /// joints, four joints at a time (`len` of them valid, four but in the last block), root
+    /// first. A parent is the previous joint's result, kept in registers, or the result the
+    /// skeleton's [`plan`](crate::plan) keeps in a slot until its last child; one that found
+    /// no free slot is recomputed by [`Self::model_in`] (not for depth-first orders with
+    /// fewer than 63 parents waiting at a time). Any order gives the same values.
+    #[inline(always)]
+    pub(crate) fn for_each_model_block<L: JointTransforms + ?Sized>(
+        &self,
+        local: &L,
+        count: usize,
+        mut visit: impl FnMut(usize, &[Packed; 4], usize),
+    ) {
+        let steps = &self.steps[..count];
+        let mut slots = [Packed::identity(); SLOTS];
+        let mut previous = Packed::identity();
+        let mut step = |i: usize, s: Step, l: &Packed| {
+            advance(self, local, &mut slots, &mut previous, i, s, l)
+        };
+        let mut blocks = steps.chunks_exact(4);
+        for (c, s) in blocks.by_ref().enumerate() {
+            let [l0, l1, l2, l3] = local.block(c);
+            let models = [
+                step(4 * c, s[0], &l0),
+                step(4 * c + 1, s[1], &l1),
+                step(4 * c + 2, s[2], &l2),
+                step(4 * c + 3, s[3], &l3),
+            ];
+            visit(c, &models, 4);
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let c = count / 4;
+            let block = local.block(c);
+            let mut models = [Packed::identity(); 4];
+            for (k, (s, l)) in rest.iter().zip(&block).enumerate() {
+                models[k] = step(4 * c + k, *s, l);
+            }
+            visit(c, &models, rest.len());
         }
     }
 
@@ -317,13 +337,38 @@ pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize)
     }
 }
 
+/// Joint `i`'s model transform from its local one `l`, its parent found by its step `s`;
+/// kept as `previous` and, if the step says so, in a slot.
+#[inline(always)]
+fn advance<L: JointTransforms + ?Sized>(
+    skeleton: &Skeleton,
+    local: &L,
+    slots: &mut [Packed; SLOTS],
+    previous: &mut Packed,
+    i: usize,
+    s: Step,
+    l: &Packed,
+) -> Packed {
+    let m = if s.parent == PREVIOUS {
+        previous.mul(l)
+    } else if s.parent < SCRATCH {
+        slots[usize::from(s.parent) % SLOTS].mul(l)
+    } else if s.parent == ROOT {
+        *l
+    } else {
+        let p = skeleton.parents[i] as usize;
+        Packed::from_transform(&skeleton.model_in(local, p)).mul(l)
+    };
+    if s.save != SCRATCH {
+        slots[usize::from(s.save) % SLOTS] = m;
+    }
+    *previous = m;
+    m
+}
+
 /// Joints per segment of [`Skeleton::model_of`]'s path: SEGMENT² covers the deepest skeleton.
 const SEGMENT: usize = 256;
 const _: () = assert!(SEGMENT * SEGMENT >= MAX_JOINTS && MAX_JOINTS <= 1 << 16);
-
-/// Model transforms [`Skeleton::for_each_model`] keeps: more than a humanoid's arm with its
-/// fingers, so returning to the chest after one still finds it.
-const CACHE: usize = 64;
 
 fn validate_parents(parents: &[i32]) -> Result<()> {
     for (i, &p) in parents.iter().enumerate() {

@@ -50,16 +50,14 @@ impl SoaTransform {
     /// The block's rows as lanes.
     #[inline(always)]
     pub fn rows(&self) -> Rows {
+        // SAFETY: the block is 16-byte aligned and every row is 16 bytes, so every row
+        // starts at a multiple of 16.
+        let row = |r: &[f32; 4]| unsafe { F4::load_aligned(r) };
         let (t, r, s) = (&self.t, &self.r, &self.s);
         Rows {
-            t: [F4::load(&t[0]), F4::load(&t[1]), F4::load(&t[2])],
-            r: [
-                F4::load(&r[0]),
-                F4::load(&r[1]),
-                F4::load(&r[2]),
-                F4::load(&r[3]),
-            ],
-            s: [F4::load(&s[0]), F4::load(&s[1]), F4::load(&s[2])],
+            t: [row(&t[0]), row(&t[1]), row(&t[2])],
+            r: [row(&r[0]), row(&r[1]), row(&r[2]), row(&r[3])],
+            s: [row(&s[0]), row(&s[1]), row(&s[2])],
         }
     }
 
