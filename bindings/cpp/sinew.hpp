@@ -1047,7 +1047,7 @@ class TwoBoneIk : public detail::Solver<TwoBoneIk, SinewTwoBoneIk> {
   /// toward `effector_positions[i]`. `effector_rotations`, `joint_targets` (poles) and
   /// `out_results` are each empty (none, for every chain) or hold one item per chain. Each
   /// chain's result equals `solve`'s bit for bit (four chains per pass of four-wide lanes through the kernel
-  /// that `solve` runs on one lane). Every input is checked before anything is written, so an
+  /// that `solve` runs on one chain, per component in the same order). Every input is checked before anything is written, so an
   /// error leaves every span untouched, except `Status::numeric_overflow`: chains whose result
   /// is not representable (the message names the first) keep their transforms and results,
   /// and the others are solved. Allocates nothing on success. One solver per worker thread;

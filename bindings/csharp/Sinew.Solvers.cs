@@ -53,7 +53,7 @@ namespace Sinew
         /// <paramref name="jointTargets"/> (poles) and <paramref name="results"/> are each null
         /// (none, for every chain) or hold one item per chain. Each chain ends exactly (bit for
         /// bit) where Solve puts it (four chains per pass of four-wide lanes through the kernel Solve runs on
-        /// one lane). Every input is checked before anything is written, so a SinewException
+        /// one chain, per component in the same order). Every input is checked before anything is written, so a SinewException
         /// leaves every array untouched, except Status.NumericOverflow: the chains whose result
         /// is not representable (NativeMessage names the first) keep their transforms and
         /// results, and the others are solved.

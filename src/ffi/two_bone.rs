@@ -125,7 +125,7 @@ pub unsafe extern "C" fn sinew_two_bone_ik_solve(
 /// Solves `chain_count` independent chains of three model-space transforms (root, joint, end;
 /// `chains` holds `3 * chain_count`), each toward its own effector: one call for a crowd,
 /// four chains per pass of four-wide lanes. Each chain's result equals `sinew_two_bone_ik_solve`'s bit for
-/// bit (single solves run the same kernel on one lane). `effector_positions` is
+/// bit (single solves run the same kernel, per component in the same order, on one chain). `effector_positions` is
 /// required; `effector_rotations`, `joint_targets` (poles) and `out_results` may be NULL
 /// (none for every chain). Every input is checked before anything is written, so bad input
 /// leaves every array untouched. If a chain's result is not representable it is left
