@@ -625,21 +625,13 @@ fn stage_passes<'a, W: Weight>(
     if inputs.peek().is_none() {
         return pass(staged, first_two, Some(&mut *last));
     }
-    pass(
-        staged,
-        first_two,
-        None::<&mut Complete<fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'_>>>>,
-    );
+    pass(staged, first_two, STORE);
     while let Some(input) = inputs.next() {
         let more = AddTo(input);
         if inputs.peek().is_none() {
             return pass(staged, more, Some(&mut *last));
         }
-        pass(
-            staged,
-            more,
-            None::<&mut Complete<fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'_>>>>,
-        );
+        pass(staged, more, STORE);
     }
 }
 
@@ -696,6 +688,12 @@ fn pass(staged: &mut [SoaTransform], sums: impl Sums, last: Option<&mut impl Las
         }
     }
 }
+
+/// A [`LastPass`] type for [`STORE`], never called.
+type Unused = Complete<'static, fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'static>>>;
+
+/// [`pass`]'s `last` for passes that store their sums.
+const STORE: Option<&mut Unused> = None;
 
 /// What the last pass of [`stage_passes`] does with each block's sums.
 trait LastPass {
