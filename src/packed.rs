@@ -7,7 +7,7 @@
 use glam::Mat4;
 
 use crate::simd::{lanes, F4, M4};
-use crate::soa::SoaTransform;
+use crate::soa::{Rows, SoaTransform};
 use crate::transform::Transform;
 
 /// A transform packed for the forward pass: translation `(x, y, z, 1)`, rotation
@@ -249,6 +249,21 @@ impl Packed {
     pub fn zero_probe(&self) -> F4 {
         let zero = F4::splat(0.0);
         (self.t * zero + self.r * zero) + self.s * zero
+    }
+}
+
+/// Four transforms' ten-float records as a block's rows: each record's three windows
+/// (translation, rotation, and the rotation's `w` with the scale) transposed, lanes moved
+/// without arithmetic.
+#[inline(always)]
+pub(crate) fn rows_of(records: &[[f32; 10]; 4]) -> Rows {
+    let [t0, t1, t2, _] = F4::transpose(records.map(|a| window(&a, 0)));
+    let r = F4::transpose(records.map(|a| window(&a, 3)));
+    let [_, s0, s1, s2] = F4::transpose(records.map(|a| window(&a, 6)));
+    Rows {
+        t: [t0, t1, t2],
+        r,
+        s: [s0, s1, s2],
     }
 }
 

@@ -8,7 +8,7 @@ use glam::{Mat4, Quat};
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
-use crate::packed::{load_matrix, mul_matrix, store_matrix, Floats, Packed};
+use crate::packed::{load_matrix, mul_matrix, rows_of, store_matrix, Floats, Packed};
 use crate::simd::F4;
 use crate::skeleton::Skeleton;
 use crate::skin::Skin;
@@ -293,26 +293,34 @@ impl Pose {
         self.set_local_as(local)
     }
 
-    /// [`Self::set_local`] from any layout that converts exactly to a [`Transform`].
-    pub(crate) fn set_local_as<T: Copy>(&mut self, local: &[T]) -> Result<()>
+    /// [`Self::set_local`] from any layout of ten floats per transform that converts exactly
+    /// to a [`Transform`].
+    pub(crate) fn set_local_as<T: Floats<10>>(&mut self, local: &[T]) -> Result<()>
     where
         Transform: From<T>,
     {
         self.check_len(local.len())?;
-        for (c, (chunk, staged)) in local.chunks(4).zip(&mut self.staged).enumerate() {
-            *staged = SoaTransform::IDENTITY;
-            for (k, t) in chunk.iter().enumerate() {
-                staged.set(k, &Transform::from(*t));
-            }
+        let records = T::floats(local);
+        for (c, (chunk, staged)) in records.chunks(4).zip(&mut self.staged).enumerate() {
             // Finite lanes whose rotations are in normalization's common case, nearly every
-            // input, are checked and renormalized four at a time.
-            let mut rows = staged.rows();
+            // input, are checked and renormalized four at a time, transposed from the records.
+            let mut rows = match chunk.try_into() {
+                Ok(four) => rows_of(four),
+                Err(_) => {
+                    *staged = SoaTransform::IDENTITY;
+                    for (k, t) in local[4 * c..].iter().enumerate() {
+                        staged.set(k, &Transform::from(*t));
+                    }
+                    staged.rows()
+                }
+            };
             let finite = rows.probe_ts().eq(F4::splat(0.0)).all();
             if finite && !normalize4(&mut rows.r).any() {
                 staged.store(&rows);
                 continue;
             }
-            for (k, t) in chunk.iter().enumerate() {
+            *staged = SoaTransform::IDENTITY;
+            for (k, t) in local[4 * c..].iter().take(4).enumerate() {
                 let what = || format!("local transform of joint {}", 4 * c + k);
                 staged.set(k, &validated_transform(&Transform::from(*t), what)?);
             }
@@ -624,6 +632,59 @@ mod tests {
         let err = pose.model_into(&mut out[..2]).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::SizeMismatch);
         assert_eq!(out, before);
+    }
+
+    /// A component: ordinary, zero, tiny, huge, or (rarely) not finite.
+    fn component() -> impl proptest::strategy::Strategy<Value = f32> {
+        use proptest::prelude::*;
+        prop_oneof![
+            8 => -2.0f32..2.0,
+            1 => Just(0.0f32),
+            1 => Just(-0.0f32),
+            1 => -1e-20f32..1e-20,
+            1 => -1e30f32..1e30,
+            1 => prop::sample::select(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY]),
+        ]
+    }
+
+    proptest::proptest! {
+        // The four-joint path of set_local against the joint-by-joint rule
+        // (`validated_transform`): the same bits stored, the same error for the first bad
+        // joint, the pose untouched on error.
+        #[test]
+        #[cfg_attr(miri, ignore)]
+        fn set_local_is_the_joint_by_joint_rule(
+            c in proptest::collection::vec(proptest::array::uniform10(component()), 1..14),
+            unit in proptest::collection::vec(proptest::bool::ANY, 14),
+        ) {
+            let local: Vec<Transform> = c.iter().zip(&unit).map(|(c, &unit)| {
+                let r = Quat::from_xyzw(c[3], c[4], c[5], c[6]);
+                // Half the rotations unit already (normalization passes them through).
+                let r = if unit && r.is_finite() && r.length() > 1e-3 { r.normalize() } else { r };
+                Transform::new(Vec3::new(c[0], c[1], c[2]), r, Vec3::new(c[7], c[8], c[9]))
+            }).collect();
+            let n = local.len();
+            let parents: Vec<i32> = (-1..n as i32 - 1).collect();
+            let skeleton = Arc::new(Skeleton::new(&parents, &vec![Transform::IDENTITY; n], None).unwrap());
+            let mut pose = Pose::new(skeleton);
+            let want: std::result::Result<Vec<Transform>, Error> = local
+                .iter()
+                .enumerate()
+                .map(|(j, t)| validated_transform(t, || format!("local transform of joint {j}")))
+                .collect();
+            let bits = |ts: &[Transform]| -> Vec<[u32; 10]> {
+                ts.iter().map(|t| Transform::floats(std::slice::from_ref(t))[0].map(f32::to_bits)).collect()
+            };
+            match (pose.set_local(&local), want) {
+                (Ok(()), Ok(want)) => proptest::prop_assert_eq!(bits(&pose.local().to_vec()), bits(&want)),
+                (Err(got), Err(want)) => {
+                    proptest::prop_assert_eq!(got.kind(), want.kind());
+                    proptest::prop_assert_eq!(got.to_string(), want.to_string());
+                    proptest::prop_assert_eq!(pose.local().to_vec(), vec![Transform::IDENTITY; n]);
+                }
+                (got, want) => proptest::prop_assert!(false, "{:?} vs {:?}", got, want.map(|_| ())),
+            }
+        }
     }
 
     #[test]
