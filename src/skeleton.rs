@@ -28,6 +28,8 @@ pub struct Skeleton {
     by_name: Vec<u32>,
     /// Where the forward pass finds each joint's parent (see [`crate::plan`]).
     steps: Vec<Step>,
+    /// Whether a step is [`crate::plan::RECOMPUTE`].
+    recomputes: bool,
 }
 
 impl Skeleton {
@@ -54,6 +56,8 @@ impl Skeleton {
             ));
         }
         validate_parents(parents)?;
+        let steps = plan(parents);
+        let recomputes = steps.iter().any(|s| s.parent == crate::plan::RECOMPUTE);
         let mut rest = rest.to_vec();
         for (i, t) in rest.iter_mut().enumerate() {
             *t = validated_transform(t, || format!("rest transform of joint {i}"))?;
@@ -65,7 +69,8 @@ impl Skeleton {
         Ok(Self {
             parents: parents.to_vec(),
             rest_blocks: to_blocks(&rest),
-            steps: plan(parents),
+            steps,
+            recomputes,
             rest,
             names,
             by_name,
@@ -181,8 +186,9 @@ impl Skeleton {
     /// local translations, each scaled by a parent's model scale (at most `P`) and turned by
     /// its model rotation (a product of unit quaternions, so of length below 2 even after
     /// 2^16 roundings), which the rotation's arithmetic enlarges at most 49-fold on the way:
-    /// at most `49 P Σ |translation|∞`. Kept below `f32::MAX / 256`, rounding included, every
-    /// intermediate value is finite.
+    /// at most `49 P Σ |translation|∞` (summed as 1-norms, which are larger). Kept below
+    /// `f32::MAX / 256`, rounding included, every intermediate value is finite; the model
+    /// matrices' entries ([`crate::matrices`]) are products and sums of the same magnitudes.
     pub(crate) fn model_surely_finite<L: JointTransforms + ?Sized>(&self, local: &L) -> bool {
         local.model_bound(self.parents.len()) <= f32::MAX / 256.0
     }
@@ -224,13 +230,30 @@ impl Skeleton {
         &self,
         local: &L,
         count: usize,
+        visit: impl FnMut(usize, &[Packed; 4], usize),
+    ) {
+        // The pass without a call in its loop when no parent is recomputed (nearly always): a
+        // call there would make the compiler keep fewer values in registers.
+        if self.recomputes {
+            self.model_blocks::<true, L>(local, count, visit);
+        } else {
+            self.model_blocks::<false, L>(local, count, visit);
+        }
+    }
+
+    /// [`Self::for_each_model_block`], recomputing parents if `AGAIN`.
+    #[inline(always)]
+    fn model_blocks<const AGAIN: bool, L: JointTransforms + ?Sized>(
+        &self,
+        local: &L,
+        count: usize,
         mut visit: impl FnMut(usize, &[Packed; 4], usize),
     ) {
         let steps = &self.steps[..count];
         let mut slots = [Packed::identity(); SLOTS];
         let mut previous = Packed::identity();
         let mut step = |i: usize, s: Step, l: &Packed| {
-            advance(self, local, &mut slots, &mut previous, i, s, l)
+            advance::<AGAIN, L>(self, local, &mut slots, &mut previous, i, s, l)
         };
         let mut blocks = steps.chunks_exact(4);
         for (c, s) in blocks.by_ref().enumerate() {
@@ -272,6 +295,22 @@ impl Skeleton {
         local: &L,
         joint: usize,
     ) -> Transform {
+        self.fold_path(joint, |model: Option<Transform>, k| {
+            let l = local.joint(k);
+            match model {
+                Some(m) => m.mul_transform(&l),
+                None => l,
+            }
+        })
+    }
+
+    /// `step(acc, k)` over the joints `k` from the root to `joint`, in that order, `acc`
+    /// `None` at the root and the previous step's result after. O(depth), allocation-free.
+    pub(crate) fn fold_path<T>(
+        &self,
+        joint: usize,
+        mut step: impl FnMut(Option<T>, usize) -> T,
+    ) -> T {
         // The path is found walking up but composed walking down, so it is kept on the stack:
         // every SEGMENT-th joint of the way up (the checkpoints), then each segment's joints in
         // turn, from the root's segment down. Two walks, 1 KiB, for any depth up to MAX_JOINTS.
@@ -289,7 +328,7 @@ impl Skeleton {
             }
         }
         let mut segment = [0u16; SEGMENT];
-        let mut model: Option<Transform> = None;
+        let mut acc: Option<T> = None;
         for &start in checkpoints[..segments].iter().rev() {
             // The segment's joints from `start` up, at most SEGMENT of them.
             let (mut len, mut k) = (0, usize::from(start));
@@ -302,20 +341,17 @@ impl Skeleton {
                 }
             }
             for &k in segment[..len].iter().rev() {
-                let l = local.joint(usize::from(k));
-                model = Some(match model {
-                    Some(m) => m.mul_transform(&l),
-                    None => l,
-                });
+                acc = Some(step(acc.take(), usize::from(k)));
             }
         }
-        model.expect("a path holds at least the joint itself")
+        acc.expect("a path holds at least the joint itself")
     }
 }
 
 /// `P Σ` of [`Skeleton::model_surely_finite`]'s bound: the largest model scale `P` times
-/// `1 + Σ |translation|∞`, so that every model scale and rotated-scale entry is at most 9 times
-/// it and every model translation at most 49 times it; infinite when nothing is
+/// `1 + Σ |translation|₁` (the 1-norm, at least the ∞-norm the bound needs and cheaper to
+/// sum four joints at a time), so that every model scale and rotated-scale entry is at most 9
+/// times it and every model translation at most 49 times it; infinite when nothing is
 /// proved (a non-finite component, or a rotation not of unit length).
 pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize) -> f32 {
     // No branch in the loop: the probe catches any non-finite component (which `max`
@@ -328,7 +364,8 @@ pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize)
         probe += l.zero_probe();
         rotation = rotation.max(l.rotation.length_squared());
         scale *= l.scale.abs().max_element().max(1.0);
-        reach += l.translation.abs().max_element();
+        let t = l.translation.abs();
+        reach += (t.x + t.y) + t.z;
     }
     if probe == Vec4::ZERO && rotation <= 1.0 + 1e-5 {
         scale * reach
@@ -340,7 +377,7 @@ pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize)
 /// Joint `i`'s model transform from its local one `l`, its parent found by its step `s`;
 /// kept as `previous` and, if the step says so, in a slot.
 #[inline(always)]
-fn advance<L: JointTransforms + ?Sized>(
+fn advance<const AGAIN: bool, L: JointTransforms + ?Sized>(
     skeleton: &Skeleton,
     local: &L,
     slots: &mut [Packed; SLOTS],
@@ -355,9 +392,11 @@ fn advance<L: JointTransforms + ?Sized>(
         slots[usize::from(s.parent) % SLOTS].mul(l)
     } else if s.parent == ROOT {
         *l
-    } else {
+    } else if AGAIN {
         let p = skeleton.parents[i] as usize;
         Packed::from_transform(&skeleton.model_in(local, p)).mul(l)
+    } else {
+        unreachable!("the plan recomputes no parent")
     };
     if s.save != SCRATCH {
         slots[usize::from(s.save) % SLOTS] = m;
