@@ -327,6 +327,11 @@ fn local_to_model(c: &mut Criterion) {
                     black_box(pose.model().unwrap());
                 })
             });
+            // The same pose's model matrices (the shared harness's matrices row).
+            let mut out = vec![Mat4::ZERO; n];
+            group.bench_function(BenchmarkId::new(format!("{shape}_matrices"), n), |bench| {
+                bench.iter(|| pose.model_matrices_into(black_box(&mut out)).unwrap())
+            });
         }
     }
     group.finish();

@@ -35,6 +35,7 @@ pub mod ffi;
 pub mod ik;
 pub mod mask;
 mod math;
+mod matrices;
 mod packed;
 mod plan;
 pub mod pose;

@@ -8,7 +8,8 @@ use glam::{Mat4, Quat};
 
 use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
-use crate::packed::{load_matrix, mul_matrix, rows_of, store_matrix, Floats, Packed};
+use crate::matrices::for_each_model_matrix;
+use crate::packed::{load_matrix, mul_matrix, rows_of, store_matrix, Floats};
 use crate::simd::F4;
 use crate::skeleton::Skeleton;
 use crate::skin::Skin;
@@ -385,14 +386,17 @@ impl Pose {
     }
 
     /// Model-space 4×4 matrices of every joint into `out` (one per joint): each joint's model
-    /// transform, as [`Self::model_into`] gives it (the same bits), turned into a matrix by
-    /// [`Transform::to_matrix`]. The matrix of the composed TRS, not the product of the local
-    /// matrices: Sinew's model space never shears (see [`Transform`]), so the two differ once a
+    /// transform as a matrix, composed as matrices down the hierarchy (rotation matrices
+    /// multiplied, scales kept apart, translations placed by the parent's rotation; the exact
+    /// rule is in the README and `sinew_pose_compute_model_matrices`'s documentation), so equal
+    /// to [`Transform::to_matrix`] of [`Self::model_into`]'s transform to rounding, and faster
+    /// to compute. The matrix of the composed TRS, not the product of the local matrices:
+    /// Sinew's model space never shears (see [`Transform`]), so the two differ once a
     /// non-uniform scale sits above a rotation, and this is the one that places each joint
     /// where every other model-space function does. `out` is untouched on error
-    /// ([`ErrorKind::SizeMismatch`], or [`ErrorKind::NumericOverflow`] when a model transform
-    /// or matrix leaves f32's range; a cheap bound proves them finite for all but poses with
-    /// magnitudes near it, which take a checking pass first).
+    /// ([`ErrorKind::SizeMismatch`], or [`ErrorKind::NumericOverflow`] when a matrix leaves
+    /// f32's range; a cheap bound proves them finite for all but poses with magnitudes near
+    /// it, which take a checking pass first).
     pub fn model_matrices_into(&self, out: &mut [Mat4]) -> Result<()> {
         self.model_matrices_into_as(out)
     }
@@ -401,26 +405,19 @@ impl Pose {
     pub(crate) fn model_matrices_into_as<T: Floats<16>>(&self, out: &mut [T]) -> Result<()> {
         self.check_len(out.len())?;
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
-        // Under this bound every model entry is finite (see `model_bound`).
+        // Under this bound every matrix entry is finite (see `model_bound`).
         let n = self.joint_count();
         if local.model_bound(n) > f32::MAX / 256.0 {
             let mut probe = F4::splat(0.0);
-            skeleton.for_each_model(local, n, |_, m| {
-                let [c0, c1, c2, c3] = m.to_matrix();
-                probe = probe + m.zero_probe() + (c0 + c1 + c2 + c3) * F4::splat(0.0);
+            for_each_model_matrix(skeleton, local, n, |_, &[c0, c1, c2, c3]| {
+                probe = probe + ((c0 + c1) + (c2 + c3)) * F4::splat(0.0);
             });
             if !probe.eq(F4::splat(0.0)).all() {
                 return Err(overflow());
             }
         }
         let out = T::floats_mut(out);
-        skeleton.for_each_model_block(local, n, |c, ms, len| {
-            let mats = Packed::to_matrices(ms);
-            let out = &mut out[4 * c..4 * c + len];
-            for (o, m) in out.iter_mut().zip(&mats) {
-                store_matrix(m, o);
-            }
-        });
+        for_each_model_matrix(skeleton, local, n, |i, m| store_matrix(m, &mut out[i]));
         Ok(())
     }
 
@@ -459,16 +456,16 @@ impl Pose {
         }
         let (skeleton, local) = (&self.skeleton, &self.local[..]);
         let binds = Mat4::floats(skin.inverse_binds());
-        let entry = |i: usize, m: &Packed| {
+        let entry = |i: usize, m: &[F4; 4]| {
             let k = skin.entry(i)?;
-            Some((k, mul_matrix(&m.to_matrix(), &load_matrix(&binds[k]))))
+            Some((k, mul_matrix(m, &load_matrix(&binds[k]))))
         };
         // Model entries are at most 49 times the bound, a palette entry the sum of four of
         // them times inverse bind entries: well inside f32's range under these limits.
         let bound = local.model_bound(self.joint_count());
         if bound > f32::MAX / 256.0 || bound * skin.magnitude() > f32::MAX / 65536.0 {
             let mut probe = F4::splat(0.0);
-            skeleton.for_each_model(local, skin.joints_used(), |i, m| {
+            for_each_model_matrix(skeleton, local, skin.joints_used(), |i, m| {
                 if let Some((_, [c0, c1, c2, c3])) = entry(i, m) {
                     probe = probe + (c0 + c1 + c2 + c3) * F4::splat(0.0);
                 }
@@ -478,7 +475,7 @@ impl Pose {
             }
         }
         let out = T::floats_mut(out);
-        skeleton.for_each_model(local, skin.joints_used(), |i, m| {
+        for_each_model_matrix(skeleton, local, skin.joints_used(), |i, m| {
             if let Some((k, p)) = entry(i, m) {
                 store_matrix(&p, &mut out[k]);
             }

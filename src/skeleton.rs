@@ -92,6 +92,16 @@ impl Skeleton {
         usize::try_from(self.parents[joint]).ok()
     }
 
+    /// Where the forward pass finds each joint's parent (see [`crate::plan`]).
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Whether some joint's parent is recomputed by the forward pass (no slot was free).
+    pub(crate) fn recomputes(&self) -> bool {
+        self.recomputes
+    }
+
     /// Rest-pose local transforms.
     pub fn rest_pose(&self) -> &[Transform] {
         &self.rest

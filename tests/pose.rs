@@ -644,15 +644,75 @@ fn matrices_are_of_the_composed_transform_not_products_of_local_ones() {
         .abs_diff_eq(glam::Vec4::new(-1.0, 0.0, 0.0, 0.0), 1e-6));
 }
 
+/// The model matrices as the documentation composes them (README, "Model matrices and
+/// skinning palettes"): rotation matrices multiplied down the hierarchy, scales kept apart,
+/// each f32 operation in the documented order.
+fn reference_composed_matrices(parents: &[i32], local: &[Transform]) -> Vec<Mat4> {
+    // A frame: rotation matrix r[row][column], scale, translation.
+    type Frame = ([[f32; 3]; 3], [f32; 3], [f32; 3]);
+    let identity: Frame = (
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        [1.0; 3],
+        [0.0; 3],
+    );
+    let mut frames: Vec<Frame> = Vec::with_capacity(local.len());
+    let mut out = Vec::with_capacity(local.len());
+    for (&p, l) in parents.iter().zip(local) {
+        let (rp, sp, tp) = usize::try_from(p).map_or(identity, |p| frames[p]);
+        let [x, y, z, w] = l.rotation.to_array();
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+        let lm = [
+            [1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)],
+            [2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)],
+            [2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)],
+        ];
+        let r: [[f32; 3]; 3] = std::array::from_fn(|row| {
+            std::array::from_fn(|c| {
+                rp[row][0] * lm[0][c] + rp[row][1] * lm[1][c] + rp[row][2] * lm[2][c]
+            })
+        });
+        let (ls, lt) = (l.scale.to_array(), l.translation.to_array());
+        let s: [f32; 3] = std::array::from_fn(|i| sp[i] * ls[i]);
+        let v: [f32; 3] = std::array::from_fn(|i| sp[i] * lt[i]);
+        let t: [f32; 3] = std::array::from_fn(|row| {
+            tp[row] + rp[row][0] * v[0] + rp[row][1] * v[1] + rp[row][2] * v[2]
+        });
+        frames.push((r, s, t));
+        out.push(Mat4::from_cols_array(&[
+            r[0][0] * s[0],
+            r[1][0] * s[0],
+            r[2][0] * s[0],
+            0.0,
+            r[0][1] * s[1],
+            r[1][1] * s[1],
+            r[2][1] * s[1],
+            0.0,
+            r[0][2] * s[2],
+            r[1][2] * s[2],
+            r[2][2] * s[2],
+            0.0,
+            t[0],
+            t[1],
+            t[2],
+            1.0,
+        ]));
+    }
+    out
+}
+
 fn matrices_follow_the_rule(seed: u64) {
     let (s, mut rng) = Scenario::new(seed);
     let pose = posed(&s.parents, &s.local);
     let mut matrices = vec![Mat4::ZERO; s.n()];
     pose.model_matrices_into(&mut matrices).unwrap();
+    let composed = reference_composed_matrices(&s.parents, &pose.local().to_vec());
     for (j, (m, model)) in matrices.iter().zip(&s.model).enumerate() {
+        // The matrix of the model transform, to rounding.
         assert_matrix_close(&format!("joint {j}"), m, &reference_matrix(model), 1e-5);
-        // The same bits as the model transform the pose gives, made a matrix.
-        assert_eq!(*m, s.pose_model[j].to_matrix(), "joint {j}");
+        // The documented composition, bit for bit.
+        let bits = |m: &Mat4| m.to_cols_array().map(f32::to_bits);
+        assert_eq!(bits(m), bits(&composed[j]), "joint {j}");
         let p = rng.vec3(2.0);
         let moved = m.transform_point3(p);
         let want = s.model[j].translation + s.model[j].rotation * (s.model[j].scale * p);
@@ -757,6 +817,65 @@ fn palettes_follow_the_rule(seed: u64) {
     }
     let out: Vec<Mat4> = out.into_iter().map(Into::into).collect();
     assert_eq!(out, palette, "C ABI");
+}
+
+/// Model matrices follow the documented composition bit for bit in any joint order: parents
+/// kept for later children (depth first, interleaved chains, breadth first) and parents more
+/// than the pass keeps at once (each joint the child of the one 100 before), skeletons of
+/// every length modulo four; palettes are those matrices times the inverse binds.
+#[test]
+fn matrices_follow_the_rule_in_any_joint_order() {
+    let mut rng = Rng::salted(7, SALT);
+    let n = 301;
+    let depth_first: Vec<i32> = {
+        let mut spine = -1;
+        (0..n as i32)
+            .map(|i| {
+                let p = spine;
+                if i % 3 != 2 {
+                    spine = i;
+                }
+                p
+            })
+            .collect()
+    };
+    let star: Vec<i32> = (0..n as i32).map(|i| (i - 1).min(0)).collect();
+    let interleaved: Vec<i32> = (0..n as i32).map(|i| (i - 2).max(-1)).collect();
+    let far: Vec<i32> = (0..n as i32).map(|i| (i - 100).max(-1)).collect();
+    let breadth_first: Vec<i32> = (0..n as i32)
+        .map(|i| if i == 0 { -1 } else { (i - 1) / 3 })
+        .collect();
+    for parents in [depth_first, star, interleaved, far, breadth_first] {
+        for len in [n - 3, n - 2, n - 1, n] {
+            let parents = &parents[..len];
+            let local: Vec<Transform> = (0..len)
+                .map(|_| {
+                    let scale = Vec3::new(rng.range(0.9, 1.1), rng.range(0.9, 1.1), 1.0);
+                    Transform::new(rng.vec3(1.0), rng.rotation(0.5), scale)
+                })
+                .collect();
+            let pose = posed(parents, &local);
+            let mut matrices = vec![Mat4::ZERO; len];
+            pose.model_matrices_into(&mut matrices).unwrap();
+            let want = reference_composed_matrices(parents, &pose.local().to_vec());
+            let bits = |m: &[Mat4]| -> Vec<[u32; 16]> {
+                m.iter()
+                    .map(|m| m.to_cols_array().map(f32::to_bits))
+                    .collect()
+            };
+            assert_eq!(bits(&matrices), bits(&want), "{len} joints");
+            let skeleton = Skeleton::new(parents, &local, None).unwrap();
+            let binds: Vec<Mat4> = (0..len)
+                .map(|j| Mat4::from_translation(Vec3::splat(j as f32)))
+                .collect();
+            let skin = Skin::new(&skeleton, None, &binds).unwrap();
+            let mut palette = vec![Mat4::ZERO; len];
+            pose.skinning_palette_into(&skin, &mut palette).unwrap();
+            for (j, p) in palette.iter().enumerate() {
+                assert_eq!(*p, want[j] * binds[j], "palette entry {j}");
+            }
+        }
+    }
 }
 
 /// Finite poses whose matrices or palette entries leave f32's range fail with

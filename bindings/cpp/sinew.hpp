@@ -861,8 +861,10 @@ class Pose : public detail::Owned<Pose, SinewPose> {
                                      [this](Span<Transform> out) { return compute_model(out); });
   }
   /// Model-space 4×4 matrices (column-major) of every joint into `out` (its size must be the
-  /// joint count): each the matrix of the joint's model transform as `compute_model` gives
-  /// it (scale, then rotation, then translation). Const; `out` is untouched on error.
+  /// joint count): each joint's model transform as a matrix (scale, then rotation, then
+  /// translation), composed as matrices down the hierarchy, so equal to the matrix of
+  /// `compute_model`'s transform to rounding (the exact rule: `sinew_pose_compute_model_matrices`).
+  /// Const; `out` is untouched on error.
   Result<void> compute_model_matrices(Span<Mat4> out) const {
     return detail::call_with_span(&sinew_pose_compute_model_matrices, get(), out);
   }

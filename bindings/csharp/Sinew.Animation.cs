@@ -884,8 +884,10 @@ namespace Sinew
     {
         /// <summary>
         /// Model-space 4×4 matrices (column-major) of every joint into <paramref name="output"/>
-        /// (length JointCount): each the matrix of the joint's model transform as ComputeModel gives
-        /// it (scale, then rotation, then translation). Reads the pose only; output untouched on error.
+        /// (length JointCount): each joint's model transform as a matrix (scale, then rotation, then
+        /// translation), composed as matrices down the hierarchy, so equal to the matrix of
+        /// ComputeModel's transform to rounding (the exact rule: sinew_pose_compute_model_matrices).
+        /// Reads the pose only; output untouched on error.
         /// </summary>
         public void ComputeModelMatrices(Mat4[] output)
         {

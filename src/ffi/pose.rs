@@ -187,14 +187,20 @@ pub unsafe extern "C" fn sinew_pose_set_model_transform(
 }
 
 /// Writes the model-space 4×4 matrix of every joint (`count` must equal the joint count),
-/// column-major (`SinewMat4`): each joint's model transform, the same bits as
-/// `sinew_pose_compute_model` gives, as a matrix that scales, rotates, then translates. For
-/// a rotation `(x, y, z, w)` and scale `s`: column 0 is `s.x · (1 − 2(y² + z²), 2(xy + wz),
-/// 2(xz − wy), 0)`, column 1 `s.y · (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx), 0)`, column 2
-/// `s.z · (2(xz + wy), 2(yz − wx), 1 − 2(x² + y²), 0)` and column 3 the translation with 1.
-/// The matrix of the composed model transform, not a product of local matrices (which would
-/// shear under a non-uniform scale). Takes a const pose; nothing is written unless every
-/// matrix is finite (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
+/// column-major (`SinewMat4`): each joint's model transform as a matrix that scales, rotates,
+/// then translates, composed as matrices down the hierarchy, so equal to the matrix of
+/// `sinew_pose_compute_model`'s transform to rounding, not bit for bit. Per joint, with its
+/// parent's rotation matrix `R_p`, scale `s_p` and translation `t_p` (a root's parent is the
+/// identity: `R = I`, `s = (1, 1, 1)`, `t = 0`) and `L` the local rotation `(x, y, z, w)` as a
+/// matrix from `xx = x·x`, `xy = x·y`, …: `L` rows `(1 − 2(yy + zz), 2(xy − wz), 2(xz + wy))`,
+/// `(2(xy + wz), 1 − 2(xx + zz), 2(yz − wx))`, `(2(xz − wy), 2(yz + wx), 1 − 2(xx + yy))`;
+/// `R[r][c] = (R_p[r][0] L[0][c] + R_p[r][1] L[1][c]) + R_p[r][2] L[2][c]`; `s = s_p ∘
+/// local.scale`; `v = s_p ∘ local.translation`; `t[r] = ((t_p[r] + R_p[r][0] v.x) +
+/// R_p[r][1] v.y) + R_p[r][2] v.z`; column `c < 3` is `(R[0][c] s[c], R[1][c] s[c],
+/// R[2][c] s[c], 0)`, column 3 `(t, 1)`. Each operation in f32 in that order, so the same bits
+/// on every platform. The matrix of the composed transform, not a product of local matrices
+/// (which would shear under a non-uniform scale). Takes a const pose; nothing is written unless
+/// every matrix is finite (`SINEW_STATUS_NUMERIC_OVERFLOW` otherwise).
 ///
 /// # Safety
 /// `out_matrices` must hold `count` items.

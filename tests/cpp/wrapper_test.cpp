@@ -1812,7 +1812,8 @@ static void test_matrices() {
   const sinew::Pose& pose = rig.pose;
 
   // Model matrices: the wrapper is the C call, bit for bit (span and vector); each matrix's
-  // last column is its joint's model translation with 1, exactly.
+  // last column is its joint's model translation (to rounding: matrices are composed as
+  // matrices) with 1, and its last row (0, 0, 0, 1) exactly.
   std::vector<SinewMat4> c_matrices(JOINTS);
   CHECK(sinew_pose_compute_model_matrices(rig.cp, c_matrices.data(), JOINTS) == SINEW_STATUS_OK);
   std::vector<sinew::Mat4> matrices = MUST(pose.compute_model_matrices());
@@ -1823,8 +1824,12 @@ static void test_matrices() {
   std::vector<SinewTransform> model = c_model(rig.cp);
   for (uint32_t j = 0; j < JOINTS; ++j) {
     const sinew::Mat4& m = matrices[j];
-    CHECK(same_bits(m(0, 3), model[j].translation.x) && same_bits(m(1, 3), model[j].translation.y) &&
-          same_bits(m(2, 3), model[j].translation.z) && m(3, 3) == 1.0f && m(3, 0) == 0.0f);
+    const SinewVec3& t = model[j].translation;
+    const float size = 1.0f + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
+    CHECK(std::fabs(m(0, 3) - t.x) <= 1e-5f * size && std::fabs(m(1, 3) - t.y) <= 1e-5f * size &&
+          std::fabs(m(2, 3) - t.z) <= 1e-5f * size);
+    CHECK(same_bits(m(3, 0), 0.0f) && same_bits(m(3, 1), 0.0f) && same_bits(m(3, 2), 0.0f) &&
+          m(3, 3) == 1.0f);
     CHECK(m.m[12] == m(0, 3) && c_matrices[j].m03 == m(0, 3) && c_matrices[j].m10 == m(1, 0));
   }
   CHECK(sinew::Mat4::identity() == sinew::Mat4(sinew::Mat4{}.to_c()));
