@@ -18,7 +18,7 @@
 //! M_j    = (R_j.0 s_j.x, R_j.1 s_j.y, R_j.2 s_j.z, (t_j, 1)), row 3 exactly (0, 0, 0, 1)
 //! ```
 
-use crate::plan::{PREVIOUS, ROOT, SCRATCH, SLOTS};
+use crate::plan::{FEW_SLOTS, PREVIOUS, ROOT, SCRATCH, SLOTS};
 use crate::simd::{lanes, F4, M4};
 use crate::skeleton::Skeleton;
 use crate::soa::{Rows, SoaTransform};
@@ -128,16 +128,18 @@ pub(crate) fn for_each_model_matrix(
 ) {
     // The pass without a call in its loop when no parent is recomputed (nearly always): a
     // call there would make the compiler keep fewer values in registers.
-    if skeleton.recomputes() {
-        pass::<true>(skeleton, local, count, visit);
-    } else {
-        pass::<false>(skeleton, local, count, visit);
+    // Few slots (nearly always) need little setting up.
+    match (skeleton.recomputes(), skeleton.slots_used() <= FEW_SLOTS) {
+        (false, true) => pass::<false, FEW_SLOTS>(skeleton, local, count, visit),
+        (false, false) => pass::<false, SLOTS>(skeleton, local, count, visit),
+        (true, _) => pass::<true, SLOTS>(skeleton, local, count, visit),
     }
 }
 
-/// [`for_each_model_matrix`], recomputing parents if `AGAIN`.
+/// [`for_each_model_matrix`], recomputing parents if `AGAIN`, with `N` slots (at least the
+/// plan's).
 #[inline(always)]
-fn pass<const AGAIN: bool>(
+fn pass<const AGAIN: bool, const N: usize>(
     skeleton: &Skeleton,
     local: &[SoaTransform],
     count: usize,
@@ -145,7 +147,7 @@ fn pass<const AGAIN: bool>(
 ) {
     let steps = &skeleton.steps()[..count];
     let identity = Frame::identity();
-    let mut slots = [identity; SLOTS];
+    let mut slots = [identity; N];
     let mut previous = identity;
     // Joint `k` (a constant in full blocks) of block `c`.
     macro_rules! joint {
@@ -154,7 +156,7 @@ fn pass<const AGAIN: bool>(
             let parent = if s.parent == PREVIOUS {
                 previous
             } else if s.parent < SCRATCH {
-                slots[usize::from(s.parent) % SLOTS]
+                slots[usize::from(s.parent) % N]
             } else if s.parent == ROOT {
                 identity
             } else if AGAIN {
@@ -164,7 +166,7 @@ fn pass<const AGAIN: bool>(
             };
             let frame = compose(&parent, $e, $t[$k], $sc[$k], $k);
             if s.save != SCRATCH {
-                slots[usize::from(s.save) % SLOTS] = frame;
+                slots[usize::from(s.save) % N] = frame;
             }
             previous = frame;
             visit(i, &frame.columns());

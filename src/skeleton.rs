@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::packed::{Floats, Packed};
-use crate::plan::{plan, Step, PREVIOUS, ROOT, SCRATCH, SLOTS};
+use crate::plan::{plan, Step, FEW_SLOTS, PREVIOUS, ROOT, SCRATCH, SLOTS};
 use crate::simd::F4;
 use crate::soa::{to_blocks, JointTransforms, SoaTransform};
 use crate::transform::{validated_transform, Transform};
@@ -30,6 +30,8 @@ pub struct Skeleton {
     steps: Vec<Step>,
     /// Whether a step is [`crate::plan::RECOMPUTE`].
     recomputes: bool,
+    /// Slots the plan uses: one past the highest.
+    slots_used: usize,
 }
 
 impl Skeleton {
@@ -58,6 +60,12 @@ impl Skeleton {
         validate_parents(parents)?;
         let steps = plan(parents);
         let recomputes = steps.iter().any(|s| s.parent == crate::plan::RECOMPUTE);
+        let slots_used = steps
+            .iter()
+            .filter(|s| s.save != SCRATCH)
+            .map(|s| usize::from(s.save) + 1)
+            .max()
+            .unwrap_or(0);
         let mut rest = rest.to_vec();
         for (i, t) in rest.iter_mut().enumerate() {
             *t = validated_transform(t, || format!("rest transform of joint {i}"))?;
@@ -71,6 +79,7 @@ impl Skeleton {
             rest_blocks: to_blocks(&rest),
             steps,
             recomputes,
+            slots_used,
             rest,
             names,
             by_name,
@@ -100,6 +109,11 @@ impl Skeleton {
     /// Whether some joint's parent is recomputed by the forward pass (no slot was free).
     pub(crate) fn recomputes(&self) -> bool {
         self.recomputes
+    }
+
+    /// How many slots the plan uses (one past the highest).
+    pub(crate) fn slots_used(&self) -> usize {
+        self.slots_used
     }
 
     /// Rest-pose local transforms.
@@ -244,26 +258,28 @@ impl Skeleton {
     ) {
         // The pass without a call in its loop when no parent is recomputed (nearly always): a
         // call there would make the compiler keep fewer values in registers.
-        if self.recomputes {
-            self.model_blocks::<true, L>(local, count, visit);
-        } else {
-            self.model_blocks::<false, L>(local, count, visit);
+        // Few slots (nearly always) need little setting up.
+        match (self.recomputes, self.slots_used <= FEW_SLOTS) {
+            (false, true) => self.model_blocks::<false, FEW_SLOTS, L>(local, count, visit),
+            (false, false) => self.model_blocks::<false, SLOTS, L>(local, count, visit),
+            (true, _) => self.model_blocks::<true, SLOTS, L>(local, count, visit),
         }
     }
 
-    /// [`Self::for_each_model_block`], recomputing parents if `AGAIN`.
+    /// [`Self::for_each_model_block`], recomputing parents if `AGAIN`, with `N` slots (at least
+    /// the plan's).
     #[inline(always)]
-    fn model_blocks<const AGAIN: bool, L: JointTransforms + ?Sized>(
+    fn model_blocks<const AGAIN: bool, const N: usize, L: JointTransforms + ?Sized>(
         &self,
         local: &L,
         count: usize,
         mut visit: impl FnMut(usize, &[Packed; 4], usize),
     ) {
         let steps = &self.steps[..count];
-        let mut slots = [Packed::identity(); SLOTS];
+        let mut slots = [Packed::identity(); N];
         let mut previous = Packed::identity();
         let mut step = |i: usize, s: Step, l: &Packed| {
-            advance::<AGAIN, L>(self, local, &mut slots, &mut previous, i, s, l)
+            advance::<AGAIN, N, L>(self, local, &mut slots, &mut previous, i, s, l)
         };
         let mut blocks = steps.chunks_exact(4);
         for (c, s) in blocks.by_ref().enumerate() {
@@ -387,10 +403,10 @@ pub(crate) fn model_bound<L: JointTransforms + ?Sized>(local: &L, joints: usize)
 /// Joint `i`'s model transform from its local one `l`, its parent found by its step `s`;
 /// kept as `previous` and, if the step says so, in a slot.
 #[inline(always)]
-fn advance<const AGAIN: bool, L: JointTransforms + ?Sized>(
+fn advance<const AGAIN: bool, const N: usize, L: JointTransforms + ?Sized>(
     skeleton: &Skeleton,
     local: &L,
-    slots: &mut [Packed; SLOTS],
+    slots: &mut [Packed; N],
     previous: &mut Packed,
     i: usize,
     s: Step,
@@ -399,7 +415,7 @@ fn advance<const AGAIN: bool, L: JointTransforms + ?Sized>(
     let m = if s.parent == PREVIOUS {
         previous.mul(l)
     } else if s.parent < SCRATCH {
-        slots[usize::from(s.parent) % SLOTS].mul(l)
+        slots[usize::from(s.parent) % N].mul(l)
     } else if s.parent == ROOT {
         *l
     } else if AGAIN {
@@ -409,7 +425,7 @@ fn advance<const AGAIN: bool, L: JointTransforms + ?Sized>(
         unreachable!("the plan recomputes no parent")
     };
     if s.save != SCRATCH {
-        slots[usize::from(s.save) % SLOTS] = m;
+        slots[usize::from(s.save) % N] = m;
     }
     *previous = m;
     m
