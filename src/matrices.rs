@@ -126,9 +126,9 @@ pub(crate) fn for_each_model_matrix(
     count: usize,
     visit: impl FnMut(usize, &[F4; 4]),
 ) {
-    // The pass without a call in its loop when no parent is recomputed (nearly always): a
-    // call there would make the compiler keep fewer values in registers.
-    // Few slots (nearly always) need little setting up.
+    // Nearly always no parent is recomputed and few slots are used: then the pass has no
+    // call in its loop (one there would make the compiler keep fewer values in registers) and
+    // fewer slots to set up.
     match (skeleton.recomputes(), skeleton.slots_used() <= FEW_SLOTS) {
         (false, true) => pass::<false, FEW_SLOTS>(skeleton, local, count, visit),
         (false, false) => pass::<false, SLOTS>(skeleton, local, count, visit),

@@ -2,15 +2,15 @@
 //! pass keeps only the model transforms a later joint reads, in fixed slots, and never
 //! searches for them.
 
-/// Slots for model transforms waiting for a later child; slot [`SCRATCH`] takes the joints
-/// no later joint reads.
+/// Slots for model transforms waiting for a later child (the last index, [`SCRATCH`], is
+/// never given out).
 pub(crate) const SLOTS: usize = 64;
 
 /// Slots enough for nearly every skeleton (the deepest branching path of a humanoid uses
 /// fewer), which the passes set up faster than all [`SLOTS`].
 pub(crate) const FEW_SLOTS: usize = 16;
 
-/// The slot written by joints whose model transform no other joint reads later.
+/// The save of joints whose model transform no later joint reads: not kept.
 pub(crate) const SCRATCH: u8 = SLOTS as u8 - 1;
 
 /// A root: its model transform is its local one.

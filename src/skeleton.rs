@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::packed::{Floats, Packed};
-use crate::plan::{plan, Step, FEW_SLOTS, PREVIOUS, ROOT, SCRATCH, SLOTS};
+use crate::plan::{plan, Step, FEW_SLOTS, PREVIOUS, RECOMPUTE, ROOT, SCRATCH, SLOTS};
 use crate::simd::F4;
 use crate::soa::{to_blocks, JointTransforms, SoaTransform};
 use crate::transform::{validated_transform, Transform};
@@ -59,7 +59,7 @@ impl Skeleton {
         }
         validate_parents(parents)?;
         let steps = plan(parents);
-        let recomputes = steps.iter().any(|s| s.parent == crate::plan::RECOMPUTE);
+        let recomputes = steps.iter().any(|s| s.parent == RECOMPUTE);
         let slots_used = steps
             .iter()
             .filter(|s| s.save != SCRATCH)
@@ -256,9 +256,9 @@ impl Skeleton {
         count: usize,
         visit: impl FnMut(usize, &[Packed; 4], usize),
     ) {
-        // The pass without a call in its loop when no parent is recomputed (nearly always): a
-        // call there would make the compiler keep fewer values in registers.
-        // Few slots (nearly always) need little setting up.
+        // Nearly always no parent is recomputed and few slots are used: then the pass has no
+        // call in its loop (one there would make the compiler keep fewer values in registers) and
+        // fewer slots to set up.
         match (self.recomputes, self.slots_used <= FEW_SLOTS) {
             (false, true) => self.model_blocks::<false, FEW_SLOTS, L>(local, count, visit),
             (false, false) => self.model_blocks::<false, SLOTS, L>(local, count, visit),
