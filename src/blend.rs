@@ -223,8 +223,8 @@ impl Pose {
     /// Per joint, with `w_k = weight_k · mask_k` summed in `f32` in layer order to `W`, the rest
     /// pose's weight is `r = max(threshold − W, 0)`, and each input's normalized weight is its
     /// weight times `1 / (W + r)`. When a weight or the threshold exceeds 2^100 all of them are
-    /// first multiplied by one power of two (which changes no ratio and rounds nothing), so the
-    /// sum cannot overflow. Translations and scales are the normalized weighted sums; rotations
+    /// first multiplied by one power of two (exact for every weight above 2^-98, and smaller
+    /// ones are under 2^-198 of the largest), so the sum cannot overflow. Translations and scales are the normalized weighted sums; rotations
     /// are summed in order, each negated when its dot product with the sum so far is negative
     /// (ozz's neighbourhood rule), then normalized. Unchanged on error.
     pub fn blend_layers(&mut self, layers: &[Layer<'_>], threshold: f32) -> Result<()> {
@@ -741,7 +741,8 @@ fn mix_exact(a: &Transform, b: &Transform, w: f32) -> Transform {
 
 /// The power of two that brings `largest` (a positive finite weight or threshold) to at
 /// most 2^100, or 1 when it already is: layer weights and the threshold scaled by it sum in
-/// `f32` without overflow, and keep their ratios exactly.
+/// `f32` without overflow, and keep their ratios (exactly, but for weights under 2^-98, which
+/// the scale may round into subnormals).
 fn weight_scale(largest: f32) -> f32 {
     let exponent = (largest.to_bits() >> 23) as i32 - 127;
     if exponent < 100 {

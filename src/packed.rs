@@ -58,13 +58,26 @@ fn yzx(a: F4) -> F4 {
     a.shuffle::<{ lanes(1, 2, 0, 3) }>()
 }
 
-/// glam's scalar `Vec3A::cross` in lanes 0 to 2, `a.y b.z − b.y a.z` and so on, from `a`
-/// and `a_yzx = yzx(a)`: `(a b.yzx − a.yzx b).yzx` has each lane's two products in that
-/// order, in three shuffles rather than four. Lane 3 is `a.w b.w − a.w b.w`, zero for
-/// finite lanes.
+/// glam's scalar `Vec3A::cross` in lanes 0 to 2, `a.y b.z − b.y a.z` and so on:
+/// `(a b.yzx − a.yzx b).yzx` has each lane's two products in that order, in three shuffles
+/// rather than four. Lane 3 is `a.w b.w − a.w b.w`, zero for finite lanes.
 #[inline(always)]
-fn cross(a: F4, a_yzx: F4, b: F4) -> F4 {
-    yzx(a * yzx(b) - a_yzx * b)
+pub(crate) fn cross(a: F4, b: F4) -> F4 {
+    yzx(a * yzx(b) - yzx(a) * b)
+}
+
+/// glam's scalar quaternion product `a * b`, `a` given as its components each splat over the
+/// four lanes (`[x, y, z, w]`): lane by lane `((a.w b + a.x b') + a.y b'') + a.z b'''`, with
+/// `b', b'', b'''` signed permutations of `b` (a subtraction is the addition of the negated
+/// product, exactly). The signs ride on `b`, off the dependency chain of a forward pass, where
+/// `a` is the parent just composed.
+#[inline(always)]
+pub(crate) fn quat_product(a: [F4; 4], b: F4) -> F4 {
+    let [x, y, z, w] = a;
+    let bx = flip::<0b1010>(b.shuffle::<{ lanes(3, 2, 1, 0) }>());
+    let by = flip::<0b1100>(b.shuffle::<{ lanes(2, 3, 0, 1) }>());
+    let bz = flip::<0b1001>(b.shuffle::<{ lanes(1, 0, 3, 2) }>());
+    w * b + x * bx + y * by + z * bz
 }
 
 /// Four-float window `at..at + 4` of a record.
@@ -136,20 +149,16 @@ impl Packed {
     /// addition of the negated product), and the rotated, scaled translation.
     #[inline(always)]
     pub fn mul(&self, child: &Self) -> Self {
-        let (a, b) = (self.r, child.r);
+        let a = self.r;
         let w = a.shuffle::<{ lanes(3, 3, 3, 3) }>();
         let x = a.shuffle::<{ lanes(0, 0, 0, 0) }>();
         let y = a.shuffle::<{ lanes(1, 1, 1, 1) }>();
         let z = a.shuffle::<{ lanes(2, 2, 2, 2) }>();
-        let bx = flip::<0b1010>(b.shuffle::<{ lanes(3, 2, 1, 0) }>());
-        let by = flip::<0b1100>(b.shuffle::<{ lanes(2, 3, 0, 1) }>());
-        let bz = flip::<0b1001>(b.shuffle::<{ lanes(1, 0, 3, 2) }>());
-        let r = w * b + x * bx + y * by + z * bz;
+        let r = quat_product([x, y, z, w], child.r);
         // `Transform::rotate_scaled`: v + w t + u × t with t = 2 u × v.
         let v = self.s * child.t;
-        let a_yzx = yzx(a);
-        let t = cross(a, a_yzx, v) * F4::splat(2.0);
-        let turned = v + t * w + cross(a, a_yzx, t);
+        let t = cross(a, v) * F4::splat(2.0);
+        let turned = v + t * w + cross(a, t);
         Self {
             t: self.t + turned,
             r,
@@ -194,8 +203,8 @@ pub(crate) fn load_matrix(a: &[f32; 16]) -> [F4; 4] {
     std::array::from_fn(|c| window(a, 4 * c))
 }
 
-/// `a · b` for matrices as columns: [`crate::skin`]'s `mat_mul` bit for bit (each column
-/// `a₀ b.x + a₁ b.y + a₂ b.z + a₃ b.w`, summed left to right).
+/// `a · b` for matrices as columns, each column `a₀ b.x + a₁ b.y + a₂ b.z + a₃ b.w` summed
+/// left to right (the skinning palette's documented product).
 #[inline(always)]
 pub(crate) fn mul_matrix(a: &[F4; 4], b: &[F4; 4]) -> [F4; 4] {
     b.map(|c| {

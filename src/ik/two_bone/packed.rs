@@ -11,6 +11,7 @@ use std::ops::{Add, Sub};
 use glam::{Quat, Vec3};
 
 use super::lanes::Vector;
+use crate::packed::{cross, quat_product};
 use crate::simd::{lanes, F4, M4};
 
 /// A 3-vector in lanes 0 to 2.
@@ -25,8 +26,6 @@ const X: i32 = lanes(0, 0, 0, 0);
 const Y: i32 = lanes(1, 1, 1, 1);
 const Z: i32 = lanes(2, 2, 2, 2);
 const W: i32 = lanes(3, 3, 3, 3);
-const YZX: i32 = lanes(1, 2, 0, 3);
-const ZXY: i32 = lanes(2, 0, 1, 3);
 
 /// Lane `k` in every lane.
 #[inline(always)]
@@ -80,8 +79,7 @@ impl Vector<f32> for P3 {
     /// `(y z' - z y', z x' - x z', x y' - y x')`.
     #[inline(always)]
     fn cross(self, o: Self) -> Self {
-        let (a, b) = (self.0, o.0);
-        P3(yzx(a) * zxy(b) - zxy(a) * yzx(b))
+        P3(cross(self.0, o.0))
     }
     #[inline(always)]
     fn scale(self, s: f32) -> Self {
@@ -95,18 +93,6 @@ impl Vector<f32> for P3 {
             f
         }
     }
-}
-
-/// Lanes `(y, z, x)`.
-#[inline(always)]
-fn yzx(v: F4) -> F4 {
-    v.shuffle::<YZX>()
-}
-
-/// Lanes `(z, x, y)`.
-#[inline(always)]
-fn zxy(v: F4) -> F4 {
-    v.shuffle::<ZXY>()
 }
 
 impl P4 {
@@ -123,10 +109,8 @@ impl P4 {
     #[inline(always)]
     pub fn mul(self, o: Self) -> Self {
         let a = self.0;
-        product(
-            [splat::<X>(a), splat::<Y>(a), splat::<Z>(a), splat::<W>(a)],
-            o,
-        )
+        let a = [splat::<X>(a), splat::<Y>(a), splat::<Z>(a), splat::<W>(a)];
+        P4(quat_product(a, o.0))
     }
     /// The inverse of a unit quaternion (vector part negated, exactly).
     #[inline(always)]
@@ -149,24 +133,8 @@ impl P4 {
 #[inline(always)]
 pub(super) fn arc_mul(axis: P3, w: f32, q: P4) -> P4 {
     let v = axis.0;
-    product(
-        [splat::<X>(v), splat::<Y>(v), splat::<Z>(v), F4::splat(w)],
-        q,
-    )
-}
-
-/// `a * b` for `a` given as its components splat over four lanes `[x, y, z, w]`: lane by lane
-/// `((a.w b + a.x b') + a.y b'') + a.z b'''`, with `b', b'', b'''` permutations of `b` and the
-/// signs of [`Q::mul`](super::lanes::Q::mul) moved onto the splats.
-#[inline(always)]
-fn product(a: [F4; 4], b: P4) -> P4 {
-    let b = b.0;
-    let signs = M4::from_bitmask;
-    // a.x (+b.w, -b.z, +b.y, -b.x); a.y (+b.z, +b.w, -b.x, -b.y); a.z (-b.y, +b.x, +b.w, -b.z).
-    let tx = a[0].negate_where(signs(0b1010)) * b.shuffle::<{ lanes(3, 2, 1, 0) }>();
-    let ty = a[1].negate_where(signs(0b1100)) * b.shuffle::<{ lanes(2, 3, 0, 1) }>();
-    let tz = a[2].negate_where(signs(0b1001)) * b.shuffle::<{ lanes(1, 0, 3, 2) }>();
-    P4(a[3] * b + tx + ty + tz)
+    let a = [splat::<X>(v), splat::<Y>(v), splat::<Z>(v), F4::splat(w)];
+    P4(quat_product(a, q.0))
 }
 
 #[cfg(test)]
