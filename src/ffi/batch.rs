@@ -12,7 +12,7 @@ use super::types::{
 };
 use crate::ik::chain_batch::ChainBatch;
 use crate::ik::two_bone::{Chains4, Solved, Solved4, TwoBoneBatch, Q, V3};
-use crate::ik::{ChainTarget, IkResult, TwoBoneTarget};
+use crate::ik::{AimTarget, ChainTarget, IkResult, TwoBoneTarget};
 use crate::simd::F4;
 use crate::transform::Transform;
 
@@ -101,10 +101,22 @@ impl Target {
 }
 
 /// A chain target: the two-bone target without its pole.
-pub(crate) fn chain_target(t: TwoBoneTarget) -> ChainTarget {
-    ChainTarget {
-        position: t.position,
-        rotation: t.rotation,
+impl From<TwoBoneTarget> for ChainTarget {
+    fn from(t: TwoBoneTarget) -> Self {
+        ChainTarget {
+            position: t.position,
+            rotation: t.rotation,
+        }
+    }
+}
+
+/// An aim target: the position, with the pole argument as its up target (no rotation).
+impl From<TwoBoneTarget> for AimTarget {
+    fn from(t: TwoBoneTarget) -> Self {
+        AimTarget {
+            position: t.position,
+            up: t.pole,
+        }
     }
 }
 
@@ -262,7 +274,7 @@ impl TwoBoneBatch for TwoBoneArrays {
     }
 }
 
-/// A FABRIK/CCD batch's chains as C passes them: `count` chains of `joints` transforms back
+/// A FABRIK/CCD/aim batch's chains as C passes them: `count` chains of `joints` transforms back
 /// to back, with optional root parent rotations (one per chain).
 #[derive(Clone, Copy)]
 pub(crate) struct ChainArrays {
@@ -303,21 +315,21 @@ impl ChainArrays {
     }
 }
 
-/// A FABRIK/CCD batch in C layout, solved through the handle's conversion buffer.
+/// A FABRIK/CCD/aim batch in C layout, solved through the handle's conversion buffer.
 pub(crate) struct Converted<'a> {
     arrays: ChainArrays,
     targets: Target,
     buffer: &'a mut [Transform],
 }
 
-impl ChainBatch for Converted<'_> {
+impl<T: From<TwoBoneTarget>> ChainBatch<T> for Converted<'_> {
     fn count(&self) -> usize {
         self.arrays.count as usize
     }
-    fn target(&self, i: usize) -> (ChainTarget, Quat) {
+    fn target(&self, i: usize) -> (T, Quat) {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe {
-            let target = chain_target(self.targets.read(i));
+            let target = self.targets.read(i).into();
             let parent = read_opt(self.arrays.parents, i).map_or(Quat::IDENTITY, Quat::from);
             (target, parent)
         }

@@ -2,6 +2,7 @@
 //! and reports an [`IkResult`].
 
 pub mod access;
+pub mod aim;
 pub mod ccd;
 pub mod chain;
 pub(crate) mod chain_batch;
@@ -11,6 +12,7 @@ mod reach;
 pub mod two_bone;
 
 pub use access::TransformAccess;
+pub use aim::{AimIk, AimIkSettings, AimJoint, AimTarget};
 pub use ccd::CcdJoint;
 pub use ccd::{Ccd, CcdSettings};
 pub use chain::ChainTarget;
