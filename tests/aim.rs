@@ -297,12 +297,20 @@ fn a_target_circling_the_character_is_tracked_without_flips() {
         max_angle_degrees: deg,
         ..AimIkSettings::default()
     };
-    for height in [0.0, 0.25] {
+    for height in [0.0, 0.25, 0.5] {
         for (name, settings, joints) in [
             ("unlimited", clamp(180.0), free),
             ("joint limits 30 deg", clamp(180.0), limited),
             ("clamp 90 deg", clamp(90.0), free),
             ("clamp 120 deg", clamp(120.0), limited),
+            (
+                "clamp 90 deg, eyes off the axis",
+                AimIkSettings {
+                    aim_offset: Vec3::new(0.1, 0.08, 0.0),
+                    ..clamp(90.0)
+                },
+                free,
+            ),
         ] {
             let mut ik = solver(settings, &joints);
             let (turn, at, residual) = track(&mut ik, false, height);

@@ -1,12 +1,11 @@
 //! Aim / look-at chains: turn a chain of joints (spine to head, or one joint) so that an aim
 //! axis of its last joint, from an optional offset point (muzzle, eyes), points at a target.
 //!
-//! The whole turn is one model-space rotation `Q` (the minimal arc from the input's aim
-//! direction, followed by a roll about the new aim direction when an up target is given),
-//! limited as a whole and shared out among the joints by weight: every joint turns about
-//! `Q`'s axis, so the shares add up exactly and each joint's turn is its share. An offset
-//! point moves as the chain turns; the solve repeats until the aim line passes through the
-//! target. The README ("Aim and look-at") states the rules this module implements.
+//! The aim is one model-space rotation (the minimal arc from the input's aim direction,
+//! corrected pass by pass as an offset origin moves), limited as a whole and shared out among
+//! the joints by weight: every joint turns about its axis, so the shares add up exactly and each
+//! joint's turn is its share. With an up target the last joint then rolls about its aim axis.
+//! The README ("Aim and look-at") states the rules this module implements.
 
 use glam::{Quat, Vec3};
 
@@ -76,10 +75,11 @@ impl AimIkSettings {
         v(self.max_angle_degrees.is_finite(), "max_angle_degrees")?;
         v(self.tolerance.is_finite(), "tolerance")?;
         let invalid = |m: String| Err(Error::new(ErrorKind::InvalidArgument, m));
-        let Some(aim) = self.aim_axis.try_normalize() else {
+        let Some(aim) = direction(self.aim_axis) else {
             return invalid("aim_axis must not be zero".into());
         };
-        if perpendicular_dir(self.up_axis, aim, MIN_UP_PERPENDICULAR).is_none() {
+        let up = direction(self.up_axis).unwrap_or(Vec3::ZERO);
+        if perpendicular_dir(up, aim, MIN_UP_PERPENDICULAR).is_none() {
             return invalid("up_axis must be non-zero and not parallel to aim_axis".into());
         }
         if !(0.0..=1.0).contains(&self.weight) {
@@ -184,18 +184,20 @@ pub struct AimIk {
 }
 
 /// The limit rule: turns up to `limit` are taken whole; past it the chain holds at the limit
-/// through the nearer half of what lies beyond, then eases linearly back to no turn at a half
-/// turn (exactly behind), so a target crossing behind never flips the chain to the other side.
-pub(crate) fn limited_turn(turn: f32, limit: f32) -> f32 {
+/// while the target is less than halfway from the limit to exactly behind (`behind`: the angle
+/// between the input's aim axis and the direction from the input's aim origin to the target),
+/// then eases linearly back to no turn at exactly behind, so a target crossing behind never
+/// flips the chain to the other side.
+pub(crate) fn limited_turn(turn: f32, behind: f32, limit: f32) -> f32 {
     use std::f32::consts::PI;
     if turn <= limit || limit >= PI {
         return turn.min(limit);
     }
     let hold_until = 0.5 * (PI + limit);
-    if turn <= hold_until {
+    if behind <= hold_until {
         limit
     } else {
-        (limit * (PI - turn) / (PI - hold_until)).max(0.0)
+        (limit * (PI - behind) / (PI - hold_until)).clamp(0.0, limit)
     }
 }
 
@@ -326,11 +328,19 @@ impl AimIk {
     /// The solve on the loaded input `self.input[..n]`, into `self.output[..n]`.
     fn solve_loaded(&mut self, n: usize, target: &AimTarget) -> IkResult {
         let s = self.settings;
-        let aim_local = s.aim_axis.normalize();
-        let up_local = perpendicular_dir(s.up_axis, aim_local, 0.0).unwrap_or(Vec3::Y);
+        let aim_local = direction(s.aim_axis).unwrap_or(Vec3::X);
+        let up = direction(s.up_axis).unwrap_or(Vec3::Y);
+        let up_local = perpendicular_dir(up, aim_local, 0.0).unwrap_or(Vec3::Y);
         let limit = self.limit(n);
         let roll_limit = self.joints[n - 1].max_angle_degrees.to_radians();
         let goal = target.position;
+        let tip_in = self.input[n - 1];
+        let behind = residual(&tip_in, aim_local, s.aim_offset, goal);
+        let toward = swing(
+            tip_in.rotation * aim_local,
+            goal - tip_in.transform_point(s.aim_offset),
+            tip_in.rotation * up_local,
+        );
         self.output[..n].copy_from_slice(&self.input[..n]);
         let (mut turn, mut roll) = (Quat::IDENTITY, 0.0);
         let mut iterations = 0;
@@ -342,7 +352,14 @@ impl AimIk {
             // The swing is the turn less the last joint's roll, which came after it.
             let swing_rotation = Quat::from_axis_angle(current, -roll) * tip.rotation;
             let step = swing(current, aim, swing_rotation * up_local);
-            let next = limit_rotation((step * turn).normalize(), limit);
+            let mut next = (step * turn).normalize();
+            if angle(next) > limit {
+                // Past the limit the aim is out of reach: the chain turns as far as the limit
+                // rule allows along the arc from the input's aim toward the target seen from the
+                // input's aim origin, which stays put as passes move the chain (arcs toward a
+                // direction found from the moving origin swing about wildly near behind).
+                next = limit_rotation(toward, behind, limit);
+            }
             let change = angle(next * turn.conjugate());
             turn = next;
             self.turn_chain(n, turn, 1.0);
@@ -488,8 +505,13 @@ impl AimIk {
 /// imaginary), `s` is 0: the line passes as near the goal as it can.
 fn desired_direction(tip: &Transform, aim_local: Vec3, offset: Vec3, goal: Vec3) -> Vec3 {
     let aim = tip.rotation * aim_local;
-    let to_origin = tip.rotation * (tip.scale * offset);
+    // Scaled to the goal's distance, so no square below overflows.
     let v = goal - tip.translation;
+    let k = 1.0 / v.abs().max_element();
+    if !(k.is_finite() && k > 0.0) {
+        return aim;
+    }
+    let (v, to_origin) = (v * k, tip.rotation * (tip.scale * offset) * k);
     if (v - to_origin).length_squared() <= 1e-12 * to_origin.length_squared() {
         // The goal at the aim origin (to 1e-6 of the offset): every direction points at it.
         return aim;
@@ -510,14 +532,20 @@ fn swing(from: Vec3, to: Vec3, up: Vec3) -> Quat {
     }
 }
 
+/// `v` normalized, robust to huge and tiny finite components; `None` for zero.
+fn direction(v: Vec3) -> Option<Vec3> {
+    let m = v.abs().max_element();
+    (m > 0.0 && m.is_finite()).then(|| (v / m).normalize())
+}
+
 /// `q` with its angle passed through [`limited_turn`].
-fn limit_rotation(q: Quat, limit: f32) -> Quat {
+fn limit_rotation(q: Quat, behind: f32, limit: f32) -> Quat {
     let q = if q.w < 0.0 { -q } else { q };
     let Some(axis) = Vec3::new(q.x, q.y, q.z).try_normalize() else {
         return Quat::IDENTITY;
     };
     let turn = angle(q);
-    let limited = limited_turn(turn, limit);
+    let limited = limited_turn(turn, behind, limit);
     if limited == turn {
         q
     } else {
@@ -530,9 +558,9 @@ fn limit_rotation(q: Quat, limit: f32) -> Quat {
 fn residual(tip: &Transform, aim_local: Vec3, offset: Vec3, goal: Vec3) -> f32 {
     let aim = tip.rotation * aim_local;
     let d = goal - tip.transform_point(offset);
-    if d == Vec3::ZERO {
+    let Some(d) = direction(d) else {
         return 0.0;
-    }
+    };
     math::atan2(aim.cross(d).length(), aim.dot(d))
 }
 
