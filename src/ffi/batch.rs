@@ -25,7 +25,32 @@ pub(crate) struct Target {
     rotation: *const SinewQuat,
     pole: *const SinewVec3,
     result: *mut SinewIkResult,
+    names: &'static TargetNames,
 }
+
+/// The C names of a target's position and pole arguments, single and per chain, for messages.
+pub(crate) struct TargetNames {
+    position: &'static str,
+    positions: &'static str,
+    pole: &'static str,
+    poles: &'static str,
+}
+
+/// Effectors and joint targets (two-bone, FABRIK, CCD).
+const EFFECTOR: TargetNames = TargetNames {
+    position: "effector_position",
+    positions: "effector_positions",
+    pole: "joint_target",
+    poles: "joint_targets",
+};
+
+/// Aim targets and up targets.
+const AIM: TargetNames = TargetNames {
+    position: "target_position",
+    positions: "target_positions",
+    pole: "up_target",
+    poles: "up_targets",
+};
 
 impl Target {
     /// A target without a pole.
@@ -40,6 +65,23 @@ impl Target {
             rotation,
             pole,
             result,
+            names: &EFFECTOR,
+        }
+    }
+
+    /// An aim target: position, optional up target, no rotation.
+    pub fn aim(
+        position: *const SinewVec3,
+        up: *const SinewVec3,
+        result: *mut SinewIkResult,
+    ) -> Self {
+        let rotation = std::ptr::null();
+        Self {
+            position,
+            rotation,
+            pole: up,
+            result,
+            names: &AIM,
         }
     }
 
@@ -56,9 +98,9 @@ impl Target {
     ) -> FfiResult<()> {
         let target = unsafe {
             TwoBoneTarget {
-                position: (*arg(self.position, "effector_position")?).into(),
+                position: (*arg(self.position, self.names.position)?).into(),
                 rotation: opt_arg(self.rotation, "effector_rotation")?.map(|&q| q.into()),
-                pole: opt_arg(self.pole, "joint_target")?.map(|&p| p.into()),
+                pole: opt_arg(self.pole, self.names.pole)?.map(|&p| p.into()),
             }
         };
         let out = OptOut::new(self.result, "out_result")?;
@@ -69,8 +111,8 @@ impl Target {
 
     /// Checks the arrays of a batch of `count` chains.
     fn check(&self, count: u32) -> FfiResult<()> {
-        check_array(self.pole, count, "joint_targets", false)?;
-        check_array(self.position, count, "effector_positions", true)?;
+        check_array(self.pole, count, self.names.poles, false)?;
+        check_array(self.position, count, self.names.positions, true)?;
         check_array(self.rotation, count, "effector_rotations", false)?;
         check_array(self.result.cast_const(), count, "out_results", false)
     }
