@@ -557,3 +557,35 @@ fn pose_and_batch_entries_agree_with_the_chain_solve() {
     assert_eq!(&chains[4..], &second[..]);
     let _ = Quat::IDENTITY;
 }
+
+/// Passes stop once they stop gaining, whatever the iteration budget: the bad-input harness
+/// accepts `max_iterations` up to u32::MAX, and an aim that cannot settle (a target inside the
+/// offset, beside the last joint) ran the whole budget.
+#[test]
+fn passes_stop_when_they_stop_gaining() {
+    let settings = AimIkSettings {
+        aim_offset: Vec3::new(0.0, 0.0, 1.0),
+        max_iterations: 100_000,
+        ..AimIkSettings::default()
+    };
+    let limited = AimIkSettings {
+        aim_offset: Vec3::new(0.1, 0.08, 0.0),
+        max_angle_degrees: 30.0,
+        max_iterations: 100_000,
+        ..AimIkSettings::default()
+    };
+    let head = spine()[3].translation;
+    let mut rng = Rng::salted(4, SALT);
+    let mut most = 0;
+    for s in [settings, limited] {
+        let mut ik = solver(s, &[]);
+        for _ in 0..200 {
+            let goal = head + rng.dir() * rng.range(0.05, 3.0);
+            let mut out = spine();
+            let r = ik.solve(&mut out, &AimTarget::at(goal)).unwrap();
+            most = most.max(r.iterations);
+        }
+    }
+    println!("aim: most passes on hard targets {most}");
+    assert!(most <= 100, "{most} passes");
+}

@@ -163,9 +163,9 @@ fn arm() -> Vec<Transform> {
 const MUZZLE: Vec3 = Vec3::new(0.0, 0.09, 0.3);
 
 const GUN_TARGETS: [Vec3; 3] = [
-    Vec3::new(-1.5, 1.6, 3.0),
-    Vec3::new(0.8, 0.4, 2.0),
-    Vec3::new(-0.6, 2.2, 1.2),
+    Vec3::new(-1.0, 1.5, 1.3),
+    Vec3::new(0.4, 0.8, 1.1),
+    Vec3::new(-0.7, 1.9, 0.5),
 ];
 
 struct Shot {
@@ -398,9 +398,17 @@ fn draw_chart(svg: &mut Svg, corner: Vec2, tracks: &[Track]) {
 /// The arm and its aim lines from above (x to the character's left, z forward).
 fn draw_gun(svg: &mut Svg, corner: Vec2, shots: &[Shot]) {
     let top = |p: Vec3| Vec2::new(-p.x, p.z);
+    let points = arm()
+        .into_iter()
+        .map(|t| t.translation)
+        .chain(shots.iter().map(|s| s.target));
+    let (min, max) = points.fold(
+        (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(top(p)), hi.max(top(p))),
+    );
     let view = Viewport::fit(
-        Vec2::new(-1.2, -0.4),
-        Vec2::new(2.0, 3.4),
+        min - Vec2::splat(0.15),
+        max + Vec2::splat(0.15),
         corner + Vec2::new(20.0, 40.0),
         Vec2::new(PANEL_W - 40.0, PANEL_H - 60.0),
     );
@@ -412,7 +420,7 @@ fn draw_gun(svg: &mut Svg, corner: Vec2, shots: &[Shot]) {
     let rest = arm();
     let pts: Vec<Vec2> = rest.iter().map(|t| view.map(top(t.translation))).collect();
     svg.polyline(&pts, figure::rest_style());
-    let colours = ["#2563eb", "#d97706", "#15803d"];
+    let colours = ["#7c3aed", "#0891b2", "#db2777"];
     for (s, colour) in shots.iter().zip(colours) {
         let pts: Vec<Vec2> = s
             .solved

@@ -61,6 +61,9 @@ impl Default for AimIkSettings {
 /// out linearly (in the sine): 10 degrees.
 const ROLL_FADE_SINE: f32 = 0.173_648_18;
 
+/// Relative gain on the best residual under which a pass counts as stalled.
+const STALL_RATIO: f32 = 1e-3;
+
 /// Smallest length of the up axis's part perpendicular to the aim axis (both normalized).
 const MIN_UP_PERPENDICULAR: f32 = 1e-3;
 
@@ -343,6 +346,7 @@ impl AimIk {
         );
         self.output[..n].copy_from_slice(&self.input[..n]);
         let (mut turn, mut roll) = (Quat::IDENTITY, 0.0);
+        let mut best = f32::INFINITY;
         let mut iterations = 0;
         while iterations < s.max_iterations {
             iterations += 1;
@@ -367,7 +371,11 @@ impl AimIk {
             roll = self.roll_toward(n, target.up, up_local, aim_local, roll_limit);
             let residual = residual(&self.output[n - 1], aim_local, s.aim_offset, goal);
             let settled = change.max((roll - last_roll).abs()) <= 0.01 * s.tolerance;
-            if residual <= s.tolerance || settled {
+            // A pass that gains less than 0.1 % on the best residual so far stops the passes
+            // (an aim out of reach, or a target inside the offset, need not settle at all).
+            let stalled = residual > best * (1.0 - STALL_RATIO);
+            best = best.min(residual);
+            if residual <= s.tolerance || settled || stalled {
                 break;
             }
         }
