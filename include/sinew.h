@@ -392,7 +392,8 @@ typedef struct {
   float tolerance;
   /**
    * Most passes (an offset origin moves as the chain turns; each pass corrects for it);
-   * at least 1. Default 16.
+   * at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+   * far. Default 16.
    */
   uint32_t max_iterations;
 } SinewAimIkSettings;

@@ -1063,7 +1063,8 @@ namespace Sinew.Native
         public float tolerance;
         /// <summary>
         ///  Most passes (an offset origin moves as the chain turns; each pass corrects for it);
-        ///  at least 1. Default 16.
+        ///  at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+        ///  far. Default 16.
         /// </summary>
         public uint max_iterations;
     }
@@ -2227,7 +2228,8 @@ namespace Sinew
         public float Tolerance { get { return Native.tolerance; } set { Native.tolerance = value; } }
         /// <summary>
         ///  Most passes (an offset origin moves as the chain turns; each pass corrects for it);
-        ///  at least 1. Default 16.
+        ///  at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+        ///  far. Default 16.
         /// </summary>
         public int MaxIterations { get { return (int)Native.max_iterations; } set { Native.max_iterations = (uint)value; } }
 

@@ -87,7 +87,22 @@ fn batch(t: &mut Table, export: &'static str) {
                 batch_of(b, export).1[i] = huge;
             }
         };
-        t.at(export, positions, Overflow).bufs(what, edit, OVERFLOW);
+        // An aim only turns toward a huge target; its overflow is a chain whose turned bone
+        // spans more than f32's range (the root at -3e38, the next joint at 3e38).
+        let spanning = move |b: &mut Bufs| {
+            let (c, _) = batch_of(b, export);
+            let joints = c.len() / B;
+            for &i in chains {
+                c[joints * i].translation.x = -3e38;
+                c[joints * i + 1].translation.x = 3e38;
+            }
+        };
+        if aim {
+            t.at(export, "chains", Overflow)
+                .bufs(what, spanning, OVERFLOW);
+        } else {
+            t.at(export, positions, Overflow).bufs(what, edit, OVERFLOW);
+        }
         t.needle(format!("chain {}", chains.iter().min().unwrap()));
     }
     let zero = move |b: &mut Bufs| {
