@@ -310,16 +310,14 @@ impl Pose {
         let rest = skeleton.rest_pose();
         let n = rest.len();
         let fallback = |i: usize, _: Quat| rest[i].rotation;
-        let mut finish = Finish::default();
         let mut last = Complete {
-            finish: &mut finish,
             joints: n,
             fallback,
             additive,
         };
         let positive = layers.clone().filter(|l| l.weight > 0.0);
         let rest_blocks = skeleton.rest_blocks();
-        if layers.clone().any(|l| l.mask.is_some()) {
+        let finish = if layers.clone().any(|l| l.mask.is_some()) {
             let norms = normalize_blocks(norms, layers.clone(), scale, threshold);
             let masked = |l: Layer<'a>| {
                 let mask = l.mask.map(JointMask::weights);
@@ -330,16 +328,15 @@ impl Pose {
             };
             let rest_needed = norms.iter().any(|n| n.rest.iter().any(|&r| r > 0.0));
             let rest = rest_needed.then_some((rest_blocks, Masked::Rest(norms)));
-            stage_passes(staged, positive.map(masked).chain(rest), &mut last);
+            stage_passes(staged, positive.map(masked).chain(rest), &mut last)
         } else {
             let weights = layers.clone().map(|l| l.weight * scale);
             let (inv_total, rest) = uniform_norm(weights, threshold);
             let uniform = |l: Layer<'a>| (l.pose.blocks(), F4::splat(l.weight * scale * inv_total));
             let rest = (rest > 0.0).then_some((rest_blocks, F4::splat(rest)));
-            stage_passes(staged, positive.map(uniform).chain(rest), &mut last);
-        }
-        let finite = finish.finite();
-        self.commit_staged(finite)
+            stage_passes(staged, positive.map(uniform).chain(rest), &mut last)
+        };
+        self.commit_finished(&finish)
     }
 
     /// Copies another pose's local transforms (a pose of this skeleton or of one with the same
@@ -375,7 +372,7 @@ impl Pose {
             };
             finish.store(&mut rows, slot, b, n, &fallback);
         }
-        self.commit_staged(finish.finite())
+        self.commit_finished(&finish)
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
@@ -391,8 +388,8 @@ impl Pose {
     ///
     /// `w = 0` leaves a joint as it is; `|w| > 1` extrapolates. Unchanged on error.
     pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
-        let finite = self.stage_additive(None, delta, weight, mask)?;
-        self.commit_staged(finite)
+        let finish = self.stage_additive(None, delta, weight, mask)?;
+        self.commit_finished(&finish)
     }
 
     /// Sets this pose to `base` with an additive `delta` applied, as [`Pose::add`].
@@ -404,19 +401,19 @@ impl Pose {
         mask: Option<&JointMask>,
     ) -> Result<()> {
         self.check_pose(base, "the base")?;
-        let finite = self.stage_additive(Some(base), delta, weight, mask)?;
-        self.commit_staged(finite)
+        let finish = self.stage_additive(Some(base), delta, weight, mask)?;
+        self.commit_finished(&finish)
     }
 
-    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the model buffer;
-    /// returns whether it is all finite.
+    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the staged
+    /// blocks; returns the [`Finish`] that stored them.
     fn stage_additive(
         &mut self,
         base: Option<&Pose>,
         delta: &Pose,
         weight: f32,
         mask: Option<&JointMask>,
-    ) -> Result<bool> {
+    ) -> Result<Finish> {
         ensure_finite(weight.is_finite(), "additive weight")?;
         self.check_pose(delta, "the delta")?;
         if let Some(m) = mask {
@@ -434,7 +431,7 @@ impl Pose {
             let mut rows = apply_delta4(&base.rows(), &d.rows(), w);
             finish.store(&mut rows, slot, b, n, &fallback);
         }
-        Ok(finish.finite())
+        Ok(finish)
     }
 }
 
@@ -590,9 +587,11 @@ type Input<'a, W> = (&'a [SoaTransform], W);
 #[inline(always)]
 fn start<W: Weight>(input: &Input<'_, W>, b: usize) -> Rows {
     let (t, w) = (input.0[b].rows(), input.1.lanes(b));
+    // Rotations first: the order the compiler keeps, which needs the fewest registers.
+    let r = rows4(|c| t.r[c] * w);
     Rows {
+        r,
         t: rows3(|c| t.t[c] * w),
-        r: rows4(|c| t.r[c] * w),
         s: rows3(|c| t.s[c] * w),
     }
 }
@@ -609,35 +608,40 @@ fn add_to<W: Weight>(sum: &mut Rows, input: &Input<'_, W>, b: usize) {
 /// Sums `inputs` into `staged` one input at a time over every block, as ozz's blending job
 /// does: the first two inputs in one pass, each further one in its own, each input's rotations
 /// aligned to the hemisphere of the sum so far (the neighbourhood check). The last pass hands
-/// each block's sums to `last` instead of storing them.
+/// each block's sums to `last` instead of storing them; its [`Finish`] is returned.
 fn stage_passes<'a, W: Weight>(
     staged: &mut [SoaTransform],
     inputs: impl Iterator<Item = Input<'a, W>>,
     last: &mut impl LastPass,
-) {
+) -> Finish {
     let mut inputs = inputs.peekable();
     // The rest pose comes last and is there whenever no layer has a positive weight.
-    let Some(first) = inputs.next() else { return };
+    let Some(first) = inputs.next() else {
+        return Finish::default();
+    };
     let Some(second) = inputs.next() else {
-        return pass(staged, Start(first), Some(&mut *last));
+        return last_pass(staged, Start(first), last);
     };
     let first_two = StartTwo(first, second);
     if inputs.peek().is_none() {
-        return pass(staged, first_two, Some(&mut *last));
+        return last_pass(staged, first_two, last);
     }
-    pass(staged, first_two, STORE);
-    while let Some(input) = inputs.next() {
-        let more = AddTo(input);
+    store_pass(staged, first_two);
+    loop {
+        let more = AddTo(inputs.next().expect("peeked"));
         if inputs.peek().is_none() {
-            return pass(staged, more, Some(&mut *last));
+            return last_pass(staged, more, last);
         }
-        pass(staged, more, STORE);
+        store_pass(staged, more);
     }
 }
 
 /// The sums a pass of [`stage_passes`] computes for block `b` (staged as `out`).
 trait Sums {
     fn sums(&self, b: usize, out: &SoaTransform) -> Rows;
+    /// Whether every input has at least `blocks` blocks (asserted before a pass, which
+    /// lets the compiler drop the bounds checks from its loop).
+    fn covers(&self, blocks: usize) -> bool;
 }
 
 /// One input's weighted values.
@@ -652,6 +656,9 @@ impl<W: Weight> Sums for Start<'_, W> {
     fn sums(&self, b: usize, _: &SoaTransform) -> Rows {
         start(&self.0, b)
     }
+    fn covers(&self, blocks: usize) -> bool {
+        self.0 .0.len() >= blocks
+    }
 }
 
 impl<W: Weight> Sums for StartTwo<'_, W> {
@@ -660,6 +667,9 @@ impl<W: Weight> Sums for StartTwo<'_, W> {
         let mut sum = start(&self.0, b);
         add_to(&mut sum, &self.1, b);
         sum
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        self.0 .0.len() >= blocks && self.1 .0.len() >= blocks
     }
 }
 
@@ -670,60 +680,62 @@ impl<W: Weight> Sums for AddTo<'_, W> {
         add_to(&mut sum, &self.0, b);
         sum
     }
-}
-
-/// One pass of [`stage_passes`] over every block: the sums stored, or handed to `last`.
-#[inline(always)]
-fn pass(staged: &mut [SoaTransform], sums: impl Sums, last: Option<&mut impl LastPass>) {
-    match last {
-        Some(last) => {
-            for (b, out) in staged.iter_mut().enumerate() {
-                last.complete(b, &mut sums.sums(b, out), out);
-            }
-        }
-        None => {
-            for (b, out) in staged.iter_mut().enumerate() {
-                out.store(&sums.sums(b, out));
-            }
-        }
+    fn covers(&self, blocks: usize) -> bool {
+        self.0 .0.len() >= blocks
     }
 }
 
-/// A [`LastPass`] type for [`STORE`], never called.
-type Unused = Complete<'static, fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'static>>>;
+/// A pass of [`stage_passes`] but the last over every block: the sums stored.
+#[inline(always)]
+fn store_pass(staged: &mut [SoaTransform], sums: impl Sums) {
+    assert!(sums.covers(staged.len()), "a blend input is too short");
+    for b in 0..staged.len() {
+        let out = &mut staged[b];
+        out.store(&sums.sums(b, out));
+    }
+}
 
-/// [`pass`]'s `last` for passes that store their sums.
-const STORE: Option<&mut Unused> = None;
+/// The last pass of [`stage_passes`] over every block: the sums handed to `last`, with a
+/// [`Finish`] local to the loop (its probe stays in a register).
+#[inline(always)]
+fn last_pass(staged: &mut [SoaTransform], sums: impl Sums, last: &mut impl LastPass) -> Finish {
+    assert!(sums.covers(staged.len()), "a blend input is too short");
+    let mut finish = Finish::default();
+    for b in 0..staged.len() {
+        let out = &mut staged[b];
+        last.complete(&mut finish, b, &mut sums.sums(b, out), out);
+    }
+    finish
+}
 
 /// What the last pass of [`stage_passes`] does with each block's sums.
 trait LastPass {
-    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform);
+    fn complete(&mut self, finish: &mut Finish, b: usize, sum: &mut Rows, out: &mut SoaTransform);
 }
 
 /// A layer blend's last step: the sums normalized and stored (`fallback` giving the rotation
 /// of a joint whose sum does not normalize), then each additive layer applied in turn.
-struct Complete<'f, R, A> {
-    finish: &'f mut Finish,
+struct Complete<R, A> {
     joints: usize,
     fallback: R,
     additive: A,
 }
 
-impl<'a, R, A> LastPass for Complete<'_, R, A>
+impl<'a, R, A> LastPass for Complete<R, A>
 where
     R: Fn(usize, Quat) -> Quat,
     A: Iterator<Item = Layer<'a>> + Clone,
 {
     #[inline(always)]
-    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform) {
+    fn complete(&mut self, finish: &mut Finish, b: usize, sum: &mut Rows, out: &mut SoaTransform) {
         let n = self.joints;
-        self.finish.store(sum, out, b, n, &self.fallback);
+        finish.store(sum, out, b, n, &self.fallback);
         // A degenerate product normalizes to NaN, reported as overflow.
         let fallback = |_, q: Quat| q.normalize();
         for l in self.additive.clone() {
             let w = block_weight(l.weight, l.mask, b);
             let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
-            self.finish.store(&mut rows, out, b, n, &fallback);
+            finish.store(&mut rows, out, b, n, &fallback);
         }
     }
 }

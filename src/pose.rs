@@ -13,7 +13,7 @@ use crate::packed::{load_matrix, mul_matrix, rows_of, store_matrix, Floats};
 use crate::simd::F4;
 use crate::skeleton::Skeleton;
 use crate::skin::Skin;
-use crate::soa::{normalize4, JointTransforms, SoaTransform};
+use crate::soa::{normalize4, Finish, JointTransforms, SoaTransform};
 use crate::transform::{finite, overflow, validated_transform, write_validated, Transform};
 
 /// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus buffers
@@ -236,6 +236,11 @@ impl Pose {
         &mut self.local
     }
 
+    /// [`Self::commit_staged`] for staged blocks a kernel stored through `finish`.
+    pub(crate) fn commit_finished(&mut self, finish: &Finish) -> Result<()> {
+        self.commit_staged(finish.finite(&self.staged))
+    }
+
     /// Makes the staged blocks the local ones if the results are `finite`, by swapping the
     /// buffers; fails with [`ErrorKind::NumericOverflow`] otherwise (nothing changes).
     pub(crate) fn commit_staged(&mut self, finite: bool) -> Result<()> {
@@ -316,7 +321,7 @@ impl Pose {
                 }
             };
             let finite = rows.probe_ts().eq(F4::splat(0.0)).all();
-            if finite && !normalize4(&mut rows.r).any() {
+            if finite && normalize4(&mut rows.r).all() {
                 staged.store(&rows);
                 continue;
             }
