@@ -11,11 +11,11 @@ use glam::Quat;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
-use crate::pose::{BlockNorm, Pose, Staging};
+use crate::pose::{Pose, Staging};
 use crate::rotation::nlerp_shortest;
 use crate::simd::{F4, M4};
 use crate::soa::{
-    lanes_of, mul_quat, normalize_glam, rows3, rows4, safe_recip4, same_hemisphere4, Finish, Rows,
+    mul_quat, normalize_glam, rows3, rows4, safe_recip4, same_hemisphere4, Finish, Rows,
     SoaTransform,
 };
 use crate::transform::Transform;
@@ -309,33 +309,42 @@ impl Pose {
         } = self.staging();
         let rest = skeleton.rest_pose();
         let n = rest.len();
-        let fallback = |i: usize, _: Quat| rest[i].rotation;
-        let mut last = Complete {
-            joints: n,
-            fallback,
-            additive,
-        };
         let positive = layers.clone().filter(|l| l.weight > 0.0);
         let rest_blocks = skeleton.rest_blocks();
-        let finish = if layers.clone().any(|l| l.mask.is_some()) {
-            let norms = normalize_blocks(norms, layers.clone(), scale, threshold);
+        if layers.clone().any(|l| l.mask.is_some()) {
+            let (inv_totals, rests) = normalize_blocks(norms, layers.clone(), scale, threshold);
             let masked = |l: Layer<'a>| {
-                let mask = l.mask.map(JointMask::weights);
-                (
-                    l.pose.blocks(),
-                    Masked::Layer(l.weight * scale, mask, norms),
-                )
+                let weights = Masked {
+                    weight: l.weight * scale,
+                    mask: l.mask.map(JointMask::blocks),
+                    factors: inv_totals,
+                };
+                (l.pose.blocks(), weights)
             };
-            let rest_needed = norms.iter().any(|n| n.rest.iter().any(|&r| r > 0.0));
-            let rest = rest_needed.then_some((rest_blocks, Masked::Rest(norms)));
-            stage_passes(staged, positive.map(masked).chain(rest), &mut last)
+            let rest_needed = rests.iter().any(|r| r.iter().any(|&r| r > 0.0));
+            let rest = rest_needed.then_some((
+                rest_blocks,
+                Masked {
+                    weight: 1.0,
+                    mask: None,
+                    factors: rests,
+                },
+            ));
+            stage_passes(staged, positive.map(masked).chain(rest));
         } else {
             let weights = layers.clone().map(|l| l.weight * scale);
             let (inv_total, rest) = uniform_norm(weights, threshold);
             let uniform = |l: Layer<'a>| (l.pose.blocks(), F4::splat(l.weight * scale * inv_total));
             let rest = (rest > 0.0).then_some((rest_blocks, F4::splat(rest)));
-            stage_passes(staged, positive.map(uniform).chain(rest), &mut last)
-        };
+            stage_passes(staged, positive.map(uniform).chain(rest));
+        }
+        // Normalized, and each additive layer applied, in passes of their own.
+        let mut finish = Finish::default();
+        finish.normalize(staged, n, &|i, _| rest[i].rotation);
+        for l in additive {
+            additive_pass(staged, None, l.pose.blocks(), l.weight, l.mask);
+            finish.normalize(staged, n, &product_fallback);
+        }
         self.commit_finished(&finish)
     }
 
@@ -360,8 +369,6 @@ impl Pose {
         let staged = self.staging().staged;
         let inputs = pose.blocks().iter().zip(reference.blocks());
         let mut finish = Finish::default();
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
         for (b, (slot, (p, r))) in staged.iter_mut().zip(inputs).enumerate() {
             let (p, r) = (p.rows(), r.rows());
             let conj = [-r.r[0], -r.r[1], -r.r[2], r.r[3]];
@@ -370,7 +377,7 @@ impl Pose {
                 r: mul_quat(&conj, &p.r),
                 s: rows3(|c| p.s[c] * safe_recip4(r.s[c])),
             };
-            finish.store(&mut rows, slot, b, n, &fallback);
+            finish.store(&mut rows, slot, b, n, &product_fallback);
         }
         self.commit_finished(&finish)
     }
@@ -422,15 +429,9 @@ impl Pose {
         let n = self.joint_count();
         let Staging { staged, local, .. } = self.staging();
         let base = base.map_or(local, |b| b.blocks());
-        let inputs = base.iter().zip(delta.blocks());
+        additive_pass(staged, Some(base), delta.blocks(), weight, mask);
         let mut finish = Finish::default();
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
-        for (b, (slot, (base, d))) in staged.iter_mut().zip(inputs).enumerate() {
-            let w = block_weight(weight, mask, b);
-            let mut rows = apply_delta4(&base.rows(), &d.rows(), w);
-            finish.store(&mut rows, slot, b, n, &fallback);
-        }
+        finish.normalize(staged, n, &product_fallback);
         Ok(finish)
     }
 }
@@ -439,7 +440,47 @@ impl Pose {
 #[inline(always)]
 fn block_weight(t: f32, mask: Option<&JointMask>, block: usize) -> F4 {
     let t = F4::splat(t);
-    mask.map_or(t, |m| t * lanes_of(m.weights(), block))
+    mask.map_or(t, |m| t * F4::load(&m.blocks()[block]))
+}
+
+/// `base ⊕ delta` at `weight` (times `mask`'s weights) into `out`, block by block, as
+/// [`Pose::add`] documents, `base` defaulting to `out` itself; rotations are left for a
+/// [`Finish::normalize`] pass. Without a mask the weight is a constant of the loop, and so is
+/// everything the kernel derives from it.
+fn additive_pass(
+    out: &mut [SoaTransform],
+    base: Option<&[SoaTransform]>,
+    delta: &[SoaTransform],
+    weight: f32,
+    mask: Option<&JointMask>,
+) {
+    match mask {
+        None => apply_blocks(out, base, delta, F4::splat(weight)),
+        Some(m) => apply_blocks(out, base, delta, MaskWeights(weight, m.blocks())),
+    }
+}
+
+/// [`additive_pass`] with its weights from `w`.
+#[inline(always)]
+fn apply_blocks(
+    out: &mut [SoaTransform],
+    base: Option<&[SoaTransform]>,
+    delta: &[SoaTransform],
+    w: impl Weight,
+) {
+    let n = out.len();
+    let covered = |blocks: usize| blocks >= n;
+    assert!(covered(delta.len()) && base.is_none_or(|b| covered(b.len())) && w.covers(n));
+    for b in 0..n {
+        let from = base.map_or_else(|| out[b].rows(), |base| base[b].rows());
+        out[b].store(&apply_delta4(&from, &delta[b].rows(), w.lanes(b)));
+    }
+}
+
+/// The rotation of a joint whose additive product does not normalize: glam's normalization,
+/// NaN for a degenerate product, which [`Finish`] reports as overflow.
+fn product_fallback(_: usize, q: Quat) -> Quat {
+    q.normalize()
 }
 
 /// [`mix_exact`] on four lanes: `a` where `w <= 0`, `b` where `w >= 1`, else
@@ -516,38 +557,39 @@ fn uniform_norm(weights: impl Iterator<Item = f32>, threshold: f32) -> (f32, f32
 
 /// Per block, each lane's weight normalization for `layers` (weights multiplied by `scale`,
 /// masks applied): the totals summed layer by layer over every block, then
-/// [`uniform_norm`]'s rule per lane.
+/// [`uniform_norm`]'s rule per lane. Returns each lane's reciprocal total and the rest pose's
+/// normalized weight, block by block (the two halves of `norms`).
 fn normalize_blocks<'a, 'n>(
-    norms: &'n mut [BlockNorm],
+    norms: &'n mut [[f32; 4]],
     layers: impl Iterator<Item = Layer<'a>>,
     scale: f32,
     threshold: f32,
-) -> &'n [BlockNorm] {
-    for n in norms.iter_mut() {
-        n.inv_total = [0.0; 4];
-    }
+) -> (&'n [[f32; 4]], &'n [[f32; 4]]) {
+    let (inv_totals, rests) = norms.split_at_mut(norms.len() / 2);
+    inv_totals.fill([0.0; 4]);
     for l in layers {
-        for (b, n) in norms.iter_mut().enumerate() {
-            let total = F4::load(&n.inv_total) + block_weight(l.weight * scale, l.mask, b);
-            total.store(&mut n.inv_total);
+        for (b, n) in inv_totals.iter_mut().enumerate() {
+            (F4::load(n) + block_weight(l.weight * scale, l.mask, b)).store(n);
         }
     }
     let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
-    for n in norms.iter_mut() {
-        let total = F4::load(&n.inv_total);
+    for (n, r) in inv_totals.iter_mut().zip(rests.iter_mut()) {
+        let total = F4::load(n);
         let rest = (F4::splat(threshold) - total).max(zero);
         let total = total + rest;
         let empty = total.eq(zero);
         let inv_total = F4::select(empty, zero, one / total);
-        inv_total.store(&mut n.inv_total);
-        F4::select(empty, one, rest * inv_total).store(&mut n.rest);
+        inv_total.store(n);
+        F4::select(empty, one, rest * inv_total).store(r);
     }
-    norms
+    (inv_totals, rests)
 }
 
 /// Where an input of a layer blend gets its four joints' normalized weights.
 trait Weight: Copy {
     fn lanes(&self, b: usize) -> F4;
+    /// Whether it has weights for at least `blocks` blocks.
+    fn covers(&self, blocks: usize) -> bool;
 }
 
 /// The same weight on every joint (layers without masks).
@@ -556,32 +598,54 @@ impl Weight for F4 {
     fn lanes(&self, _: usize) -> F4 {
         *self
     }
+    fn covers(&self, _: usize) -> bool {
+        true
+    }
 }
 
-/// Weights normalized per block ([`normalize_blocks`]): a layer's (scaled) weight times its
-/// mask's, or the rest pose's.
+/// A weight times a mask's lanes (additive layers).
 #[derive(Clone, Copy)]
-enum Masked<'a> {
-    Layer(f32, Option<&'a [f32]>, &'a [BlockNorm]),
-    Rest(&'a [BlockNorm]),
+struct MaskWeights<'a>(f32, &'a [[f32; 4]]);
+
+impl Weight for MaskWeights<'_> {
+    #[inline(always)]
+    fn lanes(&self, b: usize) -> F4 {
+        F4::splat(self.0) * F4::load(&self.1[b])
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        self.1.len() >= blocks
+    }
+}
+
+/// Weights normalized per block ([`normalize_blocks`]): `weight` times the mask's lanes (when
+/// there is a mask) times `factors`' lanes. A layer: its scaled weight, its mask and the
+/// reciprocal totals; the rest pose: 1, no mask and its normalized weights.
+#[derive(Clone, Copy)]
+struct Masked<'a> {
+    weight: f32,
+    mask: Option<&'a [[f32; 4]]>,
+    factors: &'a [[f32; 4]],
 }
 
 impl Weight for Masked<'_> {
     #[inline(always)]
     fn lanes(&self, b: usize) -> F4 {
-        match *self {
-            Masked::Layer(weight, mask, norms) => {
-                let w = F4::splat(weight);
-                let raw = mask.map_or(w, |m| w * lanes_of(m, b));
-                raw * F4::load(&norms[b].inv_total)
-            }
-            Masked::Rest(norms) => F4::load(&norms[b].rest),
-        }
+        let w = F4::splat(self.weight);
+        let raw = self.mask.map_or(w, |m| w * F4::load(&m[b]));
+        raw * F4::load(&self.factors[b])
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        self.factors.len() >= blocks && self.mask.is_none_or(|m| m.len() >= blocks)
     }
 }
 
 /// An input of a layer blend: its blocks and where its weights come from.
 type Input<'a, W> = (&'a [SoaTransform], W);
+
+/// Whether `input` has blocks and weights for at least `blocks` blocks.
+fn covers<W: Weight>(input: &Input<'_, W>, blocks: usize) -> bool {
+    input.0.len() >= blocks && input.1.covers(blocks)
+}
 
 /// The sums block `b` starts with: `input`'s weighted values.
 #[inline(always)]
@@ -607,32 +671,19 @@ fn add_to<W: Weight>(sum: &mut Rows, input: &Input<'_, W>, b: usize) {
 
 /// Sums `inputs` into `staged` one input at a time over every block, as ozz's blending job
 /// does: the first two inputs in one pass, each further one in its own, each input's rotations
-/// aligned to the hemisphere of the sum so far (the neighbourhood check). The last pass hands
-/// each block's sums to `last` instead of storing them; its [`Finish`] is returned.
+/// aligned to the hemisphere of the sum so far (the neighbourhood check).
 fn stage_passes<'a, W: Weight>(
     staged: &mut [SoaTransform],
-    inputs: impl Iterator<Item = Input<'a, W>>,
-    last: &mut impl LastPass,
-) -> Finish {
-    let mut inputs = inputs.peekable();
+    mut inputs: impl Iterator<Item = Input<'a, W>>,
+) {
     // The rest pose comes last and is there whenever no layer has a positive weight.
-    let Some(first) = inputs.next() else {
-        return Finish::default();
-    };
+    let Some(first) = inputs.next() else { return };
     let Some(second) = inputs.next() else {
-        return last_pass(staged, Start(first), last);
+        return pass(staged, Start(first));
     };
-    let first_two = StartTwo(first, second);
-    if inputs.peek().is_none() {
-        return last_pass(staged, first_two, last);
-    }
-    store_pass(staged, first_two);
-    loop {
-        let more = AddTo(inputs.next().expect("peeked"));
-        if inputs.peek().is_none() {
-            return last_pass(staged, more, last);
-        }
-        store_pass(staged, more);
+    pass(staged, StartTwo(first, second));
+    for input in inputs {
+        pass(staged, AddTo(input));
     }
 }
 
@@ -657,7 +708,7 @@ impl<W: Weight> Sums for Start<'_, W> {
         start(&self.0, b)
     }
     fn covers(&self, blocks: usize) -> bool {
-        self.0 .0.len() >= blocks
+        covers(&self.0, blocks)
     }
 }
 
@@ -669,7 +720,7 @@ impl<W: Weight> Sums for StartTwo<'_, W> {
         sum
     }
     fn covers(&self, blocks: usize) -> bool {
-        self.0 .0.len() >= blocks && self.1 .0.len() >= blocks
+        covers(&self.0, blocks) && covers(&self.1, blocks)
     }
 }
 
@@ -681,62 +732,17 @@ impl<W: Weight> Sums for AddTo<'_, W> {
         sum
     }
     fn covers(&self, blocks: usize) -> bool {
-        self.0 .0.len() >= blocks
+        covers(&self.0, blocks)
     }
 }
 
-/// A pass of [`stage_passes`] but the last over every block: the sums stored.
+/// One pass of [`stage_passes`] over every block: the sums stored.
 #[inline(always)]
-fn store_pass(staged: &mut [SoaTransform], sums: impl Sums) {
+fn pass(staged: &mut [SoaTransform], sums: impl Sums) {
     assert!(sums.covers(staged.len()), "a blend input is too short");
     for b in 0..staged.len() {
         let out = &mut staged[b];
         out.store(&sums.sums(b, out));
-    }
-}
-
-/// The last pass of [`stage_passes`] over every block: the sums handed to `last`, with a
-/// [`Finish`] local to the loop (its probe stays in a register).
-#[inline(always)]
-fn last_pass(staged: &mut [SoaTransform], sums: impl Sums, last: &mut impl LastPass) -> Finish {
-    assert!(sums.covers(staged.len()), "a blend input is too short");
-    let mut finish = Finish::default();
-    for b in 0..staged.len() {
-        let out = &mut staged[b];
-        last.complete(&mut finish, b, &mut sums.sums(b, out), out);
-    }
-    finish
-}
-
-/// What the last pass of [`stage_passes`] does with each block's sums.
-trait LastPass {
-    fn complete(&mut self, finish: &mut Finish, b: usize, sum: &mut Rows, out: &mut SoaTransform);
-}
-
-/// A layer blend's last step: the sums normalized and stored (`fallback` giving the rotation
-/// of a joint whose sum does not normalize), then each additive layer applied in turn.
-struct Complete<R, A> {
-    joints: usize,
-    fallback: R,
-    additive: A,
-}
-
-impl<'a, R, A> LastPass for Complete<R, A>
-where
-    R: Fn(usize, Quat) -> Quat,
-    A: Iterator<Item = Layer<'a>> + Clone,
-{
-    #[inline(always)]
-    fn complete(&mut self, finish: &mut Finish, b: usize, sum: &mut Rows, out: &mut SoaTransform) {
-        let n = self.joints;
-        finish.store(sum, out, b, n, &self.fallback);
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
-        for l in self.additive.clone() {
-            let w = block_weight(l.weight, l.mask, b);
-            let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
-            finish.store(&mut rows, out, b, n, &fallback);
-        }
     }
 }
 

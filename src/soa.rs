@@ -226,19 +226,6 @@ pub(crate) fn safe_recip4(v: F4) -> F4 {
     F4::select(inv.is_finite(), inv, F4::splat(0.0))
 }
 
-/// Four joints' weights from a per-joint slice (0 past its end).
-#[inline(always)]
-pub(crate) fn lanes_of(weights: &[f32], block: usize) -> F4 {
-    if let Some(w) = weights.get(4 * block..4 * block + 4) {
-        return F4::load(w.try_into().expect("four weights"));
-    }
-    let mut w = [0.0; 4];
-    for (w, v) in w.iter_mut().zip(&weights[(4 * block).min(weights.len())..]) {
-        *w = *v;
-    }
-    F4::from_array(w)
-}
-
 /// Renormalizes the rotations of blocks holding `joints` joints, four at a time when all four
 /// are in [`crate::rotation::normalize_robust`]'s common case, else one at a time, a rotation
 /// it cannot normalize replaced by `fallback(joint, rotation)`. Returns whether every
@@ -249,10 +236,7 @@ pub(crate) fn normalize_blocks(
     fallback: impl Fn(usize, Quat) -> Quat,
 ) -> bool {
     let mut check = Finish::default();
-    for (b, block) in blocks.iter_mut().enumerate() {
-        let mut rows = block.rows();
-        check.store(&mut rows, block, b, joints, &fallback);
-    }
+    check.normalize(blocks, joints, &fallback);
     check.finite(blocks)
 }
 
@@ -289,6 +273,22 @@ impl Finish {
         block.store(rows);
         if odd != 0 {
             self.rotations_finite &= fix_lanes(block, b, joints, odd, fallback);
+        }
+    }
+
+    /// [`Self::store`] over `blocks` as they are: rotations already stored, renormalized in a
+    /// pass of their own. Kernels whose rotations come out of long dependency chains (sums,
+    /// products) run faster storing them first: the square root and division then do not
+    /// sit in the same chain, where they leave the processor waiting.
+    pub fn normalize(
+        &mut self,
+        blocks: &mut [SoaTransform],
+        joints: usize,
+        fallback: &impl Fn(usize, Quat) -> Quat,
+    ) {
+        for (b, block) in blocks.iter_mut().enumerate() {
+            let mut rows = block.rows();
+            self.store(&mut rows, block, b, joints, fallback);
         }
     }
 
