@@ -740,6 +740,8 @@ impl<W: Weight> Sums for AddTo<'_, W> {
 #[inline(always)]
 fn pass(staged: &mut [SoaTransform], sums: impl Sums) {
     assert!(sums.covers(staged.len()), "a blend input is too short");
+    // Indices bounded by `staged.len()` and the assertion: the loop has no bounds checks.
+    #[allow(clippy::needless_range_loop)]
     for b in 0..staged.len() {
         let out = &mut staged[b];
         out.store(&sums.sums(b, out));

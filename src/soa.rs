@@ -133,8 +133,9 @@ impl Rows {
     /// normalized).
     #[inline(always)]
     pub fn probe_ts(&self) -> F4 {
-        let [t0, t1, t2] = rows3(|c| self.t[c] - self.t[c]);
-        let [s0, s1, s2] = rows3(|c| self.s[c] - self.s[c]);
+        let zero = F4::splat(0.0);
+        let [t0, t1, t2] = rows3(|c| self.t[c] * zero);
+        let [s0, s1, s2] = rows3(|c| self.s[c] * zero);
         ((t0 + t1) + (t2 + s0)) + (s1 + s2)
     }
 
