@@ -462,18 +462,30 @@ fn additive_pass(
 
 /// [`additive_pass`] with its weights from `w`.
 #[inline(always)]
-fn apply_blocks(
+fn apply_blocks<W: Weight>(
     out: &mut [SoaTransform],
     base: Option<&[SoaTransform]>,
     delta: &[SoaTransform],
-    w: impl Weight,
+    w: W,
 ) {
     let n = out.len();
     let covered = |blocks: usize| blocks >= n;
     assert!(covered(delta.len()) && base.is_none_or(|b| covered(b.len())) && w.covers(n));
+    // A uniform weight of 0 leaves every joint as it is; any other keeps zeros out of the loop.
+    if W::UNIFORM && w.lanes(0).eq(F4::splat(0.0)).all() {
+        if let Some(base) = base {
+            out.copy_from_slice(&base[..n]);
+        }
+        return;
+    }
     for b in 0..n {
         let from = base.map_or_else(|| out[b].rows(), |base| base[b].rows());
-        out[b].store(&apply_delta4(&from, &delta[b].rows(), w.lanes(b)));
+        out[b].store(&apply_delta4(
+            &from,
+            &delta[b].rows(),
+            w.lanes(b),
+            !W::UNIFORM,
+        ));
     }
 }
 
@@ -501,11 +513,12 @@ fn mix4(a: &Rows, b: &Rows, w: F4) -> Rows {
 }
 
 /// `base ⊕ delta` at weight `w` on four lanes, as [`Pose::add`] documents (exactly `base`
-/// where `w` is 0), rotations left for [`Finish`]. The lerp from the identity toward
-/// the delta's rotation stays unnormalized: normalizing only the product gives the same
-/// rotation (up to rounding) with one square root less.
+/// where `w` is 0, which the caller rules out when `zeros` is false), rotations left for
+/// [`Finish`]. The lerp from the identity toward the delta's rotation stays unnormalized:
+/// normalizing only the product gives the same rotation (up to rounding) with one square
+/// root less.
 #[inline(always)]
-fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
+fn apply_delta4(base: &Rows, delta: &Rows, w: F4, zeros: bool) -> Rows {
     let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
     let negative: M4 = w.lt(zero);
     let aw = w.negate_where(negative);
@@ -534,7 +547,7 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
         }),
     };
     let unweighted = w.eq(zero);
-    if unweighted.any() {
+    if zeros && unweighted.any() {
         Rows::select(unweighted, base, &applied)
     } else {
         applied
@@ -587,6 +600,8 @@ fn normalize_blocks<'a, 'n>(
 
 /// Where an input of a layer blend gets its four joints' normalized weights.
 trait Weight: Copy {
+    /// Whether every block has the same lanes.
+    const UNIFORM: bool = false;
     fn lanes(&self, b: usize) -> F4;
     /// Whether it has weights for at least `blocks` blocks.
     fn covers(&self, blocks: usize) -> bool;
@@ -594,6 +609,7 @@ trait Weight: Copy {
 
 /// The same weight on every joint (layers without masks).
 impl Weight for F4 {
+    const UNIFORM: bool = true;
     #[inline(always)]
     fn lanes(&self, _: usize) -> F4 {
         *self

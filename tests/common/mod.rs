@@ -11,6 +11,7 @@
 //!   run;
 //! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
 //! - [`ffi`]: C ABI handles set up the same way by several tests;
+//! - [`hash`]: the fingerprint bit-exactness tests record;
 //! - [`native`]: the cdylib the C, C++, C# and Unreal-logic programs load, and linking them;
 //! - [`poses`]: the blending jobs' body skeleton, pose comparisons, strategies and C handles.
 
@@ -20,6 +21,7 @@
 pub mod chain_contract;
 pub mod chains;
 pub mod ffi;
+pub mod hash;
 pub mod limits;
 pub mod native;
 pub mod poses;
