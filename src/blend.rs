@@ -667,11 +667,9 @@ fn covers<W: Weight>(input: &Input<'_, W>, blocks: usize) -> bool {
 #[inline(always)]
 fn start<W: Weight>(input: &Input<'_, W>, b: usize) -> Rows {
     let (t, w) = (input.0[b].rows(), input.1.lanes(b));
-    // Rotations first: the order the compiler keeps, which needs the fewest registers.
-    let r = rows4(|c| t.r[c] * w);
     Rows {
-        r,
         t: rows3(|c| t.t[c] * w),
+        r: rows4(|c| t.r[c] * w),
         s: rows3(|c| t.s[c] * w),
     }
 }

@@ -106,10 +106,10 @@ impl Rows {
     /// to a hemisphere).
     #[inline(always)]
     pub fn add_scaled(&mut self, x: &Rows, rotation: &[F4; 4], w: F4) {
-        for (sum, v) in self.r.iter_mut().zip(rotation) {
+        for (sum, v) in self.t.iter_mut().zip(&x.t) {
             *sum = *sum + *v * w;
         }
-        for (sum, v) in self.t.iter_mut().zip(&x.t) {
+        for (sum, v) in self.r.iter_mut().zip(rotation) {
             *sum = *sum + *v * w;
         }
         for (sum, v) in self.s.iter_mut().zip(&x.s) {
