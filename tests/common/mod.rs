@@ -12,6 +12,7 @@
 //! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
 //! - [`ffi`]: C ABI handles set up the same way by several tests;
 //! - [`native`]: the cdylib the C, C++, C# and Unreal-logic programs load, and linking them;
+//! - [`trees`]: joint trees for the multi-effector solver (upper body, hand, random trees);
 //! - [`poses`]: the blending jobs' body skeleton, pose comparisons, strategies and C handles.
 
 // No test uses every helper, and each test crate compiles all of them.
@@ -27,3 +28,4 @@ pub mod props;
 pub mod rng;
 pub mod rotations;
 pub mod solvers;
+pub mod trees;
