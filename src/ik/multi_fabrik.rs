@@ -33,7 +33,7 @@ pub struct MultiFabrikSettings {
     pub relative_precision: bool,
     /// Most forward-and-backward iterations.
     pub max_iterations: u32,
-    /// Stop when an iteration improves the weighted error by less than 0.1 %.
+    /// Stop when two iterations running each improve the weighted error by less than 0.1 %.
     pub stop_when_stalled: bool,
     /// Rotation of effectors whose target has no rotation (or weight 0).
     pub end_rotation: EndRotation,
@@ -329,7 +329,7 @@ impl MultiFabrik {
         };
         t.orient(shape, root_parent, s.end_rotation);
         let mut progress = Progress::new(t.error(shape));
-        let mut iterations = 0;
+        let (mut iterations, mut was_stalled) = (0, false);
         while !t.within(shape, inner) && iterations < s.max_iterations {
             iterations += 1;
             if progress.at_best {
@@ -338,16 +338,17 @@ impl MultiFabrik {
             // Near every target (a tree solved last frame, or a few iterations in) the
             // closing step alone moves the tree least; FABRIK's passes would undo some of it.
             if !t.within(shape, TRACKING * size) {
-                t.forward(shape);
-                t.backward(shape);
-                t.orient(shape, root_parent, s.end_rotation);
+                t.passes(shape, root_parent, s.end_rotation);
             }
             if !t.within(shape, inner) {
                 t.close(step);
             }
-            if progress.next(t.error(shape)) && s.stop_when_stalled {
+            // Stalled twice running: one slow iteration is often the passes being undone.
+            let stalled = progress.next(t.error(shape));
+            if stalled && was_stalled && s.stop_when_stalled {
                 break;
             }
+            was_stalled = stalled;
         }
         // The weighted error can rise on the iteration that brings the last effector within
         // the tolerance: that iterate is kept.

@@ -104,6 +104,10 @@ pub(crate) struct Tree {
     pub(super) best_positions: Vec<Vec3A>,
     pub(super) best_turns: Vec<Quat>,
     pub(super) best_output: Vec<Transform>,
+    /// The iterate before FABRIK's passes, restored when they make it worse.
+    pub(super) before_positions: Vec<Vec3A>,
+    pub(super) before_turns: Vec<Quat>,
+    pub(super) before_output: Vec<Transform>,
     /// A Newton step's proposal: per slot, the accumulated turn, the turn, the rotation and
     /// the position; and its linear system, (3 effectors) squared and 3 per effector.
     pub(super) carried: Vec<Quat>,
@@ -151,6 +155,9 @@ impl Tree {
             best_positions: vec![Vec3A::ZERO; max_joints],
             best_turns: vec![Quat::IDENTITY; max_joints],
             best_output: vec![Transform::IDENTITY; max_joints],
+            before_positions: vec![Vec3A::ZERO; max_joints],
+            before_turns: vec![Quat::IDENTITY; max_joints],
+            before_output: vec![Transform::IDENTITY; max_joints],
             carried: vec![Quat::IDENTITY; max_joints],
             omega: vec![Vec3A::ZERO; max_joints],
             rotations: vec![Quat::IDENTITY; max_joints],
@@ -191,7 +198,7 @@ impl Tree {
             *slot = t.validated(k)?;
             total += slot.weight;
         }
-        if !(total > 0.0) {
+        if total <= 0.0 {
             let message = "every effector weight is zero (or their sum underflows)".to_owned();
             return Err(invalid(message));
         }
@@ -505,6 +512,32 @@ impl Tree {
             let d = self.positions[self.slots[k] as usize] - Vec3A::from(t.position);
             t.weight == 0.0 || d.length() <= tol
         })
+    }
+
+    /// One forward and backward pass, then [`Self::orient`]; undone when it raises the
+    /// weighted error (a sub-base's branches pulling it off effectors already reached), so
+    /// the closing step goes on from the better iterate.
+    pub fn passes(&mut self, shape: Shape, root_parent: Quat, end: EndRotation) {
+        self.unless_worse(shape, |t| {
+            t.forward(shape);
+            t.backward(shape);
+            t.orient(shape, root_parent, end);
+        });
+    }
+
+    /// Runs `change` on the iterate and undoes it if it raises the weighted error.
+    fn unless_worse(&mut self, shape: Shape, change: impl FnOnce(&mut Self)) {
+        let n = shape.n;
+        let error = self.error(shape);
+        self.before_positions[..n].copy_from_slice(&self.positions[..n]);
+        self.before_turns[..n].copy_from_slice(&self.turns[..n]);
+        self.before_output[..n].copy_from_slice(&self.output[..n]);
+        change(self);
+        if self.error(shape) > error {
+            self.positions[..n].copy_from_slice(&self.before_positions[..n]);
+            self.turns[..n].copy_from_slice(&self.before_turns[..n]);
+            self.output[..n].copy_from_slice(&self.before_output[..n]);
+        }
     }
 
     pub fn save_best(&mut self, n: usize) {

@@ -207,7 +207,7 @@ fn solve_spd(a: &mut [f32], b: &mut [f32], dim: usize) {
         for k in 0..j {
             d -= a[j * dim + k] * a[j * dim + k];
         }
-        if !(d > 0.0) {
+        if d.is_nan() || d <= 0.0 {
             b.fill(0.0);
             return;
         }
