@@ -896,3 +896,51 @@ fn model_matrices_and_skinning_palettes_allocate_nothing() {
         sinew_skeleton_destroy(skeleton);
     }
 }
+
+/// Multi-effector FABRIK, pose and model-space, tree and one-effector paths, with constraints.
+#[test]
+fn multi_effector_fabrik_allocates_nothing() {
+    use common::trees::{model, upper_body};
+    use sinew::{
+        EffectorTarget, IkResult, JointConstraint, Limit, MultiFabrik, MultiFabrikSettings, Pose,
+        Vec3,
+    };
+    let (skeleton, root, hands) = upper_body();
+    let mut ik = MultiFabrik::new(MultiFabrikSettings::default(), 32, 4).unwrap();
+    let cone = Limit::Cone {
+        half_angle_1: 0.8,
+        half_angle_2: 0.8,
+        twist: None,
+    };
+    ik.set_constraint(
+        9,
+        Some(JointConstraint::new(sinew::Quat::IDENTITY, Vec3::X, cone).unwrap()),
+    )
+    .unwrap();
+    let mut pose = Pose::new(skeleton.clone());
+    let start = model(&pose);
+    let mut frame = 0.0f32;
+    let mut results = [IkResult::default(); 2];
+    let mut m = model(&pose);
+    let n = allocations(|| {
+        frame += 0.05;
+        let offset = Vec3::new(frame.sin(), frame.cos(), 0.0) * 0.1;
+        let targets = [
+            EffectorTarget::at(start[10].translation + offset),
+            EffectorTarget::at(start[14].translation - offset).with_weight(0.5),
+        ];
+        ik.solve_pose(&mut pose, root, &hands, &targets, &mut results)
+            .unwrap();
+        ik.solve_pose(
+            &mut pose,
+            root,
+            &hands[..1],
+            &targets[..1],
+            &mut results[..1],
+        )
+        .unwrap();
+        ik.solve(&skeleton, &mut m, root, &hands, &targets, &mut results)
+            .unwrap();
+    });
+    assert_eq!(n, 0);
+}
