@@ -16,7 +16,7 @@ use crate::ik::chain::TRACKING;
 use crate::ik::chain::{tolerance, validate_iteration_settings, ChainTarget, Progress};
 use crate::ik::tree::{Shape, Tree};
 use crate::ik::tree_newton::Step;
-use crate::ik::{EndRotation, Fabrik, FabrikSettings, IkResult};
+use crate::ik::{EndRotation, Fabrik, FabrikSettings, IkResult, TransformAccess};
 use crate::pose::Pose;
 use crate::skeleton::Skeleton;
 use crate::transform::{finite, Transform};
@@ -183,14 +183,15 @@ impl MultiFabrik {
     }
 
     /// Solves the tree of `root` and `effectors` (skeleton joints) in `model`, the skeleton's
-    /// model-space transforms, toward `targets` (one per effector); writes the tree's joints
-    /// back (the others are untouched: they are not moved with it) and one result per effector
+    /// model-space transforms (any layout, through [`TransformAccess`]), toward `targets` (one
+    /// per effector); writes the tree's joints' translations and rotations back (scales and the
+    /// other joints are untouched: they are not moved with it) and one result per effector
     /// into `results`. The root stays in place; its constraint is relative to its parent's
     /// model rotation in `model`. On error nothing is written.
-    pub fn solve(
+    pub fn solve<T: TransformAccess>(
         &mut self,
         skeleton: &Skeleton,
-        model: &mut [Transform],
+        model: &mut [T],
         root: u32,
         effectors: &[u32],
         targets: &[EffectorTarget],
@@ -200,29 +201,29 @@ impl MultiFabrik {
         check_len(results.len(), effectors.len(), "results")?;
         let shape = self.build(skeleton, root, effectors, targets)?;
         let root_parent = match skeleton.parent(root as usize) {
-            Some(p) => validated(&model[p], p)?.rotation,
+            Some(p) => validated(&model[p].transform(), p)?.rotation,
             None => Quat::IDENTITY,
         };
         if shape.m == 1 {
             let n = shape.n;
             for (t, &j) in self.chain_model[..n].iter_mut().zip(&self.tree.joints[..n]) {
-                *t = model[j as usize];
+                *t = model[j as usize].transform();
             }
             let target = self.chain_target();
             results[0] = self
                 .chain
                 .solve(&mut self.chain_model[..n], root_parent, &target)?;
             for (t, &j) in self.chain_model[..n].iter().zip(&self.tree.joints[..n]) {
-                model[j as usize] = *t;
+                model[j as usize].set_translation_rotation(t.translation, t.rotation);
             }
             return Ok(());
         }
         for (t, &j) in self.tree.input[..shape.n].iter_mut().zip(&self.tree.joints) {
-            *t = model[j as usize];
+            *t = model[j as usize].transform();
         }
         self.solve_tree(shape, root_parent, results)?;
         for (t, &j) in self.tree.output[..shape.n].iter().zip(&self.tree.joints) {
-            model[j as usize] = *t;
+            model[j as usize].set_translation_rotation(t.translation, t.rotation);
         }
         Ok(())
     }
