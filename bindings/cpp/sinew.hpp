@@ -1325,7 +1325,7 @@ class MultiFabrik : public detail::Solver<MultiFabrik, SinewMultiFabrik> {
     uint32_t n = 0;
     uint32_t m = 0;
     if (!detail::narrow(model.size(), n)) return detail::too_large();
-    if (auto e = check(effectors, targets, out_results, m)) return *e;
+    if (auto e = check_sizes(effectors, targets, out_results, m)) return *e;
     detail::BatchResults results(out_results);
     return detail::check_status(sinew_multi_fabrik_solve(
         get(), skeleton.get(), detail::c_ptr(model.data()), n, root, effectors.data(), m,
@@ -1337,7 +1337,7 @@ class MultiFabrik : public detail::Solver<MultiFabrik, SinewMultiFabrik> {
   Result<void> solve_pose(Pose& pose, uint32_t root, Span<const uint32_t> effectors,
                           Span<const EffectorTarget> targets, Span<IkResult> out_results = {}) {
     uint32_t m = 0;
-    if (auto e = check(effectors, targets, out_results, m)) return *e;
+    if (auto e = check_sizes(effectors, targets, out_results, m)) return *e;
     detail::BatchResults results(out_results);
     return detail::check_status(sinew_multi_fabrik_solve_pose(
         get(), pose.get(), root, effectors.data(), m, targets.data(), results.get()));
@@ -1345,9 +1345,9 @@ class MultiFabrik : public detail::Solver<MultiFabrik, SinewMultiFabrik> {
 
  private:
   /// One target per effector, and no results or one per effector; their count in `m`.
-  static std::optional<Error> check(Span<const uint32_t> effectors,
-                                    Span<const EffectorTarget> targets,
-                                    Span<IkResult> out_results, uint32_t& m) {
+  static std::optional<Error> check_sizes(Span<const uint32_t> effectors,
+                                          Span<const EffectorTarget> targets,
+                                          Span<IkResult> out_results, uint32_t& m) {
     if (targets.size() != effectors.size() ||
         !(out_results.empty() || out_results.size() == effectors.size())) {
       return detail::wrapper_error(Status::size_mismatch,
