@@ -10,6 +10,7 @@ mod clip;
 mod constraints;
 mod crossfade;
 mod hand;
+mod multi_fabrik;
 mod pose;
 mod skeleton;
 mod skin;
@@ -52,6 +53,7 @@ pub fn all(t: &mut Table) {
     chains::cases(t);
     batch::cases(t);
     hand::cases(t);
+    multi_fabrik::cases(t);
     clip::cases(t);
     clip::frame_cases(t);
     crossfade::cases(t);

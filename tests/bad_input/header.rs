@@ -298,6 +298,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         "frame_rate" => FrameRate,
         "weights" => Unit,
         "layers.weight" => Pos,
+        "targets.weight" => Pos,
         "additive.weight" => Free,
         _ if has("settings") => match last {
             "weight" | "soften" | "pole_weight" | "hand_fk_weight" => Unit,
@@ -327,6 +328,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         _ if has("translation")
             || has("scale")
             || has("effector_position")
+            || has("position")
             || has("joint_target")
             || has("effector_positions")
             || has("joint_targets")

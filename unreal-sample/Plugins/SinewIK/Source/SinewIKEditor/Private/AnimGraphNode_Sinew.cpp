@@ -39,6 +39,16 @@ FText UAnimGraphNode_SinewFabrik::GetTooltipText() const
 	return LOCTEXT("SinewFabrik_Tooltip", "FABRIK chain IK solved by the Sinew runtime: a drop-in for FABRIK (root and tip bones, effector transform, Precision in centimetres, MaxIterations, effector rotation source) that keeps bone lengths and stops early when it stalls.");
 }
 
+FText UAnimGraphNode_SinewMultiFabrik::GetControllerDescription() const
+{
+	return LOCTEXT("SinewMultiFabrik_Description", "Sinew Multi-Effector FABRIK");
+}
+
+FText UAnimGraphNode_SinewMultiFabrik::GetTooltipText() const
+{
+	return LOCTEXT("SinewMultiFabrik_Tooltip", "Multi-effector FABRIK solved by the Sinew runtime: the bone tree from a root to several effector bones (both hands, five fingertips) reaching all their goals at once, each effector with its transform and space, weight and optional rotation; Precision in centimetres, MaxIterations and effector rotation source as FABRIK. The root bone stays in place.");
+}
+
 FText UAnimGraphNode_SinewCCDIK::GetControllerDescription() const
 {
 	return LOCTEXT("SinewCCDIK_Description", "Sinew CCDIK");
