@@ -1681,7 +1681,7 @@ inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold,
 }
 
 /// `blend_layers`, then each of `additive` applied in order as `apply_additive` does, in one
-/// call and one pass (the same bits as those calls in turn). An additive layer's pose is a delta
+/// call (the same bits as those calls in turn). An additive layer's pose is a delta
 /// (from `make_additive`) and its weight any finite value, negative subtracting; per joint at
 /// w = weight * mask[joint]: rotation normalize(q * r), or normalize(q * conj(r)) for w < 0,
 /// with r = 1 + |w| * (d - 1) and d = delta.q negated when d.w < 0; translation
