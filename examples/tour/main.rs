@@ -9,6 +9,7 @@
 mod crossfade;
 mod figure;
 mod hand_retarget;
+mod multi_fabrik;
 mod svg;
 mod table;
 mod tentacle;
@@ -29,6 +30,7 @@ fn main() {
     tentacle::tentacle_section(&out_dir);
     hand_retarget::hand_retarget_section(&out_dir);
     crossfade::crossfade_section(&out_dir);
+    multi_fabrik::multi_fabrik_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.
