@@ -264,6 +264,11 @@ impl MultiFabrik {
         }
         self.solve_tree(shape, parent.rotation, results)?;
         for s in 0..n {
+            // A joint with no weight below it and no constraint keeps its local exactly (its
+            // model rotation only follows its parent's).
+            if s > 0 && self.tree.weight[s] == 0.0 && self.tree.constraints[s].is_none() {
+                continue;
+            }
             let up = if s == 0 {
                 parent.rotation
             } else {
