@@ -39,6 +39,12 @@
 #define SINEW_ABI_VERSION 1
 
 /**
+ * Most effectors a solver takes: its closing step solves a linear system of three rows per
+ * effector, whose memory grows with their square.
+ */
+#define MAX_EFFECTORS 64
+
+/**
  * Result of a Sinew call. Anything but `SINEW_STATUS_OK` leaves a message for
  * `sinew_last_error_message` and leaves the caller's outputs untouched.
  */
@@ -319,6 +325,13 @@ typedef struct SinewHandIkRetargeting SinewHandIkRetargeting;
 typedef struct SinewJointMask SinewJointMask;
 
 /**
+ * Opaque multi-effector FABRIK solver with per-joint constraints and memory for trees of up
+ * to its `max_joints` joints and `max_effectors` effectors. Owned by the caller; use from one
+ * thread at a time.
+ */
+typedef struct SinewMultiFabrik SinewMultiFabrik;
+
+/**
  * Opaque pose handle: one local transform per joint of its skeleton (which it keeps alive).
  * Owned by the caller; use one pose from one thread at a time.
  */
@@ -585,6 +598,60 @@ typedef struct {
 } SinewHandJoints;
 
 /**
+ * Multi-effector FABRIK settings; fill with `sinew_multi_fabrik_settings_default` then adjust.
+ */
+typedef struct {
+  /**
+   * Reach tolerance of every effector: relative to the tree's size (its longest path from
+   * the root to an effector) when `relative_precision` is 1, else in the caller's units.
+   * Default 1e-3, relative.
+   */
+  float precision;
+  /**
+   * 1: `precision` is a fraction of the tree's size; 0: absolute. Default 1.
+   */
+  uint32_t relative_precision;
+  /**
+   * Most iterations. Default 30.
+   */
+  uint32_t max_iterations;
+  /**
+   * 1: stop after two iterations running that each improve the weighted error by less than
+   * 0.1 %. Default 1.
+   */
+  uint32_t stop_when_stalled;
+  /**
+   * A `SinewEndRotation` for effectors whose target has no rotation (`KEEP_LOCAL` or
+   * `KEEP_MODEL`; `COPY_EFFECTOR` keeps the local rotation too). Default KEEP_LOCAL.
+   */
+  int32_t end_rotation;
+} SinewMultiFabrikSettings;
+
+/**
+ * Where one effector joint should go, 36 bytes (Unity: `Vector3`, `Quaternion`, `float`,
+ * `uint`). Every float must be finite, `rotation` too when it is not used.
+ */
+typedef struct {
+  /**
+   * Model-space position.
+   */
+  SinewVec3 position;
+  /**
+   * Model rotation the effector joint takes when `use_rotation` is 1 (then its constraint).
+   */
+  SinewQuat rotation;
+  /**
+   * How hard the effector pulls where branches meet: 0 or more; 0 turns it off (its branch
+   * keeps its input local rotations). Not all weights of a solve may be 0.
+   */
+  float weight;
+  /**
+   * 1: the effector takes `rotation`; 0: it follows the settings' `end_rotation`.
+   */
+  uint32_t use_rotation;
+} SinewEffectorTarget;
+
+/**
  * A 4×4 matrix of floats, 64 bytes, column-major: field `mRC` is row R, column C, and the
  * fields run down each column in turn (`m00 m10 m20 m30 m01 ...`), the memory layout of
  * Unity's `Matrix4x4`, glTF's and OpenGL's `float[16]`, and Unreal's `FMatrix44f` read as
@@ -817,7 +884,7 @@ SinewStatus sinew_pose_blend_layers(const SinewBlendLayer *layers,
 
 /**
  * Blends `count` layers into `out` as `sinew_pose_blend_layers` does, then applies each of the
- * `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one pass:
+ * `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one call:
  * the same bits as those calls in turn. An additive layer's `pose` is a delta (from
  * `sinew_pose_make_additive`) and its `weight` any finite value (negative subtracts); per
  * joint at `w = weight * mask[joint]` (a NULL mask: all 1):
@@ -1451,6 +1518,84 @@ SinewStatus sinew_joint_mask_set_weights(SinewJointMask *mask,
 SinewStatus sinew_joint_mask_get_weights(const SinewJointMask *mask,
                                          float *out_weights,
                                          uint32_t count);
+
+/**
+ * Fills `out` with the defaults. NULL is ignored.
+ */
+void sinew_multi_fabrik_settings_default(SinewMultiFabrikSettings *out);
+
+/**
+ * Creates a solver for trees of 2 to `max_joints` joints with 1 to `max_effectors` effectors
+ * (at most `max_joints` and 64); all memory is allocated here.
+ */
+SinewStatus sinew_multi_fabrik_create(const SinewMultiFabrikSettings *settings,
+                                      uint32_t max_joints,
+                                      uint32_t max_effectors,
+                                      SinewMultiFabrik **out_solver);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ */
+void sinew_multi_fabrik_destroy(SinewMultiFabrik *solver);
+
+/**
+ * Copies the solver's settings.
+ */
+SinewStatus sinew_multi_fabrik_get_settings(const SinewMultiFabrik *solver,
+                                            SinewMultiFabrikSettings *out_settings);
+
+/**
+ * Replaces the solver's settings; unchanged on error.
+ */
+SinewStatus sinew_multi_fabrik_set_settings(SinewMultiFabrik *solver,
+                                            const SinewMultiFabrikSettings *settings);
+
+/**
+ * Sets the constraint of skeleton joint `joint` (it applies whenever the joint is in a solved
+ * tree; at most `max_joints` joints hold one); NULL clears it.
+ */
+SinewStatus sinew_multi_fabrik_set_constraint(SinewMultiFabrik *solver,
+                                              uint32_t joint,
+                                              const SinewJointConstraint *constraint);
+
+/**
+ * Solves the tree of joint `root` and `effectors[0..effector_count]` (skeleton joints, each
+ * below the root, none above another) in `model`, the `count` model-space transforms of
+ * `skeleton`, toward `targets` (one per effector); writes the tree joints' translations and
+ * rotations (the root stays; other joints are untouched: they do not follow) and, when
+ * `out_results` is not NULL, one result per effector (its own error and `reached`, the solve's
+ * iterations). On error `model` and `out_results` are untouched. Allocates nothing.
+ *
+ * # Safety
+ * `model` must hold `count` transforms; `effectors`, `targets` and a non-NULL `out_results`
+ * `effector_count` items.
+ */
+SinewStatus sinew_multi_fabrik_solve(SinewMultiFabrik *solver,
+                                     const SinewSkeleton *skeleton,
+                                     SinewTransform *model,
+                                     uint32_t count,
+                                     uint32_t root,
+                                     const uint32_t *effectors,
+                                     uint32_t effector_count,
+                                     const SinewEffectorTarget *targets,
+                                     SinewIkResult *out_results);
+
+/**
+ * Like `sinew_multi_fabrik_solve`, on a pose: the tree's model transforms are composed from the
+ * pose's locals, and the solved rotations go back as local rotations (joints outside the tree
+ * keep their locals and so follow their parents). On error `pose` and `out_results` are
+ * untouched. Allocates nothing.
+ *
+ * # Safety
+ * `effectors`, `targets` and a non-NULL `out_results` must hold `effector_count` items.
+ */
+SinewStatus sinew_multi_fabrik_solve_pose(SinewMultiFabrik *solver,
+                                          SinewPose *pose,
+                                          uint32_t root,
+                                          const uint32_t *effectors,
+                                          uint32_t effector_count,
+                                          const SinewEffectorTarget *targets,
+                                          SinewIkResult *out_results);
 
 /**
  * Creates a pose of `skeleton`, starting at its rest pose.

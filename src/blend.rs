@@ -11,11 +11,11 @@ use glam::Quat;
 
 use crate::error::{ensure_finite, Error, ErrorKind, Result};
 use crate::mask::{check_count, JointMask};
-use crate::pose::{BlockNorm, Pose, Staging};
+use crate::pose::{Pose, Staging};
 use crate::rotation::nlerp_shortest;
 use crate::simd::{F4, M4};
 use crate::soa::{
-    lanes_of, mul_quat, normalize_glam, rows3, rows4, safe_recip4, same_hemisphere4, Finish, Rows,
+    mul_quat, normalize_glam, rows3, rows4, safe_recip4, same_hemisphere4, Finish, Rows,
     SoaTransform,
 };
 use crate::transform::Transform;
@@ -309,37 +309,43 @@ impl Pose {
         } = self.staging();
         let rest = skeleton.rest_pose();
         let n = rest.len();
-        let fallback = |i: usize, _: Quat| rest[i].rotation;
-        let mut finish = Finish::default();
-        let mut last = Complete {
-            finish: &mut finish,
-            joints: n,
-            fallback,
-            additive,
-        };
         let positive = layers.clone().filter(|l| l.weight > 0.0);
         let rest_blocks = skeleton.rest_blocks();
         if layers.clone().any(|l| l.mask.is_some()) {
-            let norms = normalize_blocks(norms, layers.clone(), scale, threshold);
+            let (inv_totals, rests) = normalize_blocks(norms, layers.clone(), scale, threshold);
             let masked = |l: Layer<'a>| {
-                let mask = l.mask.map(JointMask::weights);
-                (
-                    l.pose.blocks(),
-                    Masked::Layer(l.weight * scale, mask, norms),
-                )
+                let weights = Masked {
+                    weight: l.weight * scale,
+                    mask: l.mask.map(JointMask::blocks),
+                    factors: inv_totals,
+                };
+                (l.pose.blocks(), weights)
             };
-            let rest_needed = norms.iter().any(|n| n.rest.iter().any(|&r| r > 0.0));
-            let rest = rest_needed.then_some((rest_blocks, Masked::Rest(norms)));
-            stage_passes(staged, positive.map(masked).chain(rest), &mut last);
+            let rest_needed = rests.iter().any(|r| r.iter().any(|&r| r > 0.0));
+            let rest = rest_needed.then_some((
+                rest_blocks,
+                Masked {
+                    weight: 1.0,
+                    mask: None,
+                    factors: rests,
+                },
+            ));
+            stage_passes(staged, positive.map(masked).chain(rest));
         } else {
             let weights = layers.clone().map(|l| l.weight * scale);
             let (inv_total, rest) = uniform_norm(weights, threshold);
             let uniform = |l: Layer<'a>| (l.pose.blocks(), F4::splat(l.weight * scale * inv_total));
             let rest = (rest > 0.0).then_some((rest_blocks, F4::splat(rest)));
-            stage_passes(staged, positive.map(uniform).chain(rest), &mut last);
+            stage_passes(staged, positive.map(uniform).chain(rest));
         }
-        let finite = finish.finite();
-        self.commit_staged(finite)
+        // Normalized, and each additive layer applied, in passes of their own.
+        let mut finish = Finish::default();
+        finish.normalize(staged, n, &|i, _| rest[i].rotation);
+        for l in additive {
+            additive_pass(staged, None, l.pose.blocks(), l.weight, l.mask);
+            finish.normalize(staged, n, &product_fallback);
+        }
+        self.commit_finished(&finish)
     }
 
     /// Copies another pose's local transforms (a pose of this skeleton or of one with the same
@@ -363,8 +369,6 @@ impl Pose {
         let staged = self.staging().staged;
         let inputs = pose.blocks().iter().zip(reference.blocks());
         let mut finish = Finish::default();
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
         for (b, (slot, (p, r))) in staged.iter_mut().zip(inputs).enumerate() {
             let (p, r) = (p.rows(), r.rows());
             let conj = [-r.r[0], -r.r[1], -r.r[2], r.r[3]];
@@ -373,9 +377,9 @@ impl Pose {
                 r: mul_quat(&conj, &p.r),
                 s: rows3(|c| p.s[c] * safe_recip4(r.s[c])),
             };
-            finish.store(&mut rows, slot, b, n, &fallback);
+            finish.store(&mut rows, slot, b, n, &product_fallback);
         }
-        self.commit_staged(finish.finite())
+        self.commit_finished(&finish)
     }
 
     /// In place: applies an additive `delta` (from [`Pose::make_additive`]) with `weight`
@@ -391,8 +395,8 @@ impl Pose {
     ///
     /// `w = 0` leaves a joint as it is; `|w| > 1` extrapolates. Unchanged on error.
     pub fn add(&mut self, delta: &Pose, weight: f32, mask: Option<&JointMask>) -> Result<()> {
-        let finite = self.stage_additive(None, delta, weight, mask)?;
-        self.commit_staged(finite)
+        let finish = self.stage_additive(None, delta, weight, mask)?;
+        self.commit_finished(&finish)
     }
 
     /// Sets this pose to `base` with an additive `delta` applied, as [`Pose::add`].
@@ -404,19 +408,19 @@ impl Pose {
         mask: Option<&JointMask>,
     ) -> Result<()> {
         self.check_pose(base, "the base")?;
-        let finite = self.stage_additive(Some(base), delta, weight, mask)?;
-        self.commit_staged(finite)
+        let finish = self.stage_additive(Some(base), delta, weight, mask)?;
+        self.commit_finished(&finish)
     }
 
-    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the model buffer;
-    /// returns whether it is all finite.
+    /// Computes `base ⊕ delta` at `weight` (base defaulting to this pose) into the staged
+    /// blocks; returns the [`Finish`] that stored them.
     fn stage_additive(
         &mut self,
         base: Option<&Pose>,
         delta: &Pose,
         weight: f32,
         mask: Option<&JointMask>,
-    ) -> Result<bool> {
+    ) -> Result<Finish> {
         ensure_finite(weight.is_finite(), "additive weight")?;
         self.check_pose(delta, "the delta")?;
         if let Some(m) = mask {
@@ -425,16 +429,10 @@ impl Pose {
         let n = self.joint_count();
         let Staging { staged, local, .. } = self.staging();
         let base = base.map_or(local, |b| b.blocks());
-        let inputs = base.iter().zip(delta.blocks());
+        additive_pass(staged, Some(base), delta.blocks(), weight, mask);
         let mut finish = Finish::default();
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
-        for (b, (slot, (base, d))) in staged.iter_mut().zip(inputs).enumerate() {
-            let w = block_weight(weight, mask, b);
-            let mut rows = apply_delta4(&base.rows(), &d.rows(), w);
-            finish.store(&mut rows, slot, b, n, &fallback);
-        }
-        Ok(finish.finite())
+        finish.normalize(staged, n, &product_fallback);
+        Ok(finish)
     }
 }
 
@@ -442,7 +440,59 @@ impl Pose {
 #[inline(always)]
 fn block_weight(t: f32, mask: Option<&JointMask>, block: usize) -> F4 {
     let t = F4::splat(t);
-    mask.map_or(t, |m| t * lanes_of(m.weights(), block))
+    mask.map_or(t, |m| t * F4::load(&m.blocks()[block]))
+}
+
+/// `base ⊕ delta` at `weight` (times `mask`'s weights) into `out`, block by block, as
+/// [`Pose::add`] documents, `base` defaulting to `out` itself; rotations are left for a
+/// [`Finish::normalize`] pass. Without a mask the weight is a constant of the loop, and so is
+/// everything the kernel derives from it.
+fn additive_pass(
+    out: &mut [SoaTransform],
+    base: Option<&[SoaTransform]>,
+    delta: &[SoaTransform],
+    weight: f32,
+    mask: Option<&JointMask>,
+) {
+    match mask {
+        None => apply_blocks(out, base, delta, F4::splat(weight)),
+        Some(m) => apply_blocks(out, base, delta, MaskWeights(weight, m.blocks())),
+    }
+}
+
+/// [`additive_pass`] with its weights from `w`.
+#[inline(always)]
+fn apply_blocks<W: Weight>(
+    out: &mut [SoaTransform],
+    base: Option<&[SoaTransform]>,
+    delta: &[SoaTransform],
+    w: W,
+) {
+    let n = out.len();
+    let covered = |blocks: usize| blocks >= n;
+    assert!(covered(delta.len()) && base.is_none_or(|b| covered(b.len())) && w.covers(n));
+    // A uniform weight of 0 leaves every joint as it is; any other keeps zeros out of the loop.
+    if W::UNIFORM && w.lanes(0).eq(F4::splat(0.0)).all() {
+        if let Some(base) = base {
+            out.copy_from_slice(&base[..n]);
+        }
+        return;
+    }
+    for b in 0..n {
+        let from = base.map_or_else(|| out[b].rows(), |base| base[b].rows());
+        out[b].store(&apply_delta4(
+            &from,
+            &delta[b].rows(),
+            w.lanes(b),
+            !W::UNIFORM,
+        ));
+    }
+}
+
+/// The rotation of a joint whose additive product does not normalize: glam's normalization,
+/// NaN for a degenerate product, which [`Finish`] reports as overflow.
+fn product_fallback(_: usize, q: Quat) -> Quat {
+    q.normalize()
 }
 
 /// [`mix_exact`] on four lanes: `a` where `w <= 0`, `b` where `w >= 1`, else
@@ -463,11 +513,12 @@ fn mix4(a: &Rows, b: &Rows, w: F4) -> Rows {
 }
 
 /// `base ⊕ delta` at weight `w` on four lanes, as [`Pose::add`] documents (exactly `base`
-/// where `w` is 0), rotations left for [`Finish`]. The lerp from the identity toward
-/// the delta's rotation stays unnormalized: normalizing only the product gives the same
-/// rotation (up to rounding) with one square root less.
+/// where `w` is 0, which the caller rules out when `zeros` is false), rotations left for
+/// [`Finish`]. The lerp from the identity toward the delta's rotation stays unnormalized:
+/// normalizing only the product gives the same rotation (up to rounding) with one square
+/// root less.
 #[inline(always)]
-fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
+fn apply_delta4(base: &Rows, delta: &Rows, w: F4, zeros: bool) -> Rows {
     let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
     let negative: M4 = w.lt(zero);
     let aw = w.negate_where(negative);
@@ -496,7 +547,7 @@ fn apply_delta4(base: &Rows, delta: &Rows, w: F4) -> Rows {
         }),
     };
     let unweighted = w.eq(zero);
-    if unweighted.any() {
+    if zeros && unweighted.any() {
         Rows::select(unweighted, base, &applied)
     } else {
         applied
@@ -519,72 +570,98 @@ fn uniform_norm(weights: impl Iterator<Item = f32>, threshold: f32) -> (f32, f32
 
 /// Per block, each lane's weight normalization for `layers` (weights multiplied by `scale`,
 /// masks applied): the totals summed layer by layer over every block, then
-/// [`uniform_norm`]'s rule per lane.
+/// [`uniform_norm`]'s rule per lane. Returns each lane's reciprocal total and the rest pose's
+/// normalized weight, block by block (the two halves of `norms`).
 fn normalize_blocks<'a, 'n>(
-    norms: &'n mut [BlockNorm],
+    norms: &'n mut [[f32; 4]],
     layers: impl Iterator<Item = Layer<'a>>,
     scale: f32,
     threshold: f32,
-) -> &'n [BlockNorm] {
-    for n in norms.iter_mut() {
-        n.inv_total = [0.0; 4];
-    }
+) -> (&'n [[f32; 4]], &'n [[f32; 4]]) {
+    let (inv_totals, rests) = norms.split_at_mut(norms.len() / 2);
+    inv_totals.fill([0.0; 4]);
     for l in layers {
-        for (b, n) in norms.iter_mut().enumerate() {
-            let total = F4::load(&n.inv_total) + block_weight(l.weight * scale, l.mask, b);
-            total.store(&mut n.inv_total);
+        for (b, n) in inv_totals.iter_mut().enumerate() {
+            (F4::load(n) + block_weight(l.weight * scale, l.mask, b)).store(n);
         }
     }
     let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
-    for n in norms.iter_mut() {
-        let total = F4::load(&n.inv_total);
+    for (n, r) in inv_totals.iter_mut().zip(rests.iter_mut()) {
+        let total = F4::load(n);
         let rest = (F4::splat(threshold) - total).max(zero);
         let total = total + rest;
         let empty = total.eq(zero);
         let inv_total = F4::select(empty, zero, one / total);
-        inv_total.store(&mut n.inv_total);
-        F4::select(empty, one, rest * inv_total).store(&mut n.rest);
+        inv_total.store(n);
+        F4::select(empty, one, rest * inv_total).store(r);
     }
-    norms
+    (inv_totals, rests)
 }
 
 /// Where an input of a layer blend gets its four joints' normalized weights.
 trait Weight: Copy {
+    /// Whether every block has the same lanes.
+    const UNIFORM: bool = false;
     fn lanes(&self, b: usize) -> F4;
+    /// Whether it has weights for at least `blocks` blocks.
+    fn covers(&self, blocks: usize) -> bool;
 }
 
 /// The same weight on every joint (layers without masks).
 impl Weight for F4 {
+    const UNIFORM: bool = true;
     #[inline(always)]
     fn lanes(&self, _: usize) -> F4 {
         *self
     }
+    fn covers(&self, _: usize) -> bool {
+        true
+    }
 }
 
-/// Weights normalized per block ([`normalize_blocks`]): a layer's (scaled) weight times its
-/// mask's, or the rest pose's.
+/// A weight times a mask's lanes (additive layers).
 #[derive(Clone, Copy)]
-enum Masked<'a> {
-    Layer(f32, Option<&'a [f32]>, &'a [BlockNorm]),
-    Rest(&'a [BlockNorm]),
+struct MaskWeights<'a>(f32, &'a [[f32; 4]]);
+
+impl Weight for MaskWeights<'_> {
+    #[inline(always)]
+    fn lanes(&self, b: usize) -> F4 {
+        F4::splat(self.0) * F4::load(&self.1[b])
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        self.1.len() >= blocks
+    }
+}
+
+/// Weights normalized per block ([`normalize_blocks`]): `weight` times the mask's lanes (when
+/// there is a mask) times `factors`' lanes. A layer: its scaled weight, its mask and the
+/// reciprocal totals; the rest pose: 1, no mask and its normalized weights.
+#[derive(Clone, Copy)]
+struct Masked<'a> {
+    weight: f32,
+    mask: Option<&'a [[f32; 4]]>,
+    factors: &'a [[f32; 4]],
 }
 
 impl Weight for Masked<'_> {
     #[inline(always)]
     fn lanes(&self, b: usize) -> F4 {
-        match *self {
-            Masked::Layer(weight, mask, norms) => {
-                let w = F4::splat(weight);
-                let raw = mask.map_or(w, |m| w * lanes_of(m, b));
-                raw * F4::load(&norms[b].inv_total)
-            }
-            Masked::Rest(norms) => F4::load(&norms[b].rest),
-        }
+        let w = F4::splat(self.weight);
+        let raw = self.mask.map_or(w, |m| w * F4::load(&m[b]));
+        raw * F4::load(&self.factors[b])
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        self.factors.len() >= blocks && self.mask.is_none_or(|m| m.len() >= blocks)
     }
 }
 
 /// An input of a layer blend: its blocks and where its weights come from.
 type Input<'a, W> = (&'a [SoaTransform], W);
+
+/// Whether `input` has blocks and weights for at least `blocks` blocks.
+fn covers<W: Weight>(input: &Input<'_, W>, blocks: usize) -> bool {
+    input.0.len() >= blocks && input.1.covers(blocks)
+}
 
 /// The sums block `b` starts with: `input`'s weighted values.
 #[inline(always)]
@@ -608,36 +685,28 @@ fn add_to<W: Weight>(sum: &mut Rows, input: &Input<'_, W>, b: usize) {
 
 /// Sums `inputs` into `staged` one input at a time over every block, as ozz's blending job
 /// does: the first two inputs in one pass, each further one in its own, each input's rotations
-/// aligned to the hemisphere of the sum so far (the neighbourhood check). The last pass hands
-/// each block's sums to `last` instead of storing them.
+/// aligned to the hemisphere of the sum so far (the neighbourhood check).
 fn stage_passes<'a, W: Weight>(
     staged: &mut [SoaTransform],
-    inputs: impl Iterator<Item = Input<'a, W>>,
-    last: &mut impl LastPass,
+    mut inputs: impl Iterator<Item = Input<'a, W>>,
 ) {
-    let mut inputs = inputs.peekable();
     // The rest pose comes last and is there whenever no layer has a positive weight.
     let Some(first) = inputs.next() else { return };
     let Some(second) = inputs.next() else {
-        return pass(staged, Start(first), Some(&mut *last));
+        return pass(staged, Start(first));
     };
-    let first_two = StartTwo(first, second);
-    if inputs.peek().is_none() {
-        return pass(staged, first_two, Some(&mut *last));
-    }
-    pass(staged, first_two, STORE);
-    while let Some(input) = inputs.next() {
-        let more = AddTo(input);
-        if inputs.peek().is_none() {
-            return pass(staged, more, Some(&mut *last));
-        }
-        pass(staged, more, STORE);
+    pass(staged, StartTwo(first, second));
+    for input in inputs {
+        pass(staged, AddTo(input));
     }
 }
 
 /// The sums a pass of [`stage_passes`] computes for block `b` (staged as `out`).
 trait Sums {
     fn sums(&self, b: usize, out: &SoaTransform) -> Rows;
+    /// Whether every input has at least `blocks` blocks (asserted before a pass, which
+    /// lets the compiler drop the bounds checks from its loop).
+    fn covers(&self, blocks: usize) -> bool;
 }
 
 /// One input's weighted values.
@@ -652,6 +721,9 @@ impl<W: Weight> Sums for Start<'_, W> {
     fn sums(&self, b: usize, _: &SoaTransform) -> Rows {
         start(&self.0, b)
     }
+    fn covers(&self, blocks: usize) -> bool {
+        covers(&self.0, blocks)
+    }
 }
 
 impl<W: Weight> Sums for StartTwo<'_, W> {
@@ -660,6 +732,9 @@ impl<W: Weight> Sums for StartTwo<'_, W> {
         let mut sum = start(&self.0, b);
         add_to(&mut sum, &self.1, b);
         sum
+    }
+    fn covers(&self, blocks: usize) -> bool {
+        covers(&self.0, blocks) && covers(&self.1, blocks)
     }
 }
 
@@ -670,61 +745,20 @@ impl<W: Weight> Sums for AddTo<'_, W> {
         add_to(&mut sum, &self.0, b);
         sum
     }
-}
-
-/// One pass of [`stage_passes`] over every block: the sums stored, or handed to `last`.
-#[inline(always)]
-fn pass(staged: &mut [SoaTransform], sums: impl Sums, last: Option<&mut impl LastPass>) {
-    match last {
-        Some(last) => {
-            for (b, out) in staged.iter_mut().enumerate() {
-                last.complete(b, &mut sums.sums(b, out), out);
-            }
-        }
-        None => {
-            for (b, out) in staged.iter_mut().enumerate() {
-                out.store(&sums.sums(b, out));
-            }
-        }
+    fn covers(&self, blocks: usize) -> bool {
+        covers(&self.0, blocks)
     }
 }
 
-/// A [`LastPass`] type for [`STORE`], never called.
-type Unused = Complete<'static, fn(usize, Quat) -> Quat, std::iter::Empty<Layer<'static>>>;
-
-/// [`pass`]'s `last` for passes that store their sums.
-const STORE: Option<&mut Unused> = None;
-
-/// What the last pass of [`stage_passes`] does with each block's sums.
-trait LastPass {
-    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform);
-}
-
-/// A layer blend's last step: the sums normalized and stored (`fallback` giving the rotation
-/// of a joint whose sum does not normalize), then each additive layer applied in turn.
-struct Complete<'f, R, A> {
-    finish: &'f mut Finish,
-    joints: usize,
-    fallback: R,
-    additive: A,
-}
-
-impl<'a, R, A> LastPass for Complete<'_, R, A>
-where
-    R: Fn(usize, Quat) -> Quat,
-    A: Iterator<Item = Layer<'a>> + Clone,
-{
-    #[inline(always)]
-    fn complete(&mut self, b: usize, sum: &mut Rows, out: &mut SoaTransform) {
-        let n = self.joints;
-        self.finish.store(sum, out, b, n, &self.fallback);
-        // A degenerate product normalizes to NaN, reported as overflow.
-        let fallback = |_, q: Quat| q.normalize();
-        for l in self.additive.clone() {
-            let w = block_weight(l.weight, l.mask, b);
-            let mut rows = apply_delta4(&out.rows(), &l.pose.blocks()[b].rows(), w);
-            self.finish.store(&mut rows, out, b, n, &fallback);
-        }
+/// One pass of [`stage_passes`] over every block: the sums stored.
+#[inline(always)]
+fn pass(staged: &mut [SoaTransform], sums: impl Sums) {
+    assert!(sums.covers(staged.len()), "a blend input is too short");
+    // Indices bounded by `staged.len()` and the assertion: the loop has no bounds checks.
+    #[allow(clippy::needless_range_loop)]
+    for b in 0..staged.len() {
+        let out = &mut staged[b];
+        out.store(&sums.sums(b, out));
     }
 }
 

@@ -54,8 +54,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use glam::{Mat4, Quat, Vec3};
 pub use ik::{
     AimIk, AimIkSettings, AimJoint, AimTarget, Ccd, CcdJoint, CcdSettings, ChainTarget,
-    EndRotation, Fabrik, FabrikSettings, HandIkRetargeting, HandIkRetargetingSettings, HandPair,
-    IkResult, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget,
+    EffectorTarget, EndRotation, Fabrik, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, IkResult, MultiFabrik, MultiFabrikSettings, TwoBoneIk,
+    TwoBoneIkSettings, TwoBoneTarget,
 };
 pub use mask::JointMask;
 pub use pose::{Locals, LocalsIter, Pose};

@@ -8,16 +8,16 @@ use crate::skeleton::Skeleton;
 /// Per-joint weights for one skeleton's joint count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JointMask {
-    weights: Vec<f32>,
+    /// The weights four joints at a time (the lanes blend kernels load), 0 past the last joint.
+    blocks: Vec<[f32; 4]>,
+    joints: usize,
 }
 
 impl JointMask {
     /// A mask giving every joint of `skeleton` the weight `value` (in [0, 1]).
     pub fn uniform(skeleton: &Skeleton, value: f32) -> Result<Self> {
         check_weight(value)?;
-        Ok(Self {
-            weights: vec![value; skeleton.joint_count()],
-        })
+        Ok(Self::from_weights(&vec![value; skeleton.joint_count()]))
     }
 
     /// Weight 1 on the subtree rooted at `root` and 0 elsewhere; with `blend_depth` d > 0 the
@@ -43,29 +43,49 @@ impl JointMask {
                 ((*w + 1.0) / ramp).min(1.0)
             };
         }
-        Ok(Self { weights })
+        Ok(Self::from_weights(&weights))
+    }
+
+    /// A mask holding `weights` (already checked).
+    fn from_weights(weights: &[f32]) -> Self {
+        let mut blocks = vec![[0.0; 4]; weights.len().div_ceil(4)];
+        blocks.as_flattened_mut()[..weights.len()].copy_from_slice(weights);
+        Self {
+            blocks,
+            joints: weights.len(),
+        }
     }
 
     /// Number of joints the mask covers.
     pub fn joint_count(&self) -> usize {
-        self.weights.len()
+        self.joints
     }
 
     /// The weights, one per joint.
     pub fn weights(&self) -> &[f32] {
-        &self.weights
+        &self.blocks.as_flattened()[..self.joints]
+    }
+
+    /// The weights four joints at a time, 0 past the last joint.
+    pub(crate) fn blocks(&self) -> &[[f32; 4]] {
+        &self.blocks
+    }
+
+    /// The weights, one per joint, to write.
+    fn weights_mut(&mut self) -> &mut [f32] {
+        &mut self.blocks.as_flattened_mut()[..self.joints]
     }
 
     /// Weight of one joint.
     pub fn weight(&self, joint: usize) -> f32 {
-        self.weights[joint]
+        self.weights()[joint]
     }
 
     /// Sets one joint's weight (in [0, 1]).
     pub fn set_weight(&mut self, joint: usize, value: f32) -> Result<()> {
         check_weight(value)?;
-        let count = self.weights.len();
-        let slot = self.weights.get_mut(joint).ok_or_else(|| {
+        let count = self.joints;
+        let slot = self.weights_mut().get_mut(joint).ok_or_else(|| {
             Error::new(
                 ErrorKind::OutOfRange,
                 format!("joint {joint} is out of range ({count} joints)"),
@@ -77,9 +97,9 @@ impl JointMask {
 
     /// Replaces every weight after validating them all (unchanged on error).
     pub fn set_weights(&mut self, weights: &[f32]) -> Result<()> {
-        check_count(weights.len(), self.weights.len(), "weights")?;
+        check_count(weights.len(), self.joints, "weights")?;
         weights.iter().try_for_each(|&w| check_weight(w))?;
-        self.weights.copy_from_slice(weights);
+        self.weights_mut().copy_from_slice(weights);
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ use crate::packed::{load_matrix, mul_matrix, rows_of, store_matrix, Floats};
 use crate::simd::F4;
 use crate::skeleton::Skeleton;
 use crate::skin::Skin;
-use crate::soa::{normalize4, JointTransforms, SoaTransform};
+use crate::soa::{normalize4, Finish, JointTransforms, SoaTransform};
 use crate::transform::{finite, overflow, validated_transform, write_validated, Transform};
 
 /// Local (parent-relative) transforms for every joint of a shared [`Skeleton`], plus buffers
@@ -33,16 +33,9 @@ pub struct Pose {
     model: Vec<Transform>,
     /// Scratch for blends that work on model-space rotations (three per joint).
     pub(crate) rotations: Vec<Quat>,
-    /// Scratch for masked layer blends: per block, each lane's weight normalization.
-    norms: Vec<BlockNorm>,
-}
-
-/// One block's layer-weight normalization (see [`crate::Pose::blend_layers`]): the reciprocal
-/// of each lane's total weight, and the rest pose's normalized weight.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct BlockNorm {
-    pub inv_total: [f32; 4],
-    pub rest: [f32; 4],
+    /// Scratch for masked layer blends, two rows of blocks: each lane's reciprocal total weight,
+    /// then the rest pose's normalized weight (see [`crate::Pose::blend_layers`]).
+    norms: Vec<[f32; 4]>,
 }
 
 /// A pose's buffers borrowed apart: the staging blocks (scratch until
@@ -51,7 +44,7 @@ pub(crate) struct Staging<'a> {
     pub staged: &'a mut [SoaTransform],
     pub local: &'a [SoaTransform],
     pub skeleton: &'a Skeleton,
-    pub norms: &'a mut [BlockNorm],
+    pub norms: &'a mut [[f32; 4]],
 }
 
 /// A read-only view of a pose's local transforms, joint by joint (see [`Pose::local`]).
@@ -184,7 +177,7 @@ impl Pose {
             local,
             model: vec![Transform::IDENTITY; n],
             rotations: vec![Quat::IDENTITY; 3 * n],
-            norms: vec![BlockNorm::default(); local_blocks],
+            norms: vec![[0.0; 4]; 2 * local_blocks],
         }
     }
 
@@ -234,6 +227,11 @@ impl Pose {
     /// past the last joint included: identities).
     pub(crate) fn blocks_mut(&mut self) -> &mut [SoaTransform] {
         &mut self.local
+    }
+
+    /// [`Self::commit_staged`] for staged blocks a kernel stored through `finish`.
+    pub(crate) fn commit_finished(&mut self, finish: &Finish) -> Result<()> {
+        self.commit_staged(finish.finite(&self.staged))
     }
 
     /// Makes the staged blocks the local ones if the results are `finite`, by swapping the
@@ -316,7 +314,7 @@ impl Pose {
                 }
             };
             let finite = rows.probe_ts().eq(F4::splat(0.0)).all();
-            if finite && !normalize4(&mut rows.r).any() {
+            if finite && normalize4(&mut rows.r).all() {
                 staged.store(&rows);
                 continue;
             }

@@ -139,6 +139,15 @@ impl Rows {
         ((t0 + t1) + (t2 + s0)) + (s1 + s2)
     }
 
+    /// The sum of every translation and scale row: finite when they all are (it may also
+    /// overflow when they are huge), in six additions where [`Self::probe_ts`] takes twelve.
+    #[inline(always)]
+    pub fn sum_ts(&self) -> F4 {
+        let [t0, t1, t2] = self.t;
+        let [s0, s1, s2] = self.s;
+        ((t0 + t1) + (t2 + s0)) + (s1 + s2)
+    }
+
     /// [`Self::probe_ts`] with the rotation rows too: ±0 in the lanes whose every component
     /// is finite.
     #[inline(always)]
@@ -167,21 +176,21 @@ pub(crate) fn same_hemisphere4(q: &[F4; 4], reference: &[F4; 4]) -> [F4; 4] {
 
 /// Normalizes four quaternion lanes the way [`crate::rotation::normalize_robust`] does when
 /// all four are in its common case (squared length in `[1e-12, f32::MAX]`; lanes unit to
-/// within 1e-6 pass through bit for bit), and returns which lanes were not (left as they are,
-/// for the caller to take one at a time).
+/// within 1e-6 pass through bit for bit), and returns which lanes were in it (the others are
+/// left as they are, for the caller to take one at a time).
 #[inline(always)]
 pub(crate) fn normalize4(q: &mut [F4; 4]) -> M4 {
     let len_sq = dot4(q, q);
     let common = len_sq.ge(F4::splat(1e-12)) & len_sq.le(F4::splat(f32::MAX));
     let one = F4::splat(1.0);
-    let off = len_sq - one;
-    let unit = off.le(F4::splat(1e-6)) & off.ge(F4::splat(-1e-6));
+    // Off unit by more than 1e-6 (false for NaN, which is not common either).
+    let far = F4::splat(1e-6).lt((len_sq - one).abs());
     let inv = one / len_sq.sqrt();
-    let scale = F4::select(unit | !common, one, inv);
+    let scale = F4::select(common & far, inv, one);
     for c in q.iter_mut() {
         *c = *c * scale;
     }
-    !(common | unit)
+    common
 }
 
 /// The dot product of quaternion rows summed left to right, `((x x' + y y') + z z') + w w'`:
@@ -218,19 +227,6 @@ pub(crate) fn safe_recip4(v: F4) -> F4 {
     F4::select(inv.is_finite(), inv, F4::splat(0.0))
 }
 
-/// Four joints' weights from a per-joint slice (0 past its end).
-#[inline(always)]
-pub(crate) fn lanes_of(weights: &[f32], block: usize) -> F4 {
-    if let Some(w) = weights.get(4 * block..4 * block + 4) {
-        return F4::load(w.try_into().expect("four weights"));
-    }
-    let mut w = [0.0; 4];
-    for (w, v) in w.iter_mut().zip(&weights[(4 * block).min(weights.len())..]) {
-        *w = *v;
-    }
-    F4::from_array(w)
-}
-
 /// Renormalizes the rotations of blocks holding `joints` joints, four at a time when all four
 /// are in [`crate::rotation::normalize_robust`]'s common case, else one at a time, a rotation
 /// it cannot normalize replaced by `fallback(joint, rotation)`. Returns whether every
@@ -241,24 +237,22 @@ pub(crate) fn normalize_blocks(
     fallback: impl Fn(usize, Quat) -> Quat,
 ) -> bool {
     let mut check = Finish::default();
-    for (b, block) in blocks.iter_mut().enumerate() {
-        let mut rows = block.rows();
-        check.store(&mut rows, block, b, joints, &fallback);
-    }
-    check.finite()
+    check.normalize(blocks, joints, &fallback);
+    check.finite(blocks)
 }
 
 /// The last step of every kernel that computes new transforms: rotations renormalized as
 /// [`normalize_blocks`] describes, the rows stored, and their finiteness accumulated.
 pub(crate) struct Finish {
-    probe: F4,
+    /// The running sum of every stored translation and scale: finite when they all are.
+    sum: F4,
     rotations_finite: bool,
 }
 
 impl Default for Finish {
     fn default() -> Self {
         Self {
-            probe: F4::splat(0.0),
+            sum: F4::splat(0.0),
             rotations_finite: true,
         }
     }
@@ -275,18 +269,44 @@ impl Finish {
         joints: usize,
         fallback: &impl Fn(usize, Quat) -> Quat,
     ) {
-        self.probe = self.probe + rows.probe_ts();
-        let odd = normalize4(&mut rows.r).bitmask();
+        let odd = !normalize4(&mut rows.r).bitmask() & 0b1111;
+        self.sum = self.sum + rows.sum_ts();
         block.store(rows);
         if odd != 0 {
             self.rotations_finite &= fix_lanes(block, b, joints, odd, fallback);
         }
     }
 
-    /// Whether every component stored so far is finite.
-    pub fn finite(&self) -> bool {
-        self.rotations_finite && self.probe.eq(F4::splat(0.0)).all()
+    /// [`Self::store`] over `blocks` as they are: rotations already stored, renormalized in a
+    /// pass of their own. Kernels whose rotations come out of long dependency chains (sums,
+    /// products) run faster storing them first: the square root and division then do not
+    /// sit in the same chain, where they leave the processor waiting.
+    pub fn normalize(
+        &mut self,
+        blocks: &mut [SoaTransform],
+        joints: usize,
+        fallback: &impl Fn(usize, Quat) -> Quat,
+    ) {
+        for (b, block) in blocks.iter_mut().enumerate() {
+            let mut rows = block.rows();
+            self.store(&mut rows, block, b, joints, fallback);
+        }
     }
+
+    /// Whether every component stored so far into `stored` (all of it) is finite: a finite
+    /// running sum says so at once; one that overflowed (huge finite values can) has the
+    /// blocks checked one by one.
+    pub fn finite(&self, stored: &[SoaTransform]) -> bool {
+        self.rotations_finite && (self.sum.is_finite().all() || all_ts_finite(stored))
+    }
+}
+
+/// Whether every translation and scale in `blocks` is finite, checked exactly.
+#[cold]
+fn all_ts_finite(blocks: &[SoaTransform]) -> bool {
+    blocks
+        .iter()
+        .all(|b| b.rows().probe_ts().eq(F4::splat(0.0)).all())
 }
 
 /// The lanes `odd` of block `b` that [`normalize4`] left: normalized one at a time (or by
@@ -418,7 +438,7 @@ mod tests {
                 block.set(k, &Transform::from_rotation_translation(*q, Vec3::ZERO));
             }
             let mut rows = block.rows();
-            let odd = normalize4(&mut rows.r).bitmask();
+            let odd = !normalize4(&mut rows.r).bitmask() & 0b1111;
             block.store(&rows);
             for (k, q) in q.iter().enumerate() {
                 let got = block.get(k).rotation;

@@ -1024,6 +1024,34 @@ fn layer_blend_of_huge_finite_poses_is_finite_or_reported() {
     }
 }
 
+/// Finite results are never reported as overflow, however large: a pose blended with itself
+/// at f32's edge (every translation and scale ±f32::MAX, whose sum overflows) comes back exactly.
+#[test]
+fn layer_blend_of_a_huge_pose_with_itself_is_that_pose() {
+    let n = 9;
+    let parents: Vec<i32> = (0..n as i32).map(|i| i - 1).collect();
+    let s = Arc::new(Skeleton::new(&parents, &vec![Transform::IDENTITY; n], None).unwrap());
+    let huge: Vec<_> = (0..n)
+        .map(|j| {
+            let m = if j % 2 == 0 { f32::MAX } else { -f32::MAX };
+            Transform::new(Vec3::splat(m), Quat::IDENTITY, Vec3::splat(f32::MAX))
+        })
+        .collect();
+    let huge = pose_of(&s, &huge);
+    let mut out = Pose::new(s.clone());
+    out.blend_layers(&[layer(&huge, 1.0, None), layer(&huge, 1.0, None)], 0.1)
+        .unwrap();
+    assert_eq!(bits(&out), bits(&huge));
+    let mut masked = JointMask::uniform(&s, 0.0).unwrap();
+    masked.set_weights(&[1.0; 9]).unwrap();
+    out.blend_layers(
+        &[layer(&huge, 1.0, Some(&masked)), layer(&huge, 1.0, None)],
+        0.1,
+    )
+    .unwrap();
+    assert_eq!(bits(&out), bits(&huge));
+}
+
 /// Layer weights are any finite non-negative numbers and only their ratios matter above the
 /// threshold, so two huge equal weights are still a half blend (or, at worst, an error with
 /// the output untouched) — never a collapsed pose with zero scale.

@@ -24,7 +24,10 @@
 //! A line is a keyword, an id, then tagged fields (`S ..`, `IN n ..`, `OUT ..`, ...); `-` stands
 //! for NULL. To cover a new export, print a new keyword from C (counting it in a `LINES` line)
 //! and add a checker to [`LINE_KINDS`]. Beyond parity, the chain checkers verify that every
-//! joint constraint holds on the output.
+//! joint constraint holds on the output, and the C program checks that
+//! `sinew_pose_blend_layers_additive` gives each `LAYERS` case's result bit for bit (without
+//! additive layers) and that result with `sinew_pose_apply_additive` applied (with one): equal,
+//! through those lines, to the Rust core.
 //!
 //! Which `libsinew.so`: the one `tests/common/native.rs` finds (built with the rlib this test
 //! links).

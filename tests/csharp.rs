@@ -27,10 +27,10 @@ use std::time::Instant;
 
 use sinew::ffi::SinewEndRotation;
 use sinew::{
-    BlendSpace, Ccd, CcdSettings, ChainTarget, Clip, ClipCursor, Crossfade, EndRotation, Fabrik,
-    FabrikSettings, FadeCurve, HandIkRetargeting, HandIkRetargetingSettings, HandPair,
-    Interpolation, JointMask, Layer, Mat4, Pose, Quat, Skeleton, Skin, Track, Transform, TwoBoneIk,
-    TwoBoneIkSettings, TwoBoneTarget, Vec3,
+    BlendSpace, Ccd, CcdSettings, ChainTarget, Clip, ClipCursor, Crossfade, EffectorTarget,
+    EndRotation, Fabrik, FabrikSettings, FadeCurve, HandIkRetargeting, HandIkRetargetingSettings,
+    HandPair, Interpolation, JointMask, Layer, Mat4, MultiFabrik, MultiFabrikSettings, Pose, Quat,
+    Skeleton, Skin, Track, Transform, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget, Vec3,
 };
 
 mod common;
@@ -310,6 +310,34 @@ fn golden() -> String {
     let r = aim.solve(&mut chain, &target).unwrap();
     g.transforms("AIM", &chain);
     g.result("AIM_RESULT", r);
+
+    // Multi-effector FABRIK: both hands from the spine, from pose B (pose, then model space).
+    let targets = [
+        EffectorTarget::at(Vec3::new(0.5, 1.6, 0.2))
+            .with_rotation(Quat::from_xyzw(Y22[0], Y22[1], Y22[2], Y22[3])),
+        EffectorTarget::at(Vec3::new(-0.45, 1.7, 0.15)).with_weight(0.5),
+    ];
+    let mut multi = MultiFabrik::new(MultiFabrikSettings::default(), 6, 2).unwrap();
+    let mut pose = Pose::new(skeleton.clone());
+    pose.set_local(&pose_b_local(&skeleton)).unwrap();
+    let mut model = pose.model().unwrap().to_vec();
+    let mut results = [sinew::IkResult::default(); 2];
+    let hands = [3, 5];
+    multi
+        .solve_pose(&mut pose, 1, &hands, &targets, &mut results)
+        .unwrap();
+    g.transforms("MULTI_FABRIK", &pose.local().to_vec());
+    let flat = |rs: &[sinew::IkResult]| -> Vec<f32> {
+        let one =
+            |r: &sinew::IkResult| [f32::from(u8::from(r.reached)), r.error, r.iterations as f32];
+        rs.iter().flat_map(one).collect()
+    };
+    g.floats("MULTI_FABRIK_RESULTS", &flat(&results));
+    multi
+        .solve(&skeleton, &mut model, 1, &hands, &targets, &mut results)
+        .unwrap();
+    g.transforms("MULTI_FABRIK_MODEL", &model);
+    g.floats("MULTI_FABRIK_MODEL_RESULTS", &flat(&results));
 
     // Blends and additive layers between the rest pose A and pose B.
     let a = Pose::new(skeleton.clone());

@@ -979,3 +979,112 @@ fn aim_chains_allocate_nothing() {
         sinew_aim_ik_destroy(c_aim);
     }
 }
+
+/// Multi-effector FABRIK, pose and model-space, tree and one-effector paths, with constraints.
+#[test]
+fn multi_effector_fabrik_allocates_nothing() {
+    use common::trees::{model, upper_body};
+    use sinew::{
+        EffectorTarget, IkResult, JointConstraint, Limit, MultiFabrik, MultiFabrikSettings, Pose,
+        Vec3,
+    };
+    let (skeleton, root, hands) = upper_body();
+    let mut ik = MultiFabrik::new(MultiFabrikSettings::default(), 32, 4).unwrap();
+    let cone = Limit::Cone {
+        half_angle_1: 0.8,
+        half_angle_2: 0.8,
+        twist: None,
+    };
+    ik.set_constraint(
+        9,
+        Some(JointConstraint::new(sinew::Quat::IDENTITY, Vec3::X, cone).unwrap()),
+    )
+    .unwrap();
+    let mut pose = Pose::new(skeleton.clone());
+    let start = model(&pose);
+    let mut frame = 0.0f32;
+    let mut results = [IkResult::default(); 2];
+    let mut m = model(&pose);
+    let n = allocations(|| {
+        frame += 0.05;
+        let offset = Vec3::new(frame.sin(), frame.cos(), 0.0) * 0.1;
+        let targets = [
+            EffectorTarget::at(start[10].translation + offset),
+            EffectorTarget::at(start[14].translation - offset).with_weight(0.5),
+        ];
+        ik.solve_pose(&mut pose, root, &hands, &targets, &mut results)
+            .unwrap();
+        ik.solve_pose(
+            &mut pose,
+            root,
+            &hands[..1],
+            &targets[..1],
+            &mut results[..1],
+        )
+        .unwrap();
+        ik.solve(&skeleton, &mut m, root, &hands, &targets, &mut results)
+            .unwrap();
+    });
+    assert_eq!(n, 0);
+}
+
+/// Multi-effector FABRIK through the C ABI: pose and model-space solves of the upper body's two
+/// hands along a moving target, with a constraint and results written.
+#[test]
+fn c_abi_multi_effector_fabrik_allocates_nothing() {
+    use common::trees::{model, upper_body};
+    let (skeleton, root, hands) = upper_body();
+    let c_skeleton = c_skeleton_of(&skeleton);
+    let pose = Pose::new(skeleton.clone());
+    let start = model(&pose);
+    let n = skeleton.joint_count();
+    let mut c_model: Vec<SinewTransform> = start.iter().map(|&t| t.into()).collect();
+    let (mut c_pose, mut solver) = (null_mut(), null_mut());
+    // SAFETY: valid pointers to locals throughout; handles are destroyed at the end.
+    unsafe {
+        ok(sinew_pose_create(c_skeleton, &mut c_pose));
+        let mut settings = std::mem::MaybeUninit::uninit();
+        sinew_multi_fabrik_settings_default(settings.as_mut_ptr());
+        ok(sinew_multi_fabrik_create(
+            settings.as_ptr(),
+            32,
+            4,
+            &mut solver,
+        ));
+        let mut cone = std::mem::MaybeUninit::uninit();
+        sinew_joint_constraint_default(cone.as_mut_ptr());
+        ok(sinew_multi_fabrik_set_constraint(solver, 9, cone.as_ptr()));
+        let mut frame = 0.0f32;
+        let mut results = [SinewIkResult::default(); 2];
+        let allocated = allocations(|| {
+            frame += 0.05;
+            let offset = Vec3::new(frame.sin(), frame.cos(), 0.0) * 0.1;
+            let target = |p: Vec3, weight: f32| SinewEffectorTarget {
+                position: p.into(),
+                rotation: Quat::from_rotation_y(frame).into(),
+                weight,
+                use_rotation: 0,
+            };
+            let mut targets = [
+                target(start[hands[0] as usize].translation + offset, 1.0),
+                target(start[hands[1] as usize].translation - offset, 0.5),
+            ];
+            targets[1].use_rotation = 1;
+            let (e, t, r) = (hands.as_ptr(), targets.as_ptr(), results.as_mut_ptr());
+            ok(sinew_multi_fabrik_solve_pose(
+                solver, c_pose, root, e, 2, t, r,
+            ));
+            ok(sinew_multi_fabrik_solve_pose(
+                solver, c_pose, root, e, 1, t, r,
+            ));
+            let m = c_model.as_mut_ptr();
+            ok(sinew_multi_fabrik_solve(
+                solver, c_skeleton, m, n as u32, root, e, 2, t, r,
+            ));
+        });
+        assert_eq!(allocated, 0);
+        sinew_multi_fabrik_destroy(solver);
+        sinew_pose_destroy(c_pose);
+        sinew_skeleton_destroy(c_skeleton);
+    }
+}

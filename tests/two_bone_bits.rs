@@ -8,26 +8,13 @@
 mod common;
 
 use common::chains::bits;
+use common::hash::Hash;
 use common::rng::Rng;
 use sinew::ffi::*;
 use sinew::Transform;
 use sinew::{EndRotation, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 const SALT: u64 = 0xB175_2B0E;
-
-/// FNV-1a over 32-bit words.
-struct Hash(u64);
-
-impl Hash {
-    fn new() -> Self {
-        Hash(0xcbf2_9ce4_8422_2325)
-    }
-    fn word(&mut self, w: u32) {
-        for b in w.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
 
 /// A chain and target: mostly ordinary arms with or without a pole, and one in eight
 /// degenerate (target at the root, a zero-length bone, a straight input, a pole on the aim

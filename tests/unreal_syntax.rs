@@ -50,6 +50,7 @@ fn every_plugin_source_file_parses_against_the_shim() {
         "SinewIK/Private/AnimNode_SinewAim.cpp",
         "SinewIK/Private/AnimNode_SinewCCDIK.cpp",
         "SinewIK/Private/AnimNode_SinewHandIKRetargeting.cpp",
+        "SinewIK/Private/AnimNode_SinewMultiFabrik.cpp",
         "SinewIK/Private/AnimNode_SinewBase.cpp",
         "SinewIKEditor/Private/AnimGraphNode_Sinew.cpp",
     ];

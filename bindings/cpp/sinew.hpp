@@ -307,6 +307,32 @@ using CcdSettings = SolverSettings<SinewCcd>;
 /// tolerance 1e-4 rad, 16 passes.
 using AimIkSettings = SolverSettings<SinewAimIk>;
 using HandIkRetargetingSettings = SolverSettings<SinewHandIkRetargeting>;
+using MultiFabrikSettings = SolverSettings<SinewMultiFabrik>;
+
+/// Where one effector of a multi-effector FABRIK solve should go (`SinewEffectorTarget`, same
+/// layout): a model-space position, an optional rotation (`use_rotation`) and a weight (0 or
+/// more; 0 turns the effector off). Default: the origin, no rotation, weight 1.
+struct EffectorTarget : SinewEffectorTarget {
+  constexpr EffectorTarget() noexcept : SinewEffectorTarget{{0, 0, 0}, {0, 0, 0, 1}, 1.0f, 0} {}
+  /// A target at `position` without rotation, of `weight_`.
+  constexpr explicit EffectorTarget(const Vec3& position_, float weight_ = 1.0f) noexcept
+      : SinewEffectorTarget{position_.to_c(), {0, 0, 0, 1}, weight_, 0} {}
+  constexpr EffectorTarget(const SinewEffectorTarget& c) noexcept  // NOLINT: implicit
+      : SinewEffectorTarget(c) {}
+  /// The target with `rotation_` as the effector's model rotation.
+  constexpr EffectorTarget with_rotation(const Quat& rotation_) const noexcept {
+    EffectorTarget t = *this;
+    t.rotation = rotation_.to_c();
+    t.use_rotation = 1;
+    return t;
+  }
+  /// The target with weight `weight_`.
+  constexpr EffectorTarget with_weight(float weight_) const noexcept {
+    EffectorTarget t = *this;
+    t.weight = weight_;
+    return t;
+  }
+};
 
 /// Joint indices of the four hands hand IK retargeting measures its offset between.
 struct HandJoints : SinewHandJoints {
@@ -367,9 +393,13 @@ static_assert(sizeof(TwoBoneIkSettings) == sizeof(SinewTwoBoneIkSettings) &&
                   sizeof(FabrikSettings) == sizeof(SinewFabrikSettings) &&
                   sizeof(CcdSettings) == sizeof(SinewCcdSettings) &&
                   sizeof(AimIkSettings) == sizeof(SinewAimIkSettings) &&
-                  sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings),
+                  sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings) &&
+                  sizeof(MultiFabrikSettings) == sizeof(SinewMultiFabrikSettings),
               "settings have their C struct's layout");
 static_assert(sizeof(HandJoints) == sizeof(SinewHandJoints), "layout");
+static_assert(detail::layout_compatible<EffectorTarget, SinewEffectorTarget>() &&
+                  sizeof(EffectorTarget) == 36,
+              "EffectorTarget arrays are passed as SinewEffectorTarget arrays");
 static_assert(detail::layout_compatible<JointConstraint, SinewJointConstraint>(),
               "JointConstraint arrays are passed as SinewJointConstraint arrays");
 
@@ -1342,6 +1372,79 @@ class AimIk : public detail::Solver<AimIk, SinewAimIk> {
   }
 };
 
+/// Multi-effector FABRIK: a joint tree (a root and several end joints, e.g. pelvis to both
+/// hands) solved toward one weighted target per effector; constraints are set per skeleton
+/// joint. All memory is allocated at creation, solving allocates nothing. One thread at a time.
+class MultiFabrik : public detail::Solver<MultiFabrik, SinewMultiFabrik> {
+ public:
+  using Settings = MultiFabrikSettings;
+
+  /// An empty handle (as a moved-from one).
+  MultiFabrik() noexcept {}  // user-provided: not an aggregate
+
+  /// A solver for trees of 2 to `max_joints` joints and 1 to `max_effectors` effectors (at
+  /// most `max_joints` and 64).
+  static Result<MultiFabrik> create(const Settings& settings, uint32_t max_joints,
+                                    uint32_t max_effectors) {
+    return create_solver(settings, max_joints, max_effectors);
+  }
+  /// As above with default settings.
+  static Result<MultiFabrik> create(uint32_t max_joints, uint32_t max_effectors) {
+    return create(Settings(), max_joints, max_effectors);
+  }
+
+  /// Constrains skeleton joint `joint` whenever it is in a solved tree.
+  Result<void> set_constraint(uint32_t joint, const JointConstraint& constraint) {
+    return detail::check_status(sinew_multi_fabrik_set_constraint(get(), joint, &constraint));
+  }
+  /// Removes skeleton joint `joint`'s constraint.
+  Result<void> clear_constraint(uint32_t joint) {
+    return detail::check_status(sinew_multi_fabrik_set_constraint(get(), joint, nullptr));
+  }
+
+  /// Solves the tree of `root` and `effectors` in `model` (every model-space transform of
+  /// `skeleton`) toward `targets` (one per effector); writes the tree's translations and
+  /// rotations, and one result per effector into `out_results` (empty: not reported).
+  Result<void> solve(const Skeleton& skeleton, Span<Transform> model, uint32_t root,
+                     Span<const uint32_t> effectors, Span<const EffectorTarget> targets,
+                     Span<IkResult> out_results = {}) {
+    uint32_t n = 0;
+    uint32_t m = 0;
+    if (!detail::narrow(model.size(), n)) return detail::too_large();
+    if (auto e = check_sizes(effectors, targets, out_results, m)) return *e;
+    detail::BatchResults results(out_results);
+    return detail::check_status(sinew_multi_fabrik_solve(
+        get(), skeleton.get(), detail::c_ptr(model.data()), n, root, effectors.data(), m,
+        targets.data(), results.get()));
+  }
+
+  /// As `solve`, on `pose`: the solved rotations go back as local rotations (joints outside
+  /// the tree keep their locals and follow).
+  Result<void> solve_pose(Pose& pose, uint32_t root, Span<const uint32_t> effectors,
+                          Span<const EffectorTarget> targets, Span<IkResult> out_results = {}) {
+    uint32_t m = 0;
+    if (auto e = check_sizes(effectors, targets, out_results, m)) return *e;
+    detail::BatchResults results(out_results);
+    return detail::check_status(sinew_multi_fabrik_solve_pose(
+        get(), pose.get(), root, effectors.data(), m, targets.data(), results.get()));
+  }
+
+ private:
+  /// One target per effector, and no results or one per effector; their count in `m`.
+  static std::optional<Error> check_sizes(Span<const uint32_t> effectors,
+                                          Span<const EffectorTarget> targets,
+                                          Span<IkResult> out_results, uint32_t& m) {
+    if (targets.size() != effectors.size() ||
+        !(out_results.empty() || out_results.size() == effectors.size())) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "targets must hold one item per effector, out_results none "
+                                   "or one per effector");
+    }
+    if (!detail::narrow(effectors.size(), m)) return detail::too_large();
+    return std::nullopt;
+  }
+};
+
 /// Unreal's HandIKRetargeting node: moves IK bones by the offset between the FK and IK hands.
 class HandIkRetargeting : public detail::Solver<HandIkRetargeting, SinewHandIkRetargeting> {
  public:
@@ -1664,7 +1767,7 @@ inline Result<void> blend_layers(Span<const BlendLayer> layers, float threshold,
 }
 
 /// `blend_layers`, then each of `additive` applied in order as `apply_additive` does, in one
-/// call and one pass (the same bits as those calls in turn). An additive layer's pose is a delta
+/// call (the same bits as those calls in turn). An additive layer's pose is a delta
 /// (from `make_additive`) and its weight any finite value, negative subtracting; per joint at
 /// w = weight * mask[joint]: rotation normalize(q * r), or normalize(q * conj(r)) for w < 0,
 /// with r = 1 + |w| * (d - 1) and d = delta.q negated when d.w < 0; translation

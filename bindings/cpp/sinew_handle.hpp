@@ -51,6 +51,9 @@ template <> struct HandleTraits<SinewTwoBoneIk> {
 template <> struct HandleTraits<SinewHandIkRetargeting> {
   SINEW_SOLVER_MEMBERS_(SinewHandIkRetargeting, sinew_hand_ik_retargeting)
 };
+template <> struct HandleTraits<SinewMultiFabrik> {
+  SINEW_SOLVER_MEMBERS_(SinewMultiFabrik, sinew_multi_fabrik)
+};
 template <> struct HandleTraits<SinewFabrik> { SINEW_CHAIN_MEMBERS_(SinewFabrik, sinew_fabrik) };
 template <> struct HandleTraits<SinewCcd> { SINEW_CHAIN_MEMBERS_(SinewCcd, sinew_ccd) };
 template <> struct HandleTraits<SinewAimIk> { SINEW_SOLVER_MEMBERS_(SinewAimIk, sinew_aim_ik) };

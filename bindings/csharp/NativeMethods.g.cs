@@ -147,7 +147,7 @@ namespace Sinew.Native
 
         /// <summary>
         ///  Blends `count` layers into `out` as `sinew_pose_blend_layers` does, then applies each of the
-        ///  `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one pass:
+        ///  `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one call:
         ///  the same bits as those calls in turn. An additive layer's `pose` is a delta (from
         ///  `sinew_pose_make_additive`) and its `weight` any finite value (negative subtracts); per
         ///  joint at `w = weight * mask[joint]` (a NULL mask: all 1):
@@ -706,6 +706,71 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(__DllName, EntryPoint = "sinew_joint_mask_get_weights", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern SinewStatus sinew_joint_mask_get_weights(SinewJointMask* mask, float* out_weights, uint count);
+
+        /// <summary>
+        ///  Fills `out` with the defaults. NULL is ignored.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_multi_fabrik_settings_default(SinewMultiFabrikSettings* @out);
+
+        /// <summary>
+        ///  Creates a solver for trees of 2 to `max_joints` joints with 1 to `max_effectors` effectors
+        ///  (at most `max_joints` and 64); all memory is allocated here.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_create(SinewMultiFabrikSettings* settings, uint max_joints, uint max_effectors, SinewMultiFabrik** out_solver);
+
+        /// <summary>
+        ///  Releases a solver. NULL is a no-op.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_multi_fabrik_destroy(SinewMultiFabrik* solver);
+
+        /// <summary>
+        ///  Copies the solver's settings.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_get_settings(SinewMultiFabrik* solver, SinewMultiFabrikSettings* out_settings);
+
+        /// <summary>
+        ///  Replaces the solver's settings; unchanged on error.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_set_settings(SinewMultiFabrik* solver, SinewMultiFabrikSettings* settings);
+
+        /// <summary>
+        ///  Sets the constraint of skeleton joint `joint` (it applies whenever the joint is in a solved
+        ///  tree; at most `max_joints` joints hold one); NULL clears it.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_set_constraint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_set_constraint(SinewMultiFabrik* solver, uint joint, SinewJointConstraint* constraint);
+
+        /// <summary>
+        ///  Solves the tree of joint `root` and `effectors[0..effector_count]` (skeleton joints, each
+        ///  below the root, none above another) in `model`, the `count` model-space transforms of
+        ///  `skeleton`, toward `targets` (one per effector); writes the tree joints' translations and
+        ///  rotations (the root stays; other joints are untouched: they do not follow) and, when
+        ///  `out_results` is not NULL, one result per effector (its own error and `reached`, the solve's
+        ///  iterations). On error `model` and `out_results` are untouched. Allocates nothing.
+        ///
+        ///  # Safety
+        ///  `model` must hold `count` transforms; `effectors`, `targets` and a non-NULL `out_results`
+        ///  `effector_count` items.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_solve(SinewMultiFabrik* solver, SinewSkeleton* skeleton, SinewTransform* model, uint count, uint root, uint* effectors, uint effector_count, SinewEffectorTarget* targets, SinewIkResult* out_results);
+
+        /// <summary>
+        ///  Like `sinew_multi_fabrik_solve`, on a pose: the tree's model transforms are composed from the
+        ///  pose's locals, and the solved rotations go back as local rotations (joints outside the tree
+        ///  keep their locals and so follow their parents). On error `pose` and `out_results` are
+        ///  untouched. Allocates nothing.
+        ///
+        ///  # Safety
+        ///  `effectors`, `targets` and a non-NULL `out_results` must hold `effector_count` items.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_multi_fabrik_solve_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_multi_fabrik_solve_pose(SinewMultiFabrik* solver, SinewPose* pose, uint root, uint* effectors, uint effector_count, SinewEffectorTarget* targets, SinewIkResult* out_results);
 
         /// <summary>
         ///  Creates a pose of `skeleton`, starting at its rest pose.
@@ -1302,6 +1367,74 @@ namespace Sinew.Native
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct SinewJointMask
+    {
+    }
+
+    /// <summary>
+    ///  Multi-effector FABRIK settings; fill with `sinew_multi_fabrik_settings_default` then adjust.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewMultiFabrikSettings
+    {
+        /// <summary>
+        ///  Reach tolerance of every effector: relative to the tree's size (its longest path from
+        ///  the root to an effector) when `relative_precision` is 1, else in the caller's units.
+        ///  Default 1e-3, relative.
+        /// </summary>
+        public float precision;
+        /// <summary>
+        ///  1: `precision` is a fraction of the tree's size; 0: absolute. Default 1.
+        /// </summary>
+        public uint relative_precision;
+        /// <summary>
+        ///  Most iterations. Default 30.
+        /// </summary>
+        public uint max_iterations;
+        /// <summary>
+        ///  1: stop after two iterations running that each improve the weighted error by less than
+        ///  0.1 %. Default 1.
+        /// </summary>
+        public uint stop_when_stalled;
+        /// <summary>
+        ///  A `SinewEndRotation` for effectors whose target has no rotation (`KEEP_LOCAL` or
+        ///  `KEEP_MODEL`; `COPY_EFFECTOR` keeps the local rotation too). Default KEEP_LOCAL.
+        /// </summary>
+        public int end_rotation;
+    }
+
+    /// <summary>
+    ///  Where one effector joint should go, 36 bytes (Unity: `Vector3`, `Quaternion`, `float`,
+    ///  `uint`). Every float must be finite, `rotation` too when it is not used.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewEffectorTarget
+    {
+        /// <summary>
+        ///  Model-space position.
+        /// </summary>
+        public SinewVec3 position;
+        /// <summary>
+        ///  Model rotation the effector joint takes when `use_rotation` is 1 (then its constraint).
+        /// </summary>
+        public SinewQuat rotation;
+        /// <summary>
+        ///  How hard the effector pulls where branches meet: 0 or more; 0 turns it off (its branch
+        ///  keeps its input local rotations). Not all weights of a solve may be 0.
+        /// </summary>
+        public float weight;
+        /// <summary>
+        ///  1: the effector takes `rotation`; 0: it follows the settings' `end_rotation`.
+        /// </summary>
+        public uint use_rotation;
+    }
+
+    /// <summary>
+    ///  Opaque multi-effector FABRIK solver with per-joint constraints and memory for trees of up
+    ///  to its `max_joints` joints and `max_effectors` effectors. Owned by the caller; use from one
+    ///  thread at a time.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewMultiFabrik
     {
     }
 
@@ -2078,6 +2211,48 @@ namespace Sinew
         public SinewJointMask* NativePointer { get { return (SinewJointMask*)handle.Pointer; } }
     }
 
+    /// <summary>Owns a SinewMultiFabrik; releases it with sinew_multi_fabrik_destroy.</summary>
+    public sealed unsafe class MultiFabrikHandle : SinewHandle
+    {
+        protected override void Destroy(IntPtr native) { NativeMethods.sinew_multi_fabrik_destroy((SinewMultiFabrik*)native); }
+    }
+
+    public sealed unsafe partial class MultiFabrik : NativeObject
+    {
+        internal override SinewHandle NewHandle() { return new MultiFabrikHandle(); }
+
+        /// <summary>The SafeHandle owning the native object.</summary>
+        public MultiFabrikHandle Handle { get { return (MultiFabrikHandle)handle; } }
+
+        /// <summary>The raw pointer for NativeMethods calls (e.g. from jobs); valid until Dispose.</summary>
+        public SinewMultiFabrik* NativePointer { get { return (SinewMultiFabrik*)handle.Pointer; } }
+
+        /// <summary>With the default settings (<see cref="MultiFabrikSettings.Default"/>).</summary>
+        public MultiFabrik(int maxJoints, int maxEffectors) : this(maxJoints, maxEffectors, MultiFabrikSettings.Default) { }
+
+        /// <summary>With <paramref name="settings"/>; SinewException when the library rejects them.</summary>
+        public MultiFabrik(int maxJoints, int maxEffectors, MultiFabrikSettings settings)
+        {
+            SinewMultiFabrik* native = null;
+            Created(NativeMethods.sinew_multi_fabrik_create(&settings.Native, (uint)maxJoints, (uint)maxEffectors, &native), native);
+        }
+
+        /// <summary>The settings in use; setting validates them (unchanged on error).</summary>
+        public MultiFabrikSettings Settings
+        {
+            get
+            {
+                MultiFabrikSettings value = default(MultiFabrikSettings);
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_multi_fabrik_get_settings((SinewMultiFabrik*)self.Pointer, &value.Native));
+                return value;
+            }
+            set
+            {
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_multi_fabrik_set_settings((SinewMultiFabrik*)self.Pointer, &value.Native));
+            }
+        }
+    }
+
     /// <summary>Owns a SinewPose; releases it with sinew_pose_destroy.</summary>
     public sealed unsafe class PoseHandle : SinewHandle
     {
@@ -2606,6 +2781,137 @@ namespace Sinew
                 hash = hash * 31 + LeftFk.GetHashCode();
                 hash = hash * 31 + RightIk.GetHashCode();
                 hash = hash * 31 + LeftIk.GetHashCode();
+                return hash;
+            }
+        }
+    }
+
+    /// <summary>
+    ///  Multi-effector FABRIK settings; fill with `sinew_multi_fabrik_settings_default` then adjust.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct MultiFabrikSettings : IEquatable<MultiFabrikSettings>
+    {
+        /// <summary>The C struct: pass <c>&amp;value.Native</c> to NativeMethods.</summary>
+        public SinewMultiFabrikSettings Native;
+
+        /// <summary>The native defaults (sinew_multi_fabrik_settings_default); default(MultiFabrikSettings) is all zeros.</summary>
+        public static unsafe MultiFabrikSettings Default
+        {
+            get
+            {
+                MultiFabrikSettings value = default(MultiFabrikSettings);
+                NativeMethods.sinew_multi_fabrik_settings_default(&value.Native);
+                return value;
+            }
+        }
+
+        /// <summary>
+        ///  Reach tolerance of every effector: relative to the tree's size (its longest path from
+        ///  the root to an effector) when `relative_precision` is 1, else in the caller's units.
+        ///  Default 1e-3, relative.
+        /// </summary>
+        public float Precision { get { return Native.precision; } set { Native.precision = value; } }
+        /// <summary>
+        ///  1: `precision` is a fraction of the tree's size; 0: absolute. Default 1.
+        /// </summary>
+        public bool RelativePrecision { get { return Native.relative_precision != 0; } set { Native.relative_precision = value ? 1u : 0u; } }
+        /// <summary>
+        ///  Most iterations. Default 30.
+        /// </summary>
+        public int MaxIterations { get { return (int)Native.max_iterations; } set { Native.max_iterations = (uint)value; } }
+        /// <summary>
+        ///  1: stop after two iterations running that each improve the weighted error by less than
+        ///  0.1 %. Default 1.
+        /// </summary>
+        public bool StopWhenStalled { get { return Native.stop_when_stalled != 0; } set { Native.stop_when_stalled = value ? 1u : 0u; } }
+        /// <summary>
+        ///  A `SinewEndRotation` for effectors whose target has no rotation (`KEEP_LOCAL` or
+        ///  `KEEP_MODEL`; `COPY_EFFECTOR` keeps the local rotation too). Default KEEP_LOCAL.
+        /// </summary>
+        public EndRotation EndRotation { get { return (EndRotation)Native.end_rotation; } set { Native.end_rotation = (int)value; } }
+
+        public static implicit operator SinewMultiFabrikSettings(MultiFabrikSettings value) { return value.Native; }
+        public static implicit operator MultiFabrikSettings(SinewMultiFabrikSettings native) { MultiFabrikSettings value; value.Native = native; return value; }
+
+        /// <summary>Field by field (floats by Equals: NaN equals NaN).</summary>
+        public bool Equals(MultiFabrikSettings other)
+        {
+            return Precision.Equals(other.Precision)
+                && RelativePrecision == other.RelativePrecision
+                && MaxIterations == other.MaxIterations
+                && StopWhenStalled == other.StopWhenStalled
+                && EndRotation == other.EndRotation;
+        }
+
+        public override bool Equals(object other) { return other is MultiFabrikSettings && Equals((MultiFabrikSettings)other); }
+
+        public override int GetHashCode()
+        {
+            unchecked
+            {
+                int hash = 17;
+                hash = hash * 31 + Precision.GetHashCode();
+                hash = hash * 31 + RelativePrecision.GetHashCode();
+                hash = hash * 31 + MaxIterations.GetHashCode();
+                hash = hash * 31 + StopWhenStalled.GetHashCode();
+                hash = hash * 31 + (int)EndRotation;
+                return hash;
+            }
+        }
+    }
+
+    /// <summary>
+    ///  Where one effector joint should go, 36 bytes (Unity: `Vector3`, `Quaternion`, `float`,
+    ///  `uint`). Every float must be finite, `rotation` too when it is not used.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct EffectorTarget : IEquatable<EffectorTarget>
+    {
+        /// <summary>The C struct: pass <c>&amp;value.Native</c> to NativeMethods.</summary>
+        public SinewEffectorTarget Native;
+
+        /// <summary>
+        ///  Model-space position.
+        /// </summary>
+        public Vec3 Position { get { return Native.position; } set { Native.position = value; } }
+        /// <summary>
+        ///  Model rotation the effector joint takes when `use_rotation` is 1 (then its constraint).
+        /// </summary>
+        public Quat Rotation { get { return Native.rotation; } set { Native.rotation = value; } }
+        /// <summary>
+        ///  How hard the effector pulls where branches meet: 0 or more; 0 turns it off (its branch
+        ///  keeps its input local rotations). Not all weights of a solve may be 0.
+        /// </summary>
+        public float Weight { get { return Native.weight; } set { Native.weight = value; } }
+        /// <summary>
+        ///  1: the effector takes `rotation`; 0: it follows the settings' `end_rotation`.
+        /// </summary>
+        public bool UseRotation { get { return Native.use_rotation != 0; } set { Native.use_rotation = value ? 1u : 0u; } }
+
+        public static implicit operator SinewEffectorTarget(EffectorTarget value) { return value.Native; }
+        public static implicit operator EffectorTarget(SinewEffectorTarget native) { EffectorTarget value; value.Native = native; return value; }
+
+        /// <summary>Field by field (floats by Equals: NaN equals NaN).</summary>
+        public bool Equals(EffectorTarget other)
+        {
+            return Position.Equals(other.Position)
+                && Rotation.Equals(other.Rotation)
+                && Weight.Equals(other.Weight)
+                && UseRotation == other.UseRotation;
+        }
+
+        public override bool Equals(object other) { return other is EffectorTarget && Equals((EffectorTarget)other); }
+
+        public override int GetHashCode()
+        {
+            unchecked
+            {
+                int hash = 17;
+                hash = hash * 31 + Position.GetHashCode();
+                hash = hash * 31 + Rotation.GetHashCode();
+                hash = hash * 31 + Weight.GetHashCode();
+                hash = hash * 31 + UseRotation.GetHashCode();
                 return hash;
             }
         }

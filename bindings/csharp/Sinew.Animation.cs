@@ -681,7 +681,7 @@ namespace Sinew
 
         /// <summary>
         /// BlendLayers, then each additive layer applied in order as ApplyAdditive does, in one
-        /// call and one pass: the same bits as those calls in turn. An additive layer's Pose is a
+        /// call: the same bits as those calls in turn. An additive layer's Pose is a
         /// delta (from MakeAdditive) and its Weight any finite value, negative subtracting; per
         /// joint at w = weight * mask[joint] (null mask: all 1): rotation normalize(q * r), or
         /// normalize(q * conj(r)) for w &lt; 0, with r = 1 + |w| * (d - 1) and d = delta.q

@@ -1,4 +1,5 @@
-// IK solvers: two-bone, FABRIK and CCD (one ChainSolver base), and hand IK retargeting.
+// IK solvers: two-bone, FABRIK and CCD (one ChainSolver base), multi-effector FABRIK, and hand
+// IK retargeting.
 // Solving allocates nothing. SolveBatch solves a crowd's chains in one call; give each worker
 // thread its own solver (the native library holds no global lock). The constructors, Settings,
 // NativePointer and the C functions each chain solver calls are generated in NativeMethods.g.cs.
@@ -502,6 +503,100 @@ namespace Sinew
                 }
             }
             return result;
+        }
+    }
+
+    /// <summary>
+    /// Multi-effector FABRIK: a joint tree (a root and several end joints, e.g. pelvis to both
+    /// hands) solved toward one weighted target per effector; constraints are set per skeleton
+    /// joint. All memory is allocated at creation; solving allocates nothing. One thread at a time.
+    /// </summary>
+    public sealed unsafe partial class MultiFabrik
+    {
+        /// <summary>Constrains skeleton joint <paramref name="joint"/> whenever it is in a solved tree.</summary>
+        public void SetConstraint(int joint, JointConstraint constraint)
+        {
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_multi_fabrik_set_constraint((SinewMultiFabrik*)self.Pointer, (uint)joint, &constraint.Native));
+        }
+
+        /// <summary>Removes the constraint of skeleton joint <paramref name="joint"/>.</summary>
+        public void ClearConstraint(int joint)
+        {
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_multi_fabrik_set_constraint((SinewMultiFabrik*)self.Pointer, (uint)joint, null));
+        }
+
+        /// <summary>
+        /// Solves the tree of <paramref name="root"/> and <paramref name="effectors"/> in
+        /// <paramref name="model"/> (every model-space transform of <paramref name="skeleton"/>)
+        /// toward <paramref name="targets"/> (one per effector); writes the tree's translations and
+        /// rotations, and one result per effector into <paramref name="results"/> (null: not reported).
+        /// </summary>
+        public void Solve(Skeleton skeleton, Transform[] model, int root, int[] effectors, EffectorTarget[] targets, IkResult[] results = null)
+        {
+            if (model == null) Library.ThrowNull("model");
+            CheckTargets(effectors, targets, results);
+            fixed (Transform* m = model)
+            fixed (int* e = effectors)
+            fixed (EffectorTarget* t = targets)
+            fixed (IkResult* r = results)
+            {
+                Solve(skeleton, m, model.Length, root, e, effectors.Length, t, r);
+            }
+        }
+
+        /// <summary>As Solve on <paramref name="count"/> transforms and <paramref name="effectorCount"/> effectors, targets and (unless null) results at the pointers (e.g. NativeArray.GetUnsafePtr).</summary>
+        public void Solve(Skeleton skeleton, Transform* model, int count, int root, int* effectors, int effectorCount, EffectorTarget* targets, IkResult* results = null)
+        {
+            if (skeleton == null) Library.ThrowNull("skeleton");
+            if (count < 0) BatchArguments.ThrowCount("count", count);
+            if (effectorCount < 0) BatchArguments.ThrowCount("effectorCount", effectorCount);
+            using (Lease self = Lease())
+            using (Lease s = skeleton.Lease())
+            {
+                Library.Check(NativeMethods.sinew_multi_fabrik_solve(
+                    (SinewMultiFabrik*)self.Pointer, (SinewSkeleton*)s.Pointer, (SinewTransform*)model, (uint)count,
+                    (uint)root, (uint*)effectors, (uint)effectorCount, (SinewEffectorTarget*)targets, (SinewIkResult*)results));
+            }
+        }
+
+        /// <summary>As Solve, on <paramref name="pose"/>: the solved rotations go back as local rotations (joints outside the tree follow).</summary>
+        public void SolvePose(Pose pose, int root, int[] effectors, EffectorTarget[] targets, IkResult[] results = null)
+        {
+            CheckTargets(effectors, targets, results);
+            fixed (int* e = effectors)
+            fixed (EffectorTarget* t = targets)
+            fixed (IkResult* r = results)
+            {
+                SolvePose(pose, root, e, effectors.Length, t, r);
+            }
+        }
+
+        /// <summary>As SolvePose with <paramref name="effectorCount"/> effectors, targets and (unless null) results at the pointers.</summary>
+        public void SolvePose(Pose pose, int root, int* effectors, int effectorCount, EffectorTarget* targets, IkResult* results = null)
+        {
+            if (pose == null) Library.ThrowNull("pose");
+            if (effectorCount < 0) BatchArguments.ThrowCount("effectorCount", effectorCount);
+            using (Lease self = Lease())
+            using (Lease p = pose.Lease())
+            {
+                Library.Check(NativeMethods.sinew_multi_fabrik_solve_pose(
+                    (SinewMultiFabrik*)self.Pointer, (SinewPose*)p.Pointer, (uint)root, (uint*)effectors,
+                    (uint)effectorCount, (SinewEffectorTarget*)targets, (SinewIkResult*)results));
+            }
+        }
+
+        static void CheckTargets(int[] effectors, EffectorTarget[] targets, IkResult[] results)
+        {
+            if (effectors == null) Library.ThrowNull("effectors");
+            if (targets == null) Library.ThrowNull("targets");
+            if (targets.Length != effectors.Length)
+            {
+                Library.ThrowLength("targets", "targets has " + targets.Length + " items for " + effectors.Length + " effectors");
+            }
+            if (results != null && results.Length != effectors.Length)
+            {
+                Library.ThrowLength("results", "results has " + results.Length + " items for " + effectors.Length + " effectors");
+            }
         }
     }
 

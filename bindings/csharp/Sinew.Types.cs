@@ -232,6 +232,36 @@ namespace Sinew
         }
     }
 
+    /// <summary>A multi-effector target: a model-space position, an optional rotation and a weight.</summary>
+    public partial struct EffectorTarget
+    {
+        /// <summary>At <paramref name="position"/>, without rotation, of <paramref name="weight"/> (0 or more; 0 turns the effector off).</summary>
+        public EffectorTarget(Vec3 position, float weight = 1f)
+        {
+            Native.position = position;
+            Native.rotation = Quat.Identity;
+            Native.weight = weight;
+            Native.use_rotation = 0;
+        }
+
+        /// <summary>This target with <paramref name="rotation"/> as the effector's model rotation.</summary>
+        public EffectorTarget WithRotation(Quat rotation)
+        {
+            EffectorTarget t = this;
+            t.Rotation = rotation;
+            t.UseRotation = true;
+            return t;
+        }
+
+        /// <summary>This target with weight <paramref name="weight"/>.</summary>
+        public EffectorTarget WithWeight(float weight)
+        {
+            EffectorTarget t = this;
+            t.Weight = weight;
+            return t;
+        }
+    }
+
     public partial struct HandJoints
     {
         public HandJoints(int rightFk, int leftFk, int rightIk, int leftIk)

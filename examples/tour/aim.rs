@@ -1,4 +1,4 @@
-//! Section 5: aim and look-at. A spine, neck and head track a target that circles the character
+//! Section 6: aim and look-at. A spine, neck and head track a target that circles the character
 //! (behind it too), free and limited; then a gun held in the hand is aimed with its muzzle off
 //! the hand's axis.
 //!
@@ -208,7 +208,7 @@ fn shoot() -> Vec<Shot> {
 /// tables and writes the SVG.
 pub fn aim_section(out_dir: &Path) {
     crate::heading(
-        "5. Aim and look-at: a head tracking a circling target, a gun with a muzzle offset",
+        "6. Aim and look-at: a head tracking a circling target, a gun with a muzzle offset",
     );
     println!(
         "Rig: pelvis, chest, neck and head at {:?} m; eyes {:.2} m ahead and {:.2} m above the \

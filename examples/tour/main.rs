@@ -10,6 +10,7 @@ mod aim;
 mod crossfade;
 mod figure;
 mod hand_retarget;
+mod multi_fabrik;
 mod svg;
 mod table;
 mod tentacle;
@@ -31,6 +32,7 @@ fn main() {
     hand_retarget::hand_retarget_section(&out_dir);
     crossfade::crossfade_section(&out_dir);
     aim::aim_section(&out_dir);
+    multi_fabrik::multi_fabrik_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.

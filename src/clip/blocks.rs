@@ -202,7 +202,7 @@ impl KeyBlocks {
                 }
             }
         }
-        Some(finish.finite())
+        Some(finish.finite(staged))
     }
 
     fn key_count(&self) -> usize {

@@ -184,7 +184,7 @@ pub unsafe extern "C" fn sinew_pose_blend_layers(
 }
 
 /// Blends `count` layers into `out` as `sinew_pose_blend_layers` does, then applies each of the
-/// `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one pass:
+/// `additive_count` additive layers in order as `sinew_pose_apply_additive` does, in one call:
 /// the same bits as those calls in turn. An additive layer's `pose` is a delta (from
 /// `sinew_pose_make_additive`) and its `weight` any finite value (negative subtracts); per
 /// joint at `w = weight * mask[joint]` (a NULL mask: all 1):

@@ -179,7 +179,7 @@ pub(crate) struct ChainWork {
 
 /// Damped least-squares steps the closing step takes at most where the two-bone split is
 /// refused (each is Newton's step where the chain is far from singular).
-const NEWTON_STEPS: usize = 8;
+pub(super) const NEWTON_STEPS: usize = 8;
 
 /// Fraction of its offset from the middle of its range that each hinge turns back by in the
 /// first Newton step of a constrained closing step, within the damped null space (where the tip
@@ -199,11 +199,11 @@ const NEAR_REACH: f32 = 0.9;
 /// Input error (a fraction of the chain length) up to which unconstrained solvers also try
 /// the closing step first: a target that moved this little since the last solve is tracked by
 /// the least motion, where CCD's sweeps would curl the chain's tip a little more every frame.
-const TRACKING: f32 = 0.05;
+pub(super) const TRACKING: f32 = 0.05;
 
 /// Fraction of the error a Newton step must remove for the next one to be taken: past it the
 /// target is out of reach (or beyond the limits) and the iterations' own stall rule decides.
-const NEWTON_PROGRESS: f32 = 0.01;
+pub(super) const NEWTON_PROGRESS: f32 = 0.01;
 
 /// Smallest chain FABRIK and CCD accept.
 pub(crate) const MIN_CHAIN: usize = 2;
@@ -622,7 +622,8 @@ impl ChainWork {
             parent = rotation;
         }
         let tip = n - 1;
-        let rotation = end_rotation(aim, &input[tip - 1..=tip], parent);
+        let (before, tip_input) = (input[tip - 1].rotation, input[tip].rotation);
+        let rotation = end_rotation(aim.end, aim.target.rotation, before, tip_input, parent);
         output[tip] = Transform {
             translation: pos.into(),
             rotation: constrain(constraints[tip].as_ref(), parent, rotation),
@@ -635,7 +636,8 @@ impl ChainWork {
     pub fn finish_tip(&mut self, aim: &Aim) {
         let n = aim.n;
         let parent = self.output[n - 2].rotation;
-        let rotation = end_rotation(aim, &self.input[n - 2..n], parent);
+        let (before, tip_input) = (self.input[n - 2].rotation, self.input[n - 1].rotation);
+        let rotation = end_rotation(aim.end, aim.target.rotation, before, tip_input, parent);
         self.output[n - 1].rotation = self.constrained(n - 1, parent, rotation);
     }
 
@@ -837,19 +839,24 @@ pub(crate) fn solve_pose<S: ChainSolver>(
     outcome
 }
 
-/// The tip's model rotation for the aim's end-rotation mode, given the input (parent, tip)
-/// transforms and the parent's solved rotation.
-fn end_rotation(aim: &Aim, input: &[Transform], parent: Quat) -> Quat {
-    let (input_parent, input_tip) = (input[0].rotation, input[1].rotation);
-    match aim.end {
+/// The tip's model rotation for end-rotation mode `end` and target rotation `target`, given
+/// the input model rotations of the tip's parent and the tip and the parent's solved rotation.
+pub(super) fn end_rotation(
+    end: EndRotation,
+    target: Option<Quat>,
+    input_parent: Quat,
+    input_tip: Quat,
+    parent: Quat,
+) -> Quat {
+    match end {
         EndRotation::KeepModel => input_tip,
-        EndRotation::CopyEffector => aim.target.rotation.unwrap_or(input_tip),
+        EndRotation::CopyEffector => target.unwrap_or(input_tip),
         EndRotation::KeepLocal => (parent * (input_parent.conjugate() * input_tip)).normalize(),
     }
 }
 
 /// The model-space axis of a hinge constraint on a joint with model rotation `model`.
-fn hinge_axis(c: Option<&JointConstraint>, model: Quat) -> Option<Vec3A> {
+pub(super) fn hinge_axis(c: Option<&JointConstraint>, model: Quat) -> Option<Vec3A> {
     c.filter(|c| matches!(c.limit(), Limit::Hinge { .. }))
         .map(|c| Vec3A::from(model * c.axis()))
 }
@@ -891,7 +898,7 @@ pub(super) fn constrain_turn(
 }
 
 /// Applies a joint's constraint, if any, to a model rotation given its parent's model rotation.
-fn constrain(c: Option<&JointConstraint>, parent: Quat, model: Quat) -> Quat {
+pub(super) fn constrain(c: Option<&JointConstraint>, parent: Quat, model: Quat) -> Quat {
     let Some(c) = c else {
         return model;
     };

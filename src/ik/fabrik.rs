@@ -196,7 +196,7 @@ fn forward_backward(w: &mut ChainWork, n: usize, goal: Vec3A) {
 /// or huge, or a zero-length bone). One square root and one division, no normalized direction
 /// first: the passes are a chain of these, each waiting on the last.
 #[inline]
-fn bone_toward(d: Vec3A, length: f32, fallback: Vec3A) -> Vec3A {
+pub(super) fn bone_toward(d: Vec3A, length: f32, fallback: Vec3A) -> Vec3A {
     let scale = length / d.length_squared().sqrt();
     if scale > 0.0 && scale < f32::INFINITY {
         d * scale

@@ -8,7 +8,10 @@ pub mod chain;
 pub(crate) mod chain_batch;
 pub mod fabrik;
 pub mod hand_retarget;
+pub mod multi_fabrik;
 mod reach;
+mod tree;
+mod tree_newton;
 pub mod two_bone;
 
 pub use access::TransformAccess;
@@ -18,6 +21,7 @@ pub use ccd::{Ccd, CcdSettings};
 pub use chain::ChainTarget;
 pub use fabrik::{Fabrik, FabrikSettings};
 pub use hand_retarget::{HandIkRetargeting, HandIkRetargetingSettings, HandPair};
+pub use multi_fabrik::{EffectorTarget, MultiFabrik, MultiFabrikSettings};
 pub use two_bone::{EndRotation, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget};
 
 /// Outcome of one solve, shared by every solver.

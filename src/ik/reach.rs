@@ -312,7 +312,7 @@ fn bisect(
 
 /// Damping of Newton's steps, as a fraction of the chain length: where the chain is far from
 /// singular the step is Newton's; near full reach it shrinks instead of blowing up.
-const DAMPING: f32 = 0.05;
+pub(crate) const DAMPING: f32 = 0.05;
 
 /// The damped least-squares direction (Levenberg–Marquardt on the tip position) for joints at
 /// `pivots`, each free to turn about any axis or, with `Some(axis)` (model space, unit), only

@@ -252,6 +252,14 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_hand_ik_retargeting_set_settings / 2,
         sinew_hand_ik_retargeting_apply_model / 7,
         sinew_hand_ik_retargeting_apply_pose / 6,
+        sinew_multi_fabrik_settings_default / 1,
+        sinew_multi_fabrik_create / 4,
+        sinew_multi_fabrik_destroy / 1,
+        sinew_multi_fabrik_get_settings / 2,
+        sinew_multi_fabrik_set_settings / 2,
+        sinew_multi_fabrik_set_constraint / 3,
+        sinew_multi_fabrik_solve / 9,
+        sinew_multi_fabrik_solve_pose / 7,
         sinew_clip_create / 3,
         sinew_clip_destroy / 1,
         sinew_clip_duration / 2,
@@ -339,6 +347,9 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
     ("sinew_aim_ik_solve_pose", &["up_target", "out_result"]),
     ("sinew_aim_ik_solve_batch", &["up_targets", "out_results"]),
     ("sinew_hand_ik_retargeting_apply_model", &["out_offset"]),
+    ("sinew_multi_fabrik_set_constraint", &["constraint"]),
+    ("sinew_multi_fabrik_solve", &["out_results"]),
+    ("sinew_multi_fabrik_solve_pose", &["out_results"]),
     ("sinew_hand_ik_retargeting_apply_pose", &["out_offset"]),
     ("sinew_clip_sample", &["cursor"]),
     ("sinew_clip_create_from_frames", &["joint_mask"]),
@@ -359,6 +370,9 @@ pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("sinew_skeleton_create", "joint_count", J as f64),
     ("", "chain_count", B as f64),
     ("", "max_joints", N as f64),
+    ("sinew_multi_fabrik_create", "max_joints", J as f64),
+    ("", "max_effectors", M as f64),
+    ("", "effector_count", M as f64),
     ("", "max_fades", 2.0),
     ("", "bone_count", 2.0),
     ("", "key_count", 3.0),
@@ -372,6 +386,8 @@ pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("sinew_two_bone_ik_solve_pose", "joint", 3.0),
     ("sinew_clip_clear_track", "joint", 3.0),
     ("", "root", 2.0),
+    ("sinew_multi_fabrik_solve", "root", 0.0),
+    ("sinew_multi_fabrik_solve_pose", "root", 0.0),
     ("", "end", 4.0),
     ("", "blend_depth", 1.0),
     ("", "space", SinewBlendSpace::ModelRotation as i32 as f64),
@@ -427,6 +443,7 @@ pub fn is_handle(ty: &str) -> bool {
             | "SinewCcd"
             | "SinewAimIk"
             | "SinewHandIkRetargeting"
+            | "SinewMultiFabrik"
             | "SinewClip"
             | "SinewClipCursor"
             | "SinewCrossfade"
@@ -453,6 +470,7 @@ fn handle(w: &World, export: &str, param: &str, ty: &str) -> *mut c_void {
         "SinewCcd" => w.ccd.cast(),
         "SinewAimIk" => w.aim.cast(),
         "SinewHandIkRetargeting" => w.hand.cast(),
+        "SinewMultiFabrik" => w.multi.cast(),
         "SinewClip" => w.clip.cast(),
         "SinewClipCursor" => w.cursor.cast(),
         "SinewCrossfade" => w.crossfade.cast(),
@@ -597,6 +615,12 @@ impl Callee {
                 "SinewHandIkRetargeting" => {
                     adopt(&mut w.hand, h, sinew_hand_ik_retargeting_destroy)
                 }
+                "SinewMultiFabrik"
+                    if max_joints(args) >= J && self.get(args, "max_effectors").count() >= M =>
+                {
+                    adopt(&mut w.multi, h, sinew_multi_fabrik_destroy)
+                }
+                "SinewMultiFabrik" => sinew_multi_fabrik_destroy(h as _),
                 "SinewClip" => adopt(&mut w.clip, h, sinew_clip_destroy),
                 "SinewClipCursor" => adopt(&mut w.cursor, h, sinew_clip_cursor_destroy),
                 "SinewCrossfade" => adopt(&mut w.crossfade, h, sinew_crossfade_destroy),

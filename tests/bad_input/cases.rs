@@ -11,6 +11,7 @@ mod clip;
 mod constraints;
 mod crossfade;
 mod hand;
+mod multi_fabrik;
 mod pose;
 mod skeleton;
 mod skin;
@@ -53,6 +54,7 @@ pub fn all(t: &mut Table) {
     aim::cases(t);
     batch::cases(t);
     hand::cases(t);
+    multi_fabrik::cases(t);
     clip::cases(t);
     clip::frame_cases(t);
     crossfade::cases(t);

@@ -302,6 +302,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         "frame_rate" => FrameRate,
         "weights" => Unit,
         "layers.weight" => Pos,
+        "targets.weight" => Pos,
         "additive.weight" => Free,
         _ if has("settings") => match last {
             "weight" | "soften" | "pole_weight" | "hand_fk_weight" => Unit,
@@ -336,6 +337,7 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         _ if has("translation")
             || has("scale")
             || has("effector_position")
+            || has("position")
             || has("joint_target")
             || has("effector_positions")
             || has("joint_targets")

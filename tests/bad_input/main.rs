@@ -278,6 +278,15 @@ fn every_export_rejects_bad_input_and_leaves_outputs_untouched() {
         ("sinew_aim_ik_solve_batch", Count),
         ("sinew_aim_ik_solve_batch", Overflow),
         ("sinew_aim_ik_solve_batch", Align),
+        ("sinew_multi_fabrik_solve", Degenerate),
+        ("sinew_multi_fabrik_solve_pose", Degenerate),
+        ("sinew_multi_fabrik_solve", Range),
+        ("sinew_multi_fabrik_solve_pose", Range),
+        ("sinew_multi_fabrik_set_constraint", Range),
+        ("sinew_multi_fabrik_create", Count),
+        ("sinew_multi_fabrik_solve", Count),
+        ("sinew_multi_fabrik_solve_pose", Count),
+        ("sinew_multi_fabrik_solve", Size),
     ];
     for (export, class) in required {
         if !table

@@ -303,6 +303,25 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
         p.transforms("hand model", &model, true);
         p.floats("hand offset", &[offset.x, offset.y, offset.z]);
 
+        let multi = (w.multi.cast_const(), fresh.out_multi);
+        p.settings("multi", sinew_multi_fabrik_get_settings, multi);
+        let mut model = fresh.model;
+        let mut results = fresh.out_results;
+        let s = sinew_multi_fabrik_solve(
+            w.multi,
+            w.skel,
+            model.as_mut_ptr(),
+            J as u32,
+            0,
+            fresh.effectors.as_ptr(),
+            M as u32,
+            fresh.targets.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        p.status("multi solve", s);
+        p.transforms("multi model", &model, true);
+        p.push("multi results", Kind::Raw, words(&results));
+
         let (mut pose, mut pose2) = (null_mut(), null_mut());
         ok(sinew_pose_create(w.skel, &mut pose));
         ok(sinew_pose_create(w.skel2, &mut pose2));

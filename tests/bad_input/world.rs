@@ -15,6 +15,8 @@ pub const J: usize = 8;
 pub const J2: usize = 3;
 /// Chain length of the world's FABRIK and CCD solvers (their `max_joints`).
 pub const N: usize = 4;
+/// Effectors of the world's multi-effector FABRIK solves (its `max_effectors`), from root 0.
+pub const M: usize = 3;
 /// Chains in the batch buffers: one four-wide SIMD group of the two-bone batch and a scalar
 /// tail.
 pub const B: usize = 5;
@@ -101,6 +103,20 @@ pub fn cone() -> SinewJointConstraint {
     }
 }
 
+/// A multi-effector target at `position`, with `rotation` if given, of `weight`.
+pub fn target(
+    position: SinewVec3,
+    rotation: Option<SinewQuat>,
+    weight: f32,
+) -> SinewEffectorTarget {
+    SinewEffectorTarget {
+        position,
+        rotation: rotation.unwrap_or(ID),
+        weight,
+        use_rotation: u32::from(rotation.is_some()),
+    }
+}
+
 /// Finite, recognisable contents for output buffers (a valid transform, so that finiteness and
 /// unit-rotation checks pass on buffers an export did not write).
 pub const SENT_F: f32 = -7.25;
@@ -184,6 +200,11 @@ pub struct Bufs {
     pub ccd: SinewCcdSettings,
     pub aim: SinewAimIkSettings,
     pub hand: SinewHandIkRetargetingSettings,
+    pub multi: SinewMultiFabrikSettings,
+    /// Multi-effector FABRIK: effector joints (both hands of the world's skeleton and its
+    /// hand), their targets (the first with a rotation), and a guard each.
+    pub effectors: [u32; M + 1],
+    pub targets: [SinewEffectorTarget; M + 1],
     // Outputs, filled with sentinels.
     pub out_transforms: [SinewTransform; J + 1],
     pub out_transform: SinewTransform,
@@ -200,6 +221,7 @@ pub struct Bufs {
     pub out_ccd: SinewCcdSettings,
     pub out_aim: SinewAimIkSettings,
     pub out_hand: SinewHandIkRetargetingSettings,
+    pub out_multi: SinewMultiFabrikSettings,
     pub out_constraint: SinewJointConstraint,
     pub out_text: [u8; 64],
     pub out_len: usize,
@@ -241,19 +263,22 @@ impl Bufs {
         let mut ccd = std::mem::MaybeUninit::uninit();
         let mut aim = std::mem::MaybeUninit::uninit();
         let mut hand = std::mem::MaybeUninit::uninit();
+        let mut multi = std::mem::MaybeUninit::uninit();
         // SAFETY: each default function fills its struct completely.
-        let (mut two, mut fabrik, mut ccd, mut aim, hand) = unsafe {
+        let (mut two, mut fabrik, mut ccd, mut aim, hand, mut multi) = unsafe {
             sinew_two_bone_ik_settings_default(two.as_mut_ptr());
             sinew_fabrik_settings_default(fabrik.as_mut_ptr());
             sinew_ccd_settings_default(ccd.as_mut_ptr());
             sinew_aim_ik_settings_default(aim.as_mut_ptr());
             sinew_hand_ik_retargeting_settings_default(hand.as_mut_ptr());
+            sinew_multi_fabrik_settings_default(multi.as_mut_ptr());
             (
                 two.assume_init(),
                 fabrik.assume_init(),
                 ccd.assume_init(),
                 aim.assume_init(),
                 hand.assume_init(),
+                multi.assume_init(),
             )
         };
         two.allow_stretching = 1;
@@ -265,6 +290,7 @@ impl Bufs {
         aim.aim_offset = v(0.1, 0.05, 0.0);
         aim.max_angle_degrees = 120.0;
         aim.max_iterations = 6;
+        multi.max_iterations = 4;
         let mut model = [SENT_T; J + 1];
         for (i, t) in model.iter_mut().enumerate() {
             let f = i as f32;
@@ -398,6 +424,14 @@ impl Bufs {
             ccd,
             aim,
             hand,
+            multi,
+            effectors: [4, 6, 7, 0],
+            targets: [
+                target(v(0.45, 1.5, 0.3), Some(q([0.0, 1.0, 0.0], 0.4)), 1.0),
+                target(v(0.6, 1.9, 0.4), None, 0.5),
+                target(v(-0.4, 1.8, 0.2), None, 2.0),
+                target(v(9.0, 9.0, 9.0), None, 1.0),
+            ],
             out_transforms: [SENT_T; J + 1],
             out_transform: SENT_T,
             out_result: SinewIkResult {
@@ -445,6 +479,13 @@ impl Bufs {
             out_hand: SinewHandIkRetargetingSettings {
                 hand_fk_weight: SENT_F,
                 per_axis_alpha: SENT_T.translation,
+            },
+            out_multi: SinewMultiFabrikSettings {
+                precision: SENT_F,
+                relative_precision: SENT_U,
+                max_iterations: SENT_U,
+                stop_when_stalled: SENT_U,
+                end_rotation: SENT_U as i32,
             },
             out_constraint: SinewJointConstraint {
                 r#type: SENT_U as i32,
@@ -518,6 +559,9 @@ impl Bufs {
         p.push("aim", Raw, words(&self.aim));
         p.push("ccd", Raw, words(&self.ccd));
         p.push("hand", Raw, words(&self.hand));
+        p.push("multi", Raw, words(&self.multi));
+        p.push("effectors", Raw, words(&self.effectors));
+        p.push("targets", Raw, words(&self.targets));
         p.push(
             "out_transforms",
             UnitTransforms,
@@ -542,6 +586,7 @@ impl Bufs {
         p.push("out_aim", Raw, words(&self.out_aim));
         p.push("out_ccd", Raw, words(&self.out_ccd));
         p.push("out_hand", Raw, words(&self.out_hand));
+        p.push("out_multi", Raw, words(&self.out_multi));
         p.push("out_constraint", Raw, words(&self.out_constraint));
         p.push("out_text", Raw, words(&self.out_text));
         p.push("out_len", Raw, words(&self.out_len));
@@ -615,6 +660,7 @@ flat_floats! {
     SinewTwoBoneIkSettings: weight, start_stretch_ratio, max_stretch_scale, soften, pole_weight;
     SinewFabrikSettings: precision;
     SinewCcdSettings: precision;
+    SinewMultiFabrikSettings: precision;
     SinewMat4: m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
 }
 
@@ -690,6 +736,17 @@ impl Floats for SinewAimIkSettings {
     }
 }
 
+impl Floats for SinewEffectorTarget {
+    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
+        match split(path) {
+            ("position", rest) => self.position.float_mut(rest),
+            ("rotation", rest) => self.rotation.float_mut(rest),
+            ("weight", "") => Some(&mut self.weight),
+            _ => None,
+        }
+    }
+}
+
 impl Floats for SinewHandIkRetargetingSettings {
     fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
         match split(path) {
@@ -758,11 +815,13 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
             ("settings", "ccd") => one(&mut b.ccd),
             ("settings", "aim") => one(&mut b.aim),
             ("settings", "hand") => one(&mut b.hand),
+            ("settings", "multi") => one(&mut b.multi),
             (_, "two") => one(&mut b.out_two),
             (_, "fabrik") => one(&mut b.out_fabrik),
             (_, "ccd") => one(&mut b.out_ccd),
             (_, "aim") => one(&mut b.out_aim),
             (_, "hand") => one(&mut b.out_hand),
+            (_, "multi") => one(&mut b.out_multi),
             (_, "joint") => one(&mut b.out_constraint),
             _ => return None,
         },
@@ -789,6 +848,8 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         "joints" if export == "sinew_pose_apply_constraints" => all(&mut b.apply_joints),
         "joints" if export == "sinew_skin_create" => all(&mut b.skin_joints[..J]),
         "joints" => all(&mut b.joints),
+        "effectors" => all(&mut b.effectors[..M]),
+        "targets" => all(&mut b.targets[..M]),
         "hands" => one(&mut b.hands),
         "bones" => all(&mut b.bones),
         // Outputs.
@@ -847,6 +908,7 @@ pub struct World {
     pub ccd: *mut SinewCcd,
     pub aim: *mut SinewAimIk,
     pub hand: *mut SinewHandIkRetargeting,
+    pub multi: *mut SinewMultiFabrik,
     /// Editable (no controller holds it).
     pub clip: *mut SinewClip,
     /// Held by the crossfade.
@@ -894,6 +956,7 @@ impl World {
             ccd: null_mut(),
             aim: null_mut(),
             hand: null_mut(),
+            multi: null_mut(),
             clip: null_mut(),
             clip_a: null_mut(),
             clip_b: null_mut(),
@@ -983,6 +1046,13 @@ impl World {
             let mut hand = b.hand;
             hand.hand_fk_weight = 0.3;
             ok(sinew_hand_ik_retargeting_create(&hand, &mut w.hand));
+            ok(sinew_multi_fabrik_create(
+                &b.multi,
+                J as u32,
+                M as u32,
+                &mut w.multi,
+            ));
+            ok(sinew_multi_fabrik_set_constraint(w.multi, 2, &cone()));
             let times = b.times.as_ptr();
             ok(sinew_clip_create(w.skel, 1.0, &mut w.clip));
             ok(sinew_clip_set_translation_track(
@@ -1095,6 +1165,7 @@ impl Drop for World {
                 sinew_clip_destroy(c);
             }
             sinew_hand_ik_retargeting_destroy(self.hand);
+            sinew_multi_fabrik_destroy(self.multi);
             sinew_ccd_destroy(self.ccd);
             sinew_aim_ik_destroy(self.aim);
             sinew_fabrik_destroy(self.fabrik);

@@ -142,6 +142,47 @@ int g_layers_id;
 #define N_LAYERS 100
 #define MAXL 4
 
+/* sinew_pose_blend_layers_additive on a LAYERS case's layers, from the same output pose: with
+ * no additive layer it is the case's result (status and bits), with one (a delta of the first
+ * layer over the case's result, masked on odd cases) it is that result with
+ * sinew_pose_apply_additive applied, both of which the parity lines check against Rust. */
+static void layers_additive_matches(const Skel *s, const SinewBlendLayer *layers, uint32_t k,
+                                    float thr, const SinewTransform *in_out, SinewStatus want,
+                                    const SinewTransform *want_after, int c)
+{
+    uint32_t n = s->n;
+    SinewTransform got[NB], two[NB];
+    SinewPose *out = pose_make(s, in_out), *delta, *base;
+    SinewBlendLayer add;
+    SinewStatus st = sinew_pose_blend_layers_additive(k == 0 && c % 2 ? NULL : layers, k, NULL, 0,
+                                                      thr, out);
+    pose_read(out, got, n);
+    CHECK(st == want, "layers case %d: one call without additive layers returned %s", c,
+          status_name(st));
+    CHECK(memcmp(got, want_after, n * sizeof got[0]) == 0,
+          "layers case %d: one call without additive layers differs", c);
+    if (want != SINEW_STATUS_OK || k == 0) {
+        sinew_pose_destroy(out);
+        return;
+    }
+    base = pose_make(s, want_after);
+    delta = pose_make(s, NULL);
+    EXPECT(sinew_pose_make_additive(layers[0].pose, base, delta), SINEW_STATUS_OK);
+    add.pose = delta;
+    add.weight = c % 4 == 1 ? -0.5f : 0.75f;
+    add.mask = c % 2 ? layers[0].mask : NULL;
+    EXPECT(sinew_pose_apply_additive(base, delta, add.weight, add.mask, base), SINEW_STATUS_OK);
+    pose_read(base, two, n);
+    EXPECT(sinew_pose_set_local(out, in_out, n), SINEW_STATUS_OK);
+    EXPECT(sinew_pose_blend_layers_additive(layers, k, &add, 1, thr, out), SINEW_STATUS_OK);
+    pose_read(out, got, n);
+    CHECK(memcmp(got, two, n * sizeof got[0]) == 0,
+          "layers case %d: one call with an additive layer differs from two", c);
+    sinew_pose_destroy(delta);
+    sinew_pose_destroy(base);
+    sinew_pose_destroy(out);
+}
+
 /* One LAYERS case: up to MAXL masked layers (one pose twice now and then) and a threshold. */
 static void layers_case(const Skel sk[2], int c)
 {
@@ -229,6 +270,7 @@ static void layers_case(const Skel sk[2], int c)
         CHECK(pose_holds(poses[l], in_layer[l], n), "layers case %d: layer %u changed", id,
               (unsigned)l);
     }
+    layers_additive_matches(s, layers, k, thr, in_out, st, after, c);
     for (l = 0; l < k; l++) {
         if (!(shared && l == 1)) {
             sinew_pose_destroy(poses[l]);

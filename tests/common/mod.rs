@@ -11,7 +11,9 @@
 //!   run;
 //! - [`limits`]: joint limits checked independently of `JointConstraint`, random allowed poses;
 //! - [`ffi`]: C ABI handles set up the same way by several tests;
+//! - [`hash`]: the fingerprint bit-exactness tests record;
 //! - [`native`]: the cdylib the C, C++, C# and Unreal-logic programs load, and linking them;
+//! - [`trees`]: joint trees for the multi-effector solver (upper body, hand, random trees);
 //! - [`poses`]: the blending jobs' body skeleton, pose comparisons, strategies and C handles.
 
 // No test uses every helper, and each test crate compiles all of them.
@@ -20,6 +22,7 @@
 pub mod chain_contract;
 pub mod chains;
 pub mod ffi;
+pub mod hash;
 pub mod limits;
 pub mod native;
 pub mod poses;
@@ -27,3 +30,4 @@ pub mod props;
 pub mod rng;
 pub mod rotations;
 pub mod solvers;
+pub mod trees;

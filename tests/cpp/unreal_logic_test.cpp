@@ -650,6 +650,188 @@ static void test_aim_node()
     CHECK(broken.prepare(aim_settings(bad), n) == SINEW_STATUS_INVALID_ARGUMENT, "zero aim axis rejected");
 }
 
+// ============================================================================== multi-effector FABRIK
+
+/* An upper body in compact-pose order (Z up, cm), 1e5 cm from the origin: 0 pelvis, 1 spine,
+ * 2 chest, 3 head (not in the tree), 4-6 left arm to hand, 7-9 right arm to hand. */
+static const int32_t kBodyParents[10] = {-1, 0, 1, 2, 2, 4, 5, 2, 7, 8};
+
+static std::vector<DTransform> body_locals(double turn)
+{
+    const DVec3 offsets[10] = {v(1e5, 0, 100), v(0, 0, 20), v(0, 0, 25), v(0, 0, 15), v(0, 18, 10),
+                               v(0, 30, 0),    v(0, 28, 0), v(0, -18, 10), v(0, -30, 0), v(0, -28, 0)};
+    std::vector<DTransform> locals(10);
+    for (int i = 0; i < 10; ++i) {
+        // Each joint turned about its own axis by `turn` (a pose of the skeleton).
+        const DVec3 axis = normalize(v(1.0 + i, 2.0 - i, 0.5 * i + 1.0));
+        locals[i] = xf(offsets[i], quat_from_axis_angle(axis, turn * (i % 3 == 0 ? -0.5 : 0.7)));
+    }
+    return locals;
+}
+
+static std::vector<DTransform> forward_kinematics(const std::vector<DTransform>& locals, const int32_t* parents)
+{
+    std::vector<DTransform> model(locals.size());
+    for (size_t i = 0; i < locals.size(); ++i) {
+        model[i] = parents[i] < 0 ? locals[i] : compose(model[static_cast<size_t>(parents[i])], locals[i]);
+    }
+    return model;
+}
+
+static void test_multi_fabrik_mapping()
+{
+    section("multi-effector FABRIK property mapping");
+    MultiFabrikNodeParams p;
+    const SinewMultiFabrikSettings s = multi_fabrik_settings(p);
+    CHECK(s.precision == 1.0f && s.relative_precision == 0 && s.max_iterations == 10 && s.stop_when_stalled == 1,
+          "FABRIK's defaults, Precision absolute in cm (%g, %u, %u, %u)", s.precision, s.relative_precision,
+          s.max_iterations, s.stop_when_stalled);
+    CHECK(s.end_rotation == SINEW_END_ROTATION_KEEP_LOCAL, "KeepLocalSpaceRotation by default");
+    p.effector_rotation_source = BoneRotationSource::KeepComponentSpaceRotation;
+    CHECK(multi_fabrik_settings(p).end_rotation == SINEW_END_ROTATION_KEEP_MODEL, "KeepComponentSpaceRotation");
+    p.effector_rotation_source = BoneRotationSource::CopyFromTarget;
+    CHECK(multi_fabrik_settings(p).end_rotation == SINEW_END_ROTATION_COPY_EFFECTOR, "CopyFromTarget");
+    p.max_iterations = 0;
+    p.stop_when_stalled = false;
+    CHECK(multi_fabrik_settings(p).max_iterations == 1 && multi_fabrik_settings(p).stop_when_stalled == 0,
+          "at least one iteration; stall rule off");
+
+    CHECK(effector_weight(0.25) == 0.25f && effector_weight(3.0) == 3.0f, "weights pass through");
+    CHECK(effector_weight(-1.0) == 0.0f && effector_weight(NAN) == 0.0f, "negative and NaN weights are 0");
+    EffectorGoal goals[2];
+    goals[0].weight = 0.0;
+    goals[1].weight = -2.0;
+    CHECK(!multi_fabrik_has_effect(goals, 2), "no goal pulls: the node passes the pose through");
+    goals[1].weight = 0.1;
+    CHECK(multi_fabrik_has_effect(goals, 2), "one goal pulls");
+}
+
+static void test_collect_tree()
+{
+    section("tree collection (root to several tips)");
+    const auto parent_of = [](int32_t bone) { return kBodyParents[bone]; };
+    int32_t bones[10];
+    int32_t parents[10];
+    uint32_t slots[2];
+    const int32_t tips[2] = {9, 6};
+    const size_t n = collect_tree(0, tips, 2, parent_of, bones, parents, slots, 10);
+    const int32_t want_bones[9] = {0, 1, 2, 4, 5, 6, 7, 8, 9};
+    const int32_t want_parents[9] = {-1, 0, 1, 2, 3, 4, 2, 6, 7};
+    CHECK(n == 9, "9 bones (the head is not in the tree): %zu", n);
+    CHECK(n == 9 && std::memcmp(bones, want_bones, sizeof want_bones) == 0, "sorted by index, parents first");
+    CHECK(n == 9 && std::memcmp(parents, want_parents, sizeof want_parents) == 0, "parents as slots");
+    CHECK(slots[0] == 8 && slots[1] == 5, "tip slots in the tips' order (%u, %u)", slots[0], slots[1]);
+
+    const int32_t from_chest[2] = {6, 9};
+    CHECK(collect_tree(2, from_chest, 2, parent_of, bones, parents, slots, 10) == 7 && bones[0] == 2 &&
+              parents[0] == -1 && parents[1] == 0 && parents[4] == 0,
+          "a tree rooted at the chest");
+    const int32_t head_and_hand[2] = {3, 6};
+    CHECK(collect_tree(4, head_and_hand, 2, parent_of, bones, parents, slots, 10) == 0, "a tip not below the root");
+    const int32_t root_tip[1] = {0};
+    CHECK(collect_tree(0, root_tip, 1, parent_of, bones, parents, slots, 10) == 0, "the root as a tip");
+    CHECK(collect_tree(0, tips, 2, parent_of, bones, parents, slots, 8) == 0, "a tree that does not fit");
+    const int32_t negative[1] = {-1};
+    CHECK(collect_tree(0, negative, 1, parent_of, bones, parents, slots, 10) == 0, "a missing bone");
+}
+
+/* The node's path: the tree of the body, its skeleton, and a solve in doubles toward goals that
+ * are the hands' places in another pose (so reachable), 1e5 cm from the origin. */
+static void test_multi_fabrik_solve()
+{
+    section("multi-effector FABRIK solve in doubles");
+    const auto parent_of = [](int32_t bone) { return kBodyParents[bone]; };
+    const int32_t tips[2] = {6, 9};
+    int32_t bones[10];
+    int32_t parents[10];
+    uint32_t slots[2];
+    const uint32_t n = static_cast<uint32_t>(collect_tree(0, tips, 2, parent_of, bones, parents, slots, 10));
+    CHECK(n == 9, "tree of 9");
+    std::vector<SinewTransform> scratch(n);
+    TreeSkeleton skeleton;
+    CHECK_OK(skeleton.build(parents, n, scratch.data()));
+
+    const std::vector<DTransform> rest = forward_kinematics(body_locals(0.0), kBodyParents);
+    const std::vector<DTransform> goal_pose = forward_kinematics(body_locals(0.4), kBodyParents);
+    std::vector<DTransform> in(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        in[i] = rest[static_cast<size_t>(bones[i])];
+    }
+    EffectorGoal goals[2];
+    goals[0].position = goal_pose[6].translation;
+    goals[1].position = goal_pose[9].translation;
+    goals[1].rotation = goal_pose[9].rotation;
+    goals[1].use_rotation = true;
+
+    MultiFabrikNodeParams p;
+    p.precision = 0.01f;
+    p.max_iterations = 30;
+    MultiFabrikInstance solver;
+    CHECK_OK(solver.prepare(multi_fabrik_settings(p), n, 2));
+    SinewEffectorTarget targets[2];
+    SinewIkResult results[2];
+    std::vector<DTransform> out(n);
+    CHECK_OK(solve_multi_fabrik(solver.get(), skeleton.get(), in.data(), n, 0, slots, 2, goals, targets,
+                                scratch.data(), out.data(), results));
+    for (int k = 0; k < 2; ++k) {
+        const double d = distance(out[slots[k]].translation, goals[k].position);
+        CHECK(d < 0.01 && results[k].reached == 1, "hand %d within 0.01 cm, 1e5 cm from the origin (%g cm)", k, d);
+    }
+    CHECK(angle_between(out[slots[1]].rotation, goals[1].rotation) < 1e-5, "the right hand takes its goal's rotation");
+    CHECK(std::memcmp(&out[0].translation, &in[0].translation, sizeof(DVec3)) == 0,
+          "the root stays where it was, bit for bit");
+    double worst = 0.0;
+    for (uint32_t i = 1; i < n; ++i) {
+        const uint32_t up = static_cast<uint32_t>(parents[i]);
+        const double before = distance(in[i].translation, in[up].translation);
+        const double after = distance(out[i].translation, out[up].translation);
+        worst = std::fmax(worst, std::fabs(after - before));
+    }
+    CHECK(worst < 1e-3, "bone lengths kept within 1e-3 cm (%g)", worst);
+
+    // Weight 0: the left arm pulls nothing and keeps its input local rotations.
+    goals[0].position = goals[0].position + v(500, 0, 0);
+    goals[0].weight = 0.0;
+    CHECK_OK(solve_multi_fabrik(solver.get(), skeleton.get(), in.data(), n, 0, slots, 2, goals, targets,
+                                scratch.data(), out.data(), results));
+    double turned = 0.0;
+    for (uint32_t i = 3; i <= 5; ++i) {
+        const uint32_t up = static_cast<uint32_t>(parents[i]);
+        turned = std::fmax(turned, angle_between(relative(in[up], in[i]).rotation, relative(out[up], out[i]).rotation));
+    }
+    CHECK(turned < 1e-5, "the unweighted arm keeps its locals (%g rad)", turned);
+    CHECK(distance(out[slots[1]].translation, goals[1].position) < 0.01, "the weighted hand still reaches");
+
+    // Errors leave the output untouched.
+    std::vector<DTransform> kept(n, xf(v(7, 7, 7)));
+    goals[1].position = v(NAN, 0, 0);
+    const SinewStatus st = solve_multi_fabrik(solver.get(), skeleton.get(), in.data(), n, 0, slots, 2, goals, targets,
+                                              scratch.data(), kept.data(), results);
+    CHECK(st == SINEW_STATUS_NON_FINITE, "NaN goal: %s", status_name(st));
+    CHECK(kept[0].translation.x == 7.0 && kept[n - 1].translation.z == 7.0, "output untouched");
+    goals[1].position = goal_pose[9].translation;
+    goals[0].weight = 0.0;
+    goals[1].weight = 0.0;
+    CHECK(!multi_fabrik_has_effect(goals, 2), "all weights 0: the node skips the solve");
+    CHECK(solve_multi_fabrik(solver.get(), skeleton.get(), in.data(), n, 0, slots, 2, goals, targets, scratch.data(),
+                             kept.data(), results) == SINEW_STATUS_INVALID_ARGUMENT,
+          "which Sinew would refuse");
+    CHECK(solve_multi_fabrik(solver.get(), skeleton.get(), in.data(), n, n, slots, 2, goals, targets, scratch.data(),
+                             kept.data(), results) == SINEW_STATUS_OUT_OF_RANGE,
+          "a root slot out of range");
+
+    // The solver grows for a larger tree or more effectors, and copies hold nothing.
+    SinewMultiFabrik* first = solver.get();
+    CHECK_OK(solver.prepare(multi_fabrik_settings(p), 4, 1));
+    CHECK(solver.get() == first && solver.capacity() == n && solver.effector_capacity() == 2, "smaller trees reuse it");
+    CHECK_OK(solver.prepare(multi_fabrik_settings(p), n, 3));
+    CHECK(solver.effector_capacity() == 3 && solver.get() != nullptr, "recreated for more effectors");
+    MultiFabrikInstance copy = solver;
+    TreeSkeleton skeleton_copy = skeleton;
+    CHECK(copy.get() == nullptr && skeleton_copy.get() == nullptr && skeleton.get() != nullptr,
+          "copies hold no handle");
+}
+
 static void test_output_sorted()
 {
     section("FBoneTransform-like output sorted by bone index");
@@ -879,6 +1061,13 @@ static void test_live_handles()
         CHECK_OK(chain.prepare(fs, 3));
         CHECK_OK(chain.prepare(fs, 8));
         CHECK(live_handle_count().load() == base + 3, "recreating for a longer chain keeps one");
+        TreeSkeleton tree;
+        const int32_t parents[2] = {-1, 0};
+        SinewTransform scratch[2];
+        CHECK_OK(tree.build(parents, 2, scratch));
+        CHECK(live_handle_count().load() == base + 4, "a tree's skeleton counts");
+        CHECK(tree.build(parents, 0, scratch) != SINEW_STATUS_OK && live_handle_count().load() == base + 3,
+              "a failed rebuild releases the old skeleton");
         b.reset();
         CHECK(live_handle_count().load() == base + 2, "reset counts out");
         moved = b;
@@ -921,6 +1110,9 @@ int main()
     test_ccd_limits_hold();
     test_fabrik_copy_rotation();
     test_aim_node();
+    test_multi_fabrik_mapping();
+    test_collect_tree();
+    test_multi_fabrik_solve();
     test_output_sorted();
     test_collect_chain();
     test_hand_ik();

@@ -73,6 +73,7 @@ static_assert(handle_traits<sinew::Pose, SinewPose>(), "Pose");
 static_assert(handle_traits<sinew::TwoBoneIk, SinewTwoBoneIk>(), "TwoBoneIk");
 static_assert(handle_traits<sinew::Fabrik, SinewFabrik>(), "Fabrik");
 static_assert(handle_traits<sinew::AimIk, SinewAimIk>(), "AimIk");
+static_assert(handle_traits<sinew::MultiFabrik, SinewMultiFabrik>(), "MultiFabrik");
 static_assert(handle_traits<sinew::Ccd, SinewCcd>(), "Ccd");
 static_assert(handle_traits<sinew::HandIkRetargeting, SinewHandIkRetargeting>(), "Hand");
 static_assert(handle_traits<sinew::JointMask, SinewJointMask>(), "JointMask");
@@ -805,6 +806,83 @@ static void test_fabrik() {
                       sinew::Status::out_of_range);
 
   sinew_fabrik_destroy(cf);
+}
+
+static void test_multi_fabrik() {
+  g_section = "multi-effector FABRIK";
+  const std::vector<sinew::Transform> animated = animated_pose();
+  TwinRig rig(&animated);
+
+  const SinewMultiFabrikSettings c_defaults = c_default(sinew_multi_fabrik_settings_default);
+  CHECK(same_bits(MUST(MUST(sinew::MultiFabrik::create(8, 2)).settings()), c_defaults));
+  sinew::MultiFabrikSettings settings;
+  settings.max_iterations = 12;
+  sinew::MultiFabrik ik = MUST(sinew::MultiFabrik::create(settings, 8, 2));
+  SinewMultiFabrik* cm = nullptr;
+  CHECK(sinew_multi_fabrik_create(&settings, 8, 2, &cm) == SINEW_STATUS_OK);
+  settings.end_rotation = static_cast<int32_t>(sinew::EndRotation::keep_model);
+  set_settings_both(ik, cm, sinew_multi_fabrik_set_settings, settings);
+  const sinew::JointConstraint cone =
+      sinew::JointConstraint::cone(animated[UPPER_L].rotation, sinew::Vec3{-1, 0, 0}, 0.6f, 0.4f);
+  CHECK_OK(ik.set_constraint(UPPER_L, cone));
+  CHECK_OK(ik.set_constraint(LOWER_R, cone));
+  CHECK_OK(ik.clear_constraint(LOWER_R));
+  CHECK(sinew_multi_fabrik_set_constraint(cm, UPPER_L, &cone) == SINEW_STATUS_OK);
+
+  // Both hands from the spine, the right one turned and weighing half.
+  const std::array<uint32_t, 2> hands = {{HAND_R, HAND_L}};
+  const std::array<sinew::EffectorTarget, 2> targets = {
+      {sinew::EffectorTarget(sinew::Vec3{0.45f, 1.25f, 0.3f})
+           .with_rotation(axis_angle(0, 1, 0, 0.4f))
+           .with_weight(0.5f),
+       sinew::EffectorTarget(sinew::Vec3{-0.4f, 1.5f, 0.25f})}};
+  std::array<sinew::IkResult, 2> results{};
+  std::array<SinewIkResult, 2> c_results{};
+  CHECK_OK(ik.solve_pose(rig.pose, SPINE, hands, targets, results));
+  CHECK(sinew_multi_fabrik_solve_pose(cm, rig.cp, SPINE, hands.data(), 2, targets.data(),
+                                      c_results.data()) == SINEW_STATUS_OK);
+  rig.check_solved(std::array<SinewIkResult, 2>{{results[0].to_c(), results[1].to_c()}},
+                   c_results, animated);
+  CHECK(results[0].iterations >= 1 && results[1].error < 0.05f);
+
+  // Model space: the wrapper and C on copies of the same array, without results.
+  std::vector<sinew::Transform> model = MUST(rig.pose.get_model());
+  std::vector<sinew::Transform> c_model = model;
+  const std::array<sinew::EffectorTarget, 2> moved = {
+      {targets[0], sinew::EffectorTarget(sinew::Vec3{-0.35f, 1.45f, 0.3f})}};
+  CHECK_OK(ik.solve(rig.skeleton, model, SPINE, hands, moved));
+  CHECK(sinew_multi_fabrik_solve(cm, rig.cs, c_ptr(c_model), JOINTS, SPINE, hands.data(), 2,
+                                 moved.data(), nullptr) == SINEW_STATUS_OK);
+  CHECK(same_bits(model, c_model));
+  CHECK(!same_bits(model, MUST(rig.pose.get_model())));
+
+  // Errors.
+  const std::array<sinew::EffectorTarget, 1> one = {{targets[0]}};
+  const auto before = model;
+  CHECK(ik.solve(rig.skeleton, model, SPINE, hands, one).error().status ==
+        sinew::Status::size_mismatch);
+  std::array<sinew::EffectorTarget, 2> negative = targets;
+  negative[1].weight = -1.0f;
+  EXPECT_NATIVE_ERROR(ik.solve(rig.skeleton, model, SPINE, hands, negative),
+                      sinew_multi_fabrik_solve(cm, rig.cs, c_ptr(c_model), JOINTS, SPINE,
+                                               hands.data(), 2, negative.data(), nullptr),
+                      sinew::Status::invalid_argument);
+  const std::array<uint32_t, 2> nested = {{LOWER_L, HAND_L}};
+  EXPECT_NATIVE_ERROR(ik.solve_pose(rig.pose, SPINE, nested, targets),
+                      sinew_multi_fabrik_solve_pose(cm, rig.cp, SPINE, nested.data(), 2,
+                                                    targets.data(), nullptr),
+                      sinew::Status::invalid_argument);
+  CHECK(same_bits(model, before));
+  sinew::MultiFabrikSettings bad = settings;
+  bad.max_iterations = 0;
+  SinewMultiFabrik* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::MultiFabrik::create(bad, 8, 2),
+                      sinew_multi_fabrik_create(&bad, 8, 2, &none),
+                      sinew::Status::invalid_argument);
+  EXPECT_NATIVE_ERROR(sinew::MultiFabrik::create(4, 5),
+                      sinew_multi_fabrik_create(&c_defaults, 4, 5, &none),
+                      sinew::Status::out_of_range);
+  sinew_multi_fabrik_destroy(cm);
 }
 
 static void test_ccd() {
@@ -1990,6 +2068,7 @@ int main() {
   test_pose();
   test_two_bone_ik();
   test_fabrik();
+  test_multi_fabrik();
   test_ccd();
   test_aim();
   test_batches();

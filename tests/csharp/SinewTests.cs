@@ -59,6 +59,7 @@ static unsafe class SinewTests
         Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "FRAMES", "FRAMES_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS", "CROSSFADE_TIMES", "CROSSFADE_INERTIAL", "CROSSFADE_HELD", "CROSSFADE_HELD_TIMES"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
         Run("pose-level chain solves and hand IK match the raw calls", TestPoseSolvesParity);
+        Run("multi-effector FABRIK equals the Rust core and the raw calls bit for bit", TestMultiFabrik);
         Run("two-bone batches equal single solves and the raw calls bit for bit", TestTwoBoneBatchParity);
         Run("SoA two-bone batches equal array batches and the raw call bit for bit", TestTwoBoneBatchSoa);
         Run("FABRIK and CCD batches equal single solves bit for bit", TestChainBatchParity);
@@ -1296,6 +1297,7 @@ static unsafe class SinewTests
         {
             typeof(IkResult), typeof(TwoBoneIkSettings), typeof(FabrikSettings), typeof(CcdSettings),
             typeof(HandIkRetargetingSettings), typeof(HandJoints), typeof(JointConstraint),
+            typeof(MultiFabrikSettings), typeof(EffectorTarget),
         };
         foreach (Type t in generated) Wraps(t, NativeOf(t));
     }
@@ -1527,6 +1529,56 @@ static unsafe class SinewTests
             NativeMethods.sinew_ccd_destroy(rc);
             NativeMethods.sinew_pose_destroy(p);
             NativeMethods.sinew_skeleton_destroy(s);
+        }
+    }
+
+    static void TestMultiFabrik()
+    {
+        int[] hands = { 3, 5 };
+        EffectorTarget[] targets =
+        {
+            new EffectorTarget(new Vec3(0.5f, 1.6f, 0.2f)).WithRotation(Y22),
+            new EffectorTarget(new Vec3(-0.45f, 1.7f, 0.15f), 0.5f),
+        };
+        using (Skeleton skeleton = MakeSkeleton())
+        using (Pose pose = new Pose(skeleton))
+        using (MultiFabrik ik = new MultiFabrik(6, 2))
+        {
+            Check(ik.Settings.Equals(MultiFabrikSettings.Default), "default settings");
+            pose.SetLocal(PoseB(Rest()));
+            Transform[] model = pose.GetModel();
+            Transform[] rawModel = (Transform[])model.Clone();
+            IkResult[] results = new IkResult[2];
+            ik.SolvePose(pose, 1, hands, targets, results);
+            Expect("MULTI_FABRIK", F(pose.GetLocal()));
+            Expect("MULTI_FABRIK_RESULTS", F(results));
+            ik.Solve(skeleton, model, 1, hands, targets, results);
+            Expect("MULTI_FABRIK_MODEL", F(model));
+            Expect("MULTI_FABRIK_MODEL_RESULTS", F(results));
+
+            // The raw call on the same model, constraints set and cleared through both layers.
+            JointConstraint cone = JointConstraint.Cone(ID, new Vec3(1f, 0f, 0f), 0.6f, 0.5f);
+            ik.SetConstraint(2, cone);
+            ik.ClearConstraint(2);
+            SinewIkResult[] raw = new SinewIkResult[2];
+            fixed (Transform* m = rawModel)
+            fixed (int* h = hands)
+            fixed (EffectorTarget* t = targets)
+            fixed (SinewIkResult* r = raw)
+            {
+                Ok(NativeMethods.sinew_multi_fabrik_solve(ik.NativePointer, skeleton.NativePointer, (SinewTransform*)m, 6, 1, (uint*)h, 2, (SinewEffectorTarget*)t, r), "multi_fabrik_solve");
+            }
+            Check(SameBits(F(model), F(rawModel)) && SameBits(F(results), F(raw)), "the raw call gives the same model and results");
+
+            // Errors leave the pose untouched.
+            float[] before = F(pose.GetLocal());
+            EffectorTarget[] negative = { targets[0], targets[1].WithWeight(-1f) };
+            ThrowsSinew("a negative weight", Status.InvalidArgument, () => ik.SolvePose(pose, 1, hands, negative), "weight");
+            ThrowsSinew("an effector above another", Status.InvalidArgument, () => ik.SolvePose(pose, 1, new[] { 2, 3 }, targets), "ancestor");
+            ThrowsSinew("more effectors than max_effectors", Status.OutOfRange, () => ik.SolvePose(pose, 0, new[] { 3, 5, 4 }, new[] { targets[0], targets[1], targets[1] }));
+            Throws<ArgumentException>("targets not one per effector", () => ik.SolvePose(pose, 1, hands, new[] { targets[0] }), null);
+            Check(SameBits(before, F(pose.GetLocal())), "errors leave the pose untouched");
+            ThrowsSinew("max_effectors above max_joints", Status.OutOfRange, () => new MultiFabrik(2, 3));
         }
     }
 

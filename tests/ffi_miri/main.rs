@@ -102,6 +102,8 @@ settings_exports! {
         sinew_ccd_get_settings, sinew_ccd_set_settings)
     AIM: SinewAimIk, SinewAimIkSettings = (sinew_aim_ik_settings_default,
         sinew_aim_ik_get_settings, sinew_aim_ik_set_settings)
+    MULTI: SinewMultiFabrik, SinewMultiFabrikSettings = (sinew_multi_fabrik_settings_default,
+        sinew_multi_fabrik_get_settings, sinew_multi_fabrik_set_settings)
     HAND: SinewHandIkRetargeting, SinewHandIkRetargetingSettings = (
         sinew_hand_ik_retargeting_settings_default, sinew_hand_ik_retargeting_get_settings,
         sinew_hand_ik_retargeting_set_settings)
@@ -584,6 +586,7 @@ fn destroying_null_and_defaults_into_null_do_nothing() {
         sinew_fabrik_destroy(null_mut());
         sinew_ccd_destroy(null_mut());
         sinew_hand_ik_retargeting_destroy(null_mut());
+        sinew_multi_fabrik_destroy(null_mut());
         sinew_joint_mask_destroy(null_mut());
         sinew_clip_destroy(null_mut());
         sinew_clip_cursor_destroy(null_mut());
@@ -600,6 +603,7 @@ fn destroying_null_and_defaults_into_null_do_nothing() {
         sinew_fabrik_settings_default(null_mut());
         sinew_ccd_settings_default(null_mut());
         sinew_hand_ik_retargeting_settings_default(null_mut());
+        sinew_multi_fabrik_settings_default(null_mut());
         sinew_joint_constraint_default(null_mut());
     }
     // Destroying a live handle leaves it alone too.
@@ -625,6 +629,7 @@ fn settings_defaults_into_null_keep_the_error_message() {
         sinew_fabrik_settings_default(null_mut());
         sinew_ccd_settings_default(null_mut());
         sinew_hand_ik_retargeting_settings_default(null_mut());
+        sinew_multi_fabrik_settings_default(null_mut());
         sinew_joint_constraint_default(null_mut());
         assert_eq!(last_error_message(), message);
     }

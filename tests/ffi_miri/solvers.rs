@@ -496,3 +496,189 @@ fn aim_round_trip_batch_pose_and_errors() {
         sinew_aim_ik_destroy(aim);
     }
 }
+
+/// The multi-effector targets of [`multi_effector_fabrik_round_trip_and_errors`]: the hand
+/// (with a rotation) and the head (half the weight).
+fn multi_targets() -> [SinewEffectorTarget; 2] {
+    [
+        SinewEffectorTarget {
+            position: v3(0.35, 1.3, 0.15),
+            rotation: rot_z(0.3),
+            weight: 1.0,
+            use_rotation: 1,
+        },
+        SinewEffectorTarget {
+            position: v3(0.1, 1.45, 0.05),
+            rotation: IDENTITY,
+            weight: 0.5,
+            use_rotation: 0,
+        },
+    ]
+}
+
+#[test]
+fn multi_effector_fabrik_round_trip_and_errors() {
+    // SAFETY: as in two_bone_ik_round_trip_and_errors.
+    unsafe {
+        let mut solver = null_mut();
+        let defaults = defaults(sinew_multi_fabrik_settings_default);
+        let s = sinew_multi_fabrik_create(&defaults, 5, 6, &mut solver);
+        fails(s, SinewStatus::OutOfRange, "max_effectors");
+        assert!(solver.is_null());
+        let create = |s: &_, out: &mut _| sinew_multi_fabrik_create(s, 5, 2, out);
+        let bad: [BadSettings<SinewMultiFabrikSettings>; 2] = [
+            (
+                |s| s.end_rotation = 7,
+                SinewStatus::InvalidArgument,
+                "end_rotation",
+            ),
+            (
+                |s| s.precision = -1.0,
+                SinewStatus::InvalidArgument,
+                "precision",
+            ),
+        ];
+        let (solver, _) = settings_round_trip(MULTI, create, |s| s.max_iterations = 12, &bad);
+        let hinge = hinge();
+        ok(sinew_multi_fabrik_set_constraint(solver, 2, &hinge));
+        let mut nan = hinge;
+        nan.min_angle = f32::NAN;
+        let s = sinew_multi_fabrik_set_constraint(solver, 2, &nan);
+        assert_eq!(s, SinewStatus::NonFinite);
+        ok(sinew_multi_fabrik_set_constraint(solver, 2, null()));
+
+        // The tree of the root, the hand and the head, on a pose and on its model space; the
+        // same solve through the Rust core gives the same transforms.
+        let skel = skeleton();
+        let p = pose(skel);
+        let effectors = [3u32, 4];
+        let targets = multi_targets();
+        let mut results = [SinewIkResult::default(); 2];
+        let mut model_space = model(p);
+        ok(sinew_multi_fabrik_solve(
+            solver,
+            skel,
+            model_space.as_mut_ptr(),
+            JOINTS,
+            0,
+            effectors.as_ptr(),
+            2,
+            targets.as_ptr(),
+            results.as_mut_ptr(),
+        ));
+        for (k, (r, t)) in results.iter().zip(&targets).enumerate() {
+            let error = dist(model_space[effectors[k] as usize].translation, t.position);
+            assert!((error - r.error).abs() < 1e-5, "effector {k}");
+            assert!(r.iterations >= 1);
+        }
+        ok(sinew_multi_fabrik_solve_pose(
+            solver,
+            p,
+            0,
+            effectors.as_ptr(),
+            2,
+            targets.as_ptr(),
+            null_mut(),
+        ));
+        let solved = model(p);
+        for (a, b) in solved.iter().zip(&model_space) {
+            assert!(close(a, b, 1e-4), "pose and model-space solves agree");
+        }
+        let rest: Vec<sinew::Transform> = rest().iter().map(|&t| t.into()).collect();
+        let core = std::sync::Arc::new(sinew::Skeleton::new(&PARENTS, &rest, None).unwrap());
+        let mut core_pose = sinew::Pose::new(core);
+        let mut ik = sinew::MultiFabrik::new(
+            sinew::MultiFabrikSettings {
+                max_iterations: 12,
+                ..Default::default()
+            },
+            5,
+            2,
+        )
+        .unwrap();
+        let core_targets = [
+            sinew::EffectorTarget::at(targets[0].position.into())
+                .with_rotation(targets[0].rotation.into()),
+            sinew::EffectorTarget::at(targets[1].position.into()).with_weight(0.5),
+        ];
+        let mut core_results = [sinew::IkResult::default(); 2];
+        ik.solve_pose(
+            &mut core_pose,
+            0,
+            &effectors,
+            &core_targets,
+            &mut core_results,
+        )
+        .unwrap();
+        let core_local: Vec<SinewTransform> = core_pose.local().iter().map(Into::into).collect();
+        same(&local(p), &core_local);
+
+        // Errors leave the pose, the model and the results untouched.
+        let (before, before_model, before_results) = (local(p), model_space, results);
+        let mut bad = targets;
+        bad[1].weight = -1.0;
+        let s = sinew_multi_fabrik_solve_pose(
+            solver,
+            p,
+            0,
+            effectors.as_ptr(),
+            2,
+            bad.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        fails(s, SinewStatus::InvalidArgument, "weight");
+        bad = targets;
+        bad[0].position.y = f32::INFINITY;
+        let s = sinew_multi_fabrik_solve(
+            solver,
+            skel,
+            model_space.as_mut_ptr(),
+            JOINTS,
+            0,
+            effectors.as_ptr(),
+            2,
+            bad.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        assert_eq!(s, SinewStatus::NonFinite);
+        let s = sinew_multi_fabrik_solve(
+            solver,
+            skel,
+            model_space.as_mut_ptr(),
+            JOINTS - 1,
+            0,
+            effectors.as_ptr(),
+            2,
+            targets.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        assert_eq!(s, SinewStatus::SizeMismatch);
+        let s = sinew_multi_fabrik_solve_pose(
+            solver,
+            p,
+            0,
+            [3u32, 2].as_ptr(),
+            2,
+            targets.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        fails(s, SinewStatus::InvalidArgument, "ancestor");
+        let s = sinew_multi_fabrik_solve_pose(
+            solver,
+            p,
+            0,
+            null(),
+            2,
+            targets.as_ptr(),
+            results.as_mut_ptr(),
+        );
+        fails(s, SinewStatus::NullPointer, "effectors");
+        assert_eq!(local(p), before);
+        assert_eq!(model_space, before_model);
+        assert_eq!(results, before_results);
+
+        sinew_pose_destroy(p);
+        sinew_skeleton_destroy(skel);
+        sinew_multi_fabrik_destroy(solver);
+    }
+}

@@ -14,9 +14,11 @@
  *     component origin keeps sub-micrometre precision; components the solver leaves unchanged
  *     are passed back as the original doubles, bit for bit;
  *   - parameter mapping from the properties of Unreal's TwoBoneIK, FABRIK, CCDIK and
- *     HandIKRetargeting nodes to Sinew settings (TwoBoneIkNodeParams and friends);
+ *     HandIKRetargeting nodes (and Sinew's multi-effector FABRIK node) to Sinew settings
+ *     (TwoBoneIkNodeParams and friends);
  *   - one-call solves in doubles (solve_two_bone_ik, solve_chain for FABRIK and CCD,
- *     apply_hand_ik_retargeting) and the FBoneTransform-like output list, sorted by bone index
+ *     solve_multi_fabrik over the tree collect_tree gathers, apply_hand_ik_retargeting) and the
+ *     FBoneTransform-like output list, sorted by bone index
  *     as FCSPose::LocalBlendCSBoneTransforms requires (build_bone_transforms);
  *   - native handles that are created lazily and are NOT shared by copies (CopyResetHandle and
  *     SolverInstance): anim node structs are copied by the engine, and two nodes must never
@@ -474,6 +476,51 @@ inline SinewStatus apply_aim_joints(SinewAimIk* solver, uint32_t joint_count, co
     return SINEW_STATUS_OK;
 }
 
+/**
+ * FAnimNode_SinewMultiFabrik's solver properties: those of FABRIK (Precision in centimetres,
+ * MaxIterations, stop when stalled), the rotation source applying to effectors whose goal sets no
+ * rotation.
+ */
+struct MultiFabrikNodeParams : ChainNodeParams {
+    BoneRotationSource effector_rotation_source = BoneRotationSource::KeepLocalSpaceRotation;
+};
+
+/**
+ * Multi-effector FABRIK settings with an absolute Precision. CopyFromTarget asks for the goal's
+ * rotation, which is per effector (its `use_rotation`): for effectors without one it keeps the
+ * local rotation, as Sinew's COPY_EFFECTOR does there.
+ */
+inline SinewMultiFabrikSettings multi_fabrik_settings(const MultiFabrikNodeParams& p)
+{
+    SinewMultiFabrikSettings s = chain_settings<SinewMultiFabrik>(p);
+    s.end_rotation = end_rotation_for(p.effector_rotation_source);
+    return s;
+}
+
+/** One effector's goal in component space, in doubles, as the node's effector entry gives it. */
+struct EffectorGoal {
+    DVec3 position;
+    DQuat rotation;
+    /** Relative pull where branches meet; negative and NaN count as 0. */
+    double weight = 1.0;
+    /** Whether the effector bone takes `rotation` (else the rotation source applies). */
+    bool use_rotation = false;
+};
+
+/** A goal's weight as Sinew takes it: finite and 0 or more (negative and NaN give 0). */
+inline float effector_weight(double weight) { return clamp_or(weight, 0.0, 1e30, 0.0); }
+
+/** A solve has an effect when some goal pulls (Sinew refuses a solve whose weights are all 0). */
+inline bool multi_fabrik_has_effect(const EffectorGoal* goals, size_t count)
+{
+    for (size_t k = 0; k < count; ++k) {
+        if (effector_weight(goals[k].weight) > 0.0f) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /** FAnimNode_HandIKRetargeting's weights, with Unreal's defaults. */
 struct HandIkNodeParams {
     float hand_fk_weight = 0.5f;
@@ -578,6 +625,26 @@ public:
     Native* get() const { return handle_.get(); }
     /** Longest chain the current chain solver takes (0 without one). */
     uint32_t capacity() const { return handle_ ? capacity_ : 0; }
+    /**
+     * Multi-effector FABRIK: creates (or, for a larger tree or more effectors, recreates) the
+     * solver, or updates its settings.
+     */
+    SinewStatus prepare(const Settings& settings, uint32_t joint_count, uint32_t effector_count)
+    {
+        if (handle_ && joint_count <= capacity_ && effector_count <= effector_capacity_) {
+            return update(settings);
+        }
+        const uint32_t joints = joint_count < 2 ? 2 : joint_count;
+        const uint32_t effectors = effector_count < 1 ? 1 : effector_count;
+        const SinewStatus st = create(settings, joints, effectors);
+        if (st == SINEW_STATUS_OK) {
+            capacity_ = joints;
+            effector_capacity_ = effectors;
+        }
+        return st;
+    }
+    /** Most effectors the current multi-effector solver takes (0 without one). */
+    uint32_t effector_capacity() const { return handle_ ? effector_capacity_ : 0; }
     void reset() { handle_.reset(); }
 
 private:
@@ -608,6 +675,7 @@ private:
     CopyResetHandle<Native, CountedTraits<Native>> handle_;
     Settings applied_{};
     uint32_t capacity_ = 0;
+    uint32_t effector_capacity_ = 0;
 };
 
 using TwoBoneIkInstance = SolverInstance<SinewTwoBoneIk>;
@@ -615,6 +683,43 @@ using FabrikInstance = SolverInstance<SinewFabrik>;
 using CcdInstance = SolverInstance<SinewCcd>;
 using HandIkInstance = SolverInstance<SinewHandIkRetargeting>;
 using AimInstance = SolverInstance<SinewAimIk>;
+using MultiFabrikInstance = SolverInstance<SinewMultiFabrik>;
+
+/**
+ * The skeleton of a multi-effector node's tree (the hierarchy collect_tree gives, identity rest
+ * pose: the solve reads only the parents), created when the node's bones change, never shared by
+ * copies, counted in live_handle_count().
+ */
+class TreeSkeleton {
+public:
+    /**
+     * Creates the skeleton of `count` bones with `parents` (slots, -1 for the root), through
+     * `scratch` (`count` transforms the caller owns). It allocates: call it when the bones
+     * change, not every frame. On error the previous skeleton is released.
+     */
+    SinewStatus build(const int32_t* parents, uint32_t count, SinewTransform* scratch)
+    {
+        handle_.reset();
+        if (parents == nullptr || scratch == nullptr) {
+            return SINEW_STATUS_NULL_POINTER;
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+            scratch[i] = SinewTransform{{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+        }
+        SinewSkeleton* h = nullptr;
+        const SinewStatus st = sinew_skeleton_create(parents, scratch, nullptr, count, &h);
+        if (st == SINEW_STATUS_OK) {
+            live_handle_count().fetch_add(1, std::memory_order_acq_rel);
+            handle_.reset(h);
+        }
+        return st;
+    }
+    const SinewSkeleton* get() const { return handle_.get(); }
+    void reset() { handle_.reset(); }
+
+private:
+    CopyResetHandle<SinewSkeleton, CountedTraits<SinewSkeleton>> handle_;
+};
 
 /** Sets every chain joint's CCD rotation limit (weight 1) from the node's properties. */
 inline SinewStatus apply_ccd_rotation_limits(SinewCcd* solver, uint32_t joint_count, bool enable_rotation_limit,
@@ -734,6 +839,37 @@ inline SinewStatus solve_aim(SinewAimIk* solver, const DTransform* in, uint32_t 
 }
 
 /**
+ * Solves a multi-effector FABRIK tree in doubles: `in` holds the `count` component-space
+ * transforms of `skeleton`'s bones (a TreeSkeleton, so every one is in the tree), rebased on
+ * `in[root]` and cast to floats in `scratch`; `goals` (one per entry of `effectors`, slots of
+ * `in`) become `targets` (`effector_count` entries the caller owns) in the same frame. `out` may
+ * be `in`; `results` (one per effector) may be null. On error `out` and `results` are untouched.
+ */
+inline SinewStatus solve_multi_fabrik(SinewMultiFabrik* solver, const SinewSkeleton* skeleton, const DTransform* in,
+                                      uint32_t count, uint32_t root, const uint32_t* effectors, uint32_t effector_count,
+                                      const EffectorGoal* goals, SinewEffectorTarget* targets, SinewTransform* scratch,
+                                      DTransform* out, SinewIkResult* results)
+{
+    if (in == nullptr || goals == nullptr || targets == nullptr || scratch == nullptr || out == nullptr) {
+        return SINEW_STATUS_NULL_POINTER;
+    }
+    if (root >= count) {
+        return SINEW_STATUS_OUT_OF_RANGE;
+    }
+    const ChainFrame frame(in[root].translation);
+    for (uint32_t k = 0; k < effector_count; ++k) {
+        targets[k].position = frame.point_to_sinew(goals[k].position);
+        targets[k].rotation = to_sinew(goals[k].rotation);
+        targets[k].weight = effector_weight(goals[k].weight);
+        targets[k].use_rotation = goals[k].use_rotation ? 1u : 0u;
+    }
+    return solve_in_frame(frame, in, count, scratch, out, [&](SinewTransform* model) {
+        return sinew_multi_fabrik_solve(solver, skeleton, model, count, root, effectors, effector_count, targets,
+                                        results);
+    });
+}
+
+/**
  * Hand IK retargeting on a dense array of `count` component-space transforms in doubles: the
  * offset between the FK and IK hands (entries `hands`) is added to the entries `bones` (listed
  * once each). Works through `scratch` (`count` float transforms). `out_offset` may be null.
@@ -789,6 +925,69 @@ inline size_t collect_chain(int32_t root, int32_t tip, ParentOf parent_of, int32
         }
     }
     return 0;
+}
+
+/**
+ * Collects the tree of `root` and the `tip_count` bones `tips`: every bone on a path from a tip
+ * up to the root, once, sorted by index (parents come before children in Unreal's compact pose),
+ * into `out_bones`; `out_parents[i]` is the slot of bone i's parent (-1 for the root) and
+ * `out_tip_slots[k]` the slot of tip k. `parent_of(i)` returns the parent index or a negative
+ * value at the top. Returns the number of bones (at most `capacity`), or 0 when a tip is the root
+ * or not below it, or the tree does not fit. (Sinew itself refuses a tip listed twice or above
+ * another tip.)
+ */
+template <class ParentOf>
+inline size_t collect_tree(int32_t root, const int32_t* tips, size_t tip_count, ParentOf parent_of, int32_t* out_bones,
+                           int32_t* out_parents, uint32_t* out_tip_slots, size_t capacity)
+{
+    if (root < 0 || tips == nullptr || out_bones == nullptr || out_parents == nullptr || out_tip_slots == nullptr ||
+        capacity == 0) {
+        return 0;
+    }
+    const auto slot_of = [&](int32_t bone, size_t n) {
+        for (size_t i = 0; i < n; ++i) {
+            if (out_bones[i] == bone) {
+                return static_cast<int32_t>(i);
+            }
+        }
+        return -1;
+    };
+    size_t n = 0;
+    out_bones[n++] = root;
+    for (size_t k = 0; k < tip_count; ++k) {
+        if (tips[k] < 0 || tips[k] == root) {
+            return 0;
+        }
+        // Walk up until the root or a bone already collected (whose path to the root is in).
+        int32_t bone = tips[k];
+        while (slot_of(bone, n) < 0) {
+            if (bone < 0) {
+                return 0; // reached the top without meeting the root
+            }
+            if (n == capacity) {
+                return 0;
+            }
+            out_bones[n++] = bone;
+            bone = parent_of(bone);
+        }
+    }
+    // Insertion sort by index: parents before children.
+    for (size_t i = 1; i < n; ++i) {
+        const int32_t bone = out_bones[i];
+        size_t at = i;
+        while (at > 0 && out_bones[at - 1] > bone) {
+            out_bones[at] = out_bones[at - 1];
+            --at;
+        }
+        out_bones[at] = bone;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        out_parents[i] = out_bones[i] == root ? -1 : slot_of(parent_of(out_bones[i]), n);
+    }
+    for (size_t k = 0; k < tip_count; ++k) {
+        out_tip_slots[k] = static_cast<uint32_t>(slot_of(tips[k], n));
+    }
+    return n;
 }
 
 /** One entry of the node's output, like Unreal's FBoneTransform (compact pose index, transform). */

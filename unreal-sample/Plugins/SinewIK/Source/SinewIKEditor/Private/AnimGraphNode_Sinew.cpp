@@ -49,6 +49,16 @@ FText UAnimGraphNode_SinewAim::GetTooltipText() const
 	return LOCTEXT("SinewAim_Tooltip", "Aim / look-at solved by the Sinew runtime: turns the chain from RootBone to TipBone so the tip's AimAxis, from AimOffset (eyes, a muzzle), points at TargetLocation, shared by per-bone weights under per-bone and whole-chain angle limits; past the limits it holds, then eases back as the target goes exactly behind, never flipping sides. Optional up target for the roll. Component space, centimetres.");
 }
 
+FText UAnimGraphNode_SinewMultiFabrik::GetControllerDescription() const
+{
+	return LOCTEXT("SinewMultiFabrik_Description", "Sinew Multi-Effector FABRIK");
+}
+
+FText UAnimGraphNode_SinewMultiFabrik::GetTooltipText() const
+{
+	return LOCTEXT("SinewMultiFabrik_Tooltip", "Multi-effector FABRIK solved by the Sinew runtime: the bone tree from a root to several effector bones (both hands, five fingertips) reaching all their goals at once, each effector with its transform and space, weight and optional rotation; Precision in centimetres, MaxIterations and effector rotation source as FABRIK. The root bone stays in place.");
+}
+
 FText UAnimGraphNode_SinewCCDIK::GetControllerDescription() const
 {
 	return LOCTEXT("SinewCCDIK_Description", "Sinew CCDIK");

@@ -6,6 +6,7 @@
 #include "AnimNode_SinewCCDIK.h"
 #include "AnimNode_SinewFabrik.h"
 #include "AnimNode_SinewHandIKRetargeting.h"
+#include "AnimNode_SinewMultiFabrik.h"
 #include "AnimNode_SinewTwoBoneIK.h"
 #include "AnimGraphNode_Sinew.generated.h"
 
@@ -86,6 +87,24 @@ protected:
 	virtual FText GetControllerDescription() const override;
 	virtual const FAnimNode_SkeletalControlBase* GetNode() const override { return &Node; }
 	virtual FName GetTitleBone() const override { return Node.TipBone.BoneName; }
+};
+
+/** Anim Blueprint editor node for FAnimNode_SinewMultiFabrik; its title names the root bone. */
+UCLASS(MinimalAPI)
+class UAnimGraphNode_SinewMultiFabrik : public UAnimGraphNode_SinewBase
+{
+	GENERATED_BODY()
+
+public:
+	UPROPERTY(EditAnywhere, Category = Settings)
+	FAnimNode_SinewMultiFabrik Node;
+
+	virtual FText GetTooltipText() const override;
+
+protected:
+	virtual FText GetControllerDescription() const override;
+	virtual const FAnimNode_SkeletalControlBase* GetNode() const override { return &Node; }
+	virtual FName GetTitleBone() const override { return Node.RootBone.BoneName; }
 };
 
 /** Anim Blueprint editor node for FAnimNode_SinewCCDIK. */
