@@ -31,8 +31,8 @@ fn main() {
     tentacle::tentacle_section(&out_dir);
     hand_retarget::hand_retarget_section(&out_dir);
     crossfade::crossfade_section(&out_dir);
-    aim::aim_section(&out_dir);
     multi_fabrik::multi_fabrik_section(&out_dir);
+    aim::aim_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.
