@@ -272,6 +272,12 @@ typedef int32_t SinewFadeCurve;
 #endif // __cplusplus
 
 /**
+ * Opaque aim solver with per-joint weights and limits and scratch memory for up to its
+ * `max_joints`. Owned by the caller; use from one thread at a time.
+ */
+typedef struct SinewAimIk SinewAimIk;
+
+/**
  * Opaque CCD solver with per-joint constraints and scratch memory for up to its
  * `max_joints`. Owned by the caller; use from one thread at a time.
  */
@@ -350,6 +356,101 @@ typedef struct SinewSkin SinewSkin;
 typedef struct SinewTwoBoneIk SinewTwoBoneIk;
 
 /**
+ * A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
+ */
+typedef struct {
+  float x;
+  float y;
+  float z;
+} SinewVec3;
+
+/**
+ * Aim settings; fill with `sinew_aim_ik_settings_default` then adjust. The README section
+ * "Aim and look-at" states every rule.
+ */
+typedef struct {
+  /**
+   * Direction in the last joint's frame that points at the target; not zero (normalized).
+   * Default +X (the bone axis, Unreal's LookAt default).
+   */
+  SinewVec3 aim_axis;
+  /**
+   * Direction in the last joint's frame turned toward the up target; not parallel to
+   * `aim_axis` (its part perpendicular to it counts). Default +Y.
+   */
+  SinewVec3 up_axis;
+  /**
+   * The aim origin in the last joint's frame (scaled by its scale): a muzzle, the eyes; it
+   * need not lie on the aim axis. Default 0 (the joint).
+   */
+  SinewVec3 aim_offset;
+  /**
+   * 1: the up target is a model-space position (a pole); 0: a direction. Default 0.
+   */
+  uint32_t up_is_position;
+  /**
+   * Overall weight (alpha) in [0, 1]: every joint turns by this fraction of its share (the
+   * roll too). Default 1.
+   */
+  float weight;
+  /**
+   * Largest turn of the aim direction from the input's, in degrees in [0, 180]; 180 is
+   * unlimited. Default 180.
+   */
+  float max_angle_degrees;
+  /**
+   * Residual angle in radians under which the aim counts as reached and passes stop;
+   * positive. Default 1e-4.
+   */
+  float tolerance;
+  /**
+   * Most passes (an offset origin moves as the chain turns; each pass corrects for it);
+   * at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+   * far. Default 16.
+   */
+  uint32_t max_iterations;
+} SinewAimIkSettings;
+
+/**
+ * A rotation quaternion `{x, y, z, w}`, 16 bytes, laid out like Unity's `Quaternion`.
+ */
+typedef struct {
+  float x;
+  float y;
+  float z;
+  float w;
+} SinewQuat;
+
+/**
+ * Translation, rotation and per-axis scale, 40 bytes.
+ */
+typedef struct {
+  SinewVec3 translation;
+  SinewQuat rotation;
+  SinewVec3 scale;
+} SinewTransform;
+
+/**
+ * Outcome of an IK solve, shared by every solver.
+ */
+typedef struct {
+  /**
+   * 1 when the end finished within tolerance of the target (`error <= tolerance`), else 0.
+   */
+  uint32_t reached;
+  /**
+   * Distance from the chain's end to the target after the solve (exact for subnormal
+   * distances too).
+   */
+  float error;
+  /**
+   * Iterations used (1 for analytic solvers; FABRIK/CCD count a closing step on the input
+   * as one).
+   */
+  uint32_t iterations;
+} SinewIkResult;
+
+/**
  * One layer of `sinew_pose_blend_layers`, or of `sinew_pose_blend_layers_additive` (its
  * blended or its additive layers).
  */
@@ -406,25 +507,6 @@ typedef struct {
 } SinewCcdSettings;
 
 /**
- * A rotation quaternion `{x, y, z, w}`, 16 bytes, laid out like Unity's `Quaternion`.
- */
-typedef struct {
-  float x;
-  float y;
-  float z;
-  float w;
-} SinewQuat;
-
-/**
- * A 3D vector, 12 bytes, laid out like Unity's `Vector3`.
- */
-typedef struct {
-  float x;
-  float y;
-  float z;
-} SinewVec3;
-
-/**
  * A limit on a joint's local rotation (relative to its parent), centred on `reference`.
  * Angles are in radians. Fill with `sinew_joint_constraint_default` then adjust.
  */
@@ -463,35 +545,6 @@ typedef struct {
    */
   float max_angle;
 } SinewJointConstraint;
-
-/**
- * Translation, rotation and per-axis scale, 40 bytes.
- */
-typedef struct {
-  SinewVec3 translation;
-  SinewQuat rotation;
-  SinewVec3 scale;
-} SinewTransform;
-
-/**
- * Outcome of an IK solve, shared by every solver.
- */
-typedef struct {
-  /**
-   * 1 when the end finished within tolerance of the target (`error <= tolerance`), else 0.
-   */
-  uint32_t reached;
-  /**
-   * Distance from the chain's end to the target after the solve (exact for subnormal
-   * distances too).
-   */
-  float error;
-  /**
-   * Iterations used (1 for analytic solvers; FABRIK/CCD count a closing step on the input
-   * as one).
-   */
-  uint32_t iterations;
-} SinewIkResult;
 
 /**
  * FABRIK settings; fill with `sinew_fabrik_settings_default` then adjust.
@@ -699,6 +752,103 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `out` with the defaults. NULL is ignored.
+ */
+void sinew_aim_ik_settings_default(SinewAimIkSettings *out);
+
+/**
+ * Creates a solver for chains of 1 to `max_joints` joints, every joint at weight 1 and
+ * unlimited; all memory is allocated here.
+ */
+SinewStatus sinew_aim_ik_create(const SinewAimIkSettings *settings,
+                                uint32_t max_joints,
+                                SinewAimIk **out_solver);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ */
+void sinew_aim_ik_destroy(SinewAimIk *solver);
+
+/**
+ * Copies the solver's settings.
+ */
+SinewStatus sinew_aim_ik_get_settings(const SinewAimIk *solver, SinewAimIkSettings *out_settings);
+
+/**
+ * Replaces the solver's settings; unchanged on error.
+ */
+SinewStatus sinew_aim_ik_set_settings(SinewAimIk *solver, const SinewAimIkSettings *settings);
+
+/**
+ * Sets chain joint `joint`'s share of the turn (`weight`, at least 0; 0: it does not turn;
+ * default 1) and its limit (`max_angle_degrees`, the largest turn from its input rotation,
+ * in [0, 180]; default 180). Joint `i` turns `min(limit_i, lambda * weight_i)` with one
+ * `lambda` for the chain, so the turns add up to the whole turn.
+ */
+SinewStatus sinew_aim_ik_set_joint(SinewAimIk *solver,
+                                   uint32_t joint,
+                                   float weight,
+                                   float max_angle_degrees);
+
+/**
+ * Turns `joint_count` model-space transforms (root first, each the parent of the next; the
+ * root stays in place) so the last joint's aim axis, from its aim origin, points at
+ * `target_position`. `up_target` (NULL: minimal roll) is a direction, or a position when
+ * `up_is_position`, that the last joint's up axis rolls toward. `out_result` may be NULL;
+ * its `error` is the residual angle in radians between the aim axis and the direction from
+ * the aim origin to the target, `reached` is `error <= tolerance`. The whole turn is one
+ * rotation (the minimal arc, corrected pass by pass as an offset origin moves), limited by
+ * `max_angle_degrees` and the joints' limits (past them the chain holds at the limit, then
+ * eases back to the input as the target reaches exactly behind) and shared out by weight
+ * about one axis. On error `chain` and `out_result` are untouched.
+ *
+ * # Safety
+ * `chain` must hold `joint_count` transforms.
+ */
+SinewStatus sinew_aim_ik_solve(SinewAimIk *solver,
+                               SinewTransform *chain,
+                               uint32_t joint_count,
+                               const SinewVec3 *target_position,
+                               const SinewVec3 *up_target,
+                               SinewIkResult *out_result);
+
+/**
+ * Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
+ * to back in `chains`, each exactly like `sinew_aim_ik_solve`: one call for a crowd.
+ * Per-chain arrays: `target_positions` (required), `up_targets` (NULL: none for every chain)
+ * and `out_results` (NULL: not reported). Every input is checked before anything is written;
+ * a chain whose result is not representable is left untouched with its result entry, the
+ * others are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+ * `joint_count` must be in 1..=max_joints even when `chain_count` is 0. Allocates nothing;
+ * the handle's buffers make it single-threaded per handle.
+ *
+ * # Safety
+ * Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
+ */
+SinewStatus sinew_aim_ik_solve_batch(SinewAimIk *solver,
+                                     SinewTransform *chains,
+                                     uint32_t joint_count,
+                                     uint32_t chain_count,
+                                     const SinewVec3 *target_positions,
+                                     const SinewVec3 *up_targets,
+                                     SinewIkResult *out_results);
+
+/**
+ * Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
+ * like `sinew_aim_ik_solve` and writes their local rotations back.
+ *
+ * # Safety
+ * `joints` must hold `joint_count` items.
+ */
+SinewStatus sinew_aim_ik_solve_pose(SinewAimIk *solver,
+                                    SinewPose *pose,
+                                    const uint32_t *joints,
+                                    uint32_t joint_count,
+                                    const SinewVec3 *target_position,
+                                    const SinewVec3 *up_target,
+                                    SinewIkResult *out_result);
 
 /**
  * Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's

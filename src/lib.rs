@@ -53,9 +53,10 @@ pub use crossfade::{Crossfade, FadeCurve};
 pub use error::{Error, ErrorKind, Result};
 pub use glam::{Mat4, Quat, Vec3};
 pub use ik::{
-    Ccd, CcdJoint, CcdSettings, ChainTarget, EffectorTarget, EndRotation, Fabrik, FabrikSettings,
-    HandIkRetargeting, HandIkRetargetingSettings, HandPair, IkResult, MultiFabrik,
-    MultiFabrikSettings, TwoBoneIk, TwoBoneIkSettings, TwoBoneTarget,
+    AimIk, AimIkSettings, AimJoint, AimTarget, Ccd, CcdJoint, CcdSettings, ChainTarget,
+    EffectorTarget, EndRotation, Fabrik, FabrikSettings, HandIkRetargeting,
+    HandIkRetargetingSettings, HandPair, IkResult, MultiFabrik, MultiFabrikSettings, TwoBoneIk,
+    TwoBoneIkSettings, TwoBoneTarget,
 };
 pub use mask::JointMask;
 pub use pose::{Locals, LocalsIter, Pose};

@@ -293,6 +293,24 @@ fn golden() -> String {
     g.transforms("CCD", &chain);
     g.result("CCD_RESULT", r);
 
+    // An aim chain: the straight chain's tip looks at a point with an eye offset, its up axis
+    // rolled toward +Z, the second joint limited.
+    let settings = sinew::AimIkSettings {
+        aim_offset: Vec3::new(0.05, 0.1, 0.0),
+        ..Default::default()
+    };
+    let mut aim = sinew::AimIk::new(settings, 8).unwrap();
+    let tuning = sinew::AimJoint {
+        weight: 2.0,
+        max_angle_degrees: 20.0,
+    };
+    aim.set_joint(1, tuning).unwrap();
+    let mut chain = straight_chain(5);
+    let target = sinew::AimTarget::at(Vec3::new(-0.5, 1.6, 0.4)).with_up(Vec3::Z);
+    let r = aim.solve(&mut chain, &target).unwrap();
+    g.transforms("AIM", &chain);
+    g.result("AIM_RESULT", r);
+
     // Multi-effector FABRIK: both hands from the spine, from pose B (pose, then model space).
     let targets = [
         EffectorTarget::at(Vec3::new(0.5, 1.6, 0.2))

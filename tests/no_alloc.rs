@@ -897,6 +897,89 @@ fn model_matrices_and_skinning_palettes_allocate_nothing() {
     }
 }
 
+#[test]
+fn aim_chains_allocate_nothing() {
+    use sinew::{AimIk, AimIkSettings, AimJoint, AimTarget};
+    let (chain, _) = tentacle();
+    let n = chain.len();
+    let settings = AimIkSettings {
+        aim_offset: Vec3::new(0.1, 0.2, 0.0),
+        max_angle_degrees: 120.0,
+        ..AimIkSettings::default()
+    };
+    let mut aim = AimIk::new(settings, 8).unwrap();
+    let limited = AimJoint {
+        weight: 2.0,
+        max_angle_degrees: 20.0,
+    };
+    aim.set_joint(1, limited).unwrap();
+    let targets = [
+        AimTarget::at(Vec3::new(1.0, 2.0, 0.5)),
+        AimTarget::at(Vec3::new(-9.0, 1.0, 0.0)).with_up(Vec3::Y),
+    ];
+    for target in &targets {
+        let mut work = chain.clone();
+        assert_eq!(
+            allocations(|| {
+                aim.solve(&mut work, target).unwrap();
+            }),
+            0
+        );
+    }
+    let mut pose = Pose::new(Arc::new(arm_skeleton()));
+    let target = targets[0];
+    assert_eq!(
+        allocations(|| {
+            aim.solve_pose(&mut pose, &[1, 2, 3], &target).unwrap();
+        }),
+        0
+    );
+    let mut chains: Vec<Transform> = (0..2).flat_map(|_| chain.iter().copied()).collect();
+    let mut results = [sinew::IkResult::default(); 2];
+    assert_eq!(
+        allocations(|| aim
+            .solve_batch(&mut chains, n, &targets, &mut results)
+            .unwrap()),
+        0
+    );
+    let mut c_chains: Vec<SinewTransform> = chains.iter().map(|&t| t.into()).collect();
+    let goals: Vec<SinewVec3> = targets.iter().map(|t| t.position.into()).collect();
+    // SAFETY: arrays of 2 items (chains 2 * n), a live handle, out-pointers to locals.
+    unsafe {
+        let mut c_aim = std::ptr::null_mut();
+        let mut c_settings = std::mem::MaybeUninit::uninit();
+        sinew_aim_ik_settings_default(c_settings.as_mut_ptr());
+        ok(sinew_aim_ik_create(c_settings.as_ptr(), 8, &mut c_aim));
+        let mut result = SinewIkResult::default();
+        assert_eq!(
+            allocations(|| {
+                let c = c_chains.as_mut_ptr();
+                ok(sinew_aim_ik_solve(
+                    c_aim,
+                    c,
+                    n as u32,
+                    &goals[0],
+                    &goals[1],
+                    &mut result,
+                ));
+                let p = std::ptr::null();
+                let r = std::ptr::null_mut();
+                ok(sinew_aim_ik_solve_batch(
+                    c_aim,
+                    c,
+                    n as u32,
+                    2,
+                    goals.as_ptr(),
+                    p,
+                    r,
+                ));
+            }),
+            0
+        );
+        sinew_aim_ik_destroy(c_aim);
+    }
+}
+
 /// Multi-effector FABRIK, pose and model-space, tree and one-effector paths, with constraints.
 #[test]
 fn multi_effector_fabrik_allocates_nothing() {

@@ -47,6 +47,7 @@ fn every_plugin_source_file_parses_against_the_shim() {
         "SinewIK/Private/SinewIKModule.cpp",
         "SinewIK/Private/AnimNode_SinewTwoBoneIK.cpp",
         "SinewIK/Private/AnimNode_SinewFabrik.cpp",
+        "SinewIK/Private/AnimNode_SinewAim.cpp",
         "SinewIK/Private/AnimNode_SinewCCDIK.cpp",
         "SinewIK/Private/AnimNode_SinewHandIKRetargeting.cpp",
         "SinewIK/Private/AnimNode_SinewMultiFabrik.cpp",

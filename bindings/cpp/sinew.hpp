@@ -303,6 +303,9 @@ struct SolverSettings : HandleTraits<Native>::Settings {
 using TwoBoneIkSettings = SolverSettings<SinewTwoBoneIk>;
 using FabrikSettings = SolverSettings<SinewFabrik>;
 using CcdSettings = SolverSettings<SinewCcd>;
+/// Aim settings: aim axis +X, up axis +Y, no offset, weight 1, unlimited (180 degrees),
+/// tolerance 1e-4 rad, 16 passes.
+using AimIkSettings = SolverSettings<SinewAimIk>;
 using HandIkRetargetingSettings = SolverSettings<SinewHandIkRetargeting>;
 using MultiFabrikSettings = SolverSettings<SinewMultiFabrik>;
 
@@ -389,6 +392,7 @@ struct JointConstraint : SinewJointConstraint {
 static_assert(sizeof(TwoBoneIkSettings) == sizeof(SinewTwoBoneIkSettings) &&
                   sizeof(FabrikSettings) == sizeof(SinewFabrikSettings) &&
                   sizeof(CcdSettings) == sizeof(SinewCcdSettings) &&
+                  sizeof(AimIkSettings) == sizeof(SinewAimIkSettings) &&
                   sizeof(HandIkRetargetingSettings) == sizeof(SinewHandIkRetargetingSettings) &&
                   sizeof(MultiFabrikSettings) == sizeof(SinewMultiFabrikSettings),
               "settings have their C struct's layout");
@@ -1283,6 +1287,88 @@ class Ccd : public detail::ChainSolver<Ccd, SinewCcd> {
   /// the tip, which follows end_rotation) and weight (fraction of each step taken, in [0, 1]).
   Result<void> set_joint(uint32_t joint, float rotation_limit_degrees, float weight) {
     return detail::check_status(sinew_ccd_set_joint(get(), joint, rotation_limit_degrees, weight));
+  }
+};
+
+/// Aim / look-at chain: turns a chain (spine to head, or one joint) so the last joint's aim
+/// axis, from its aim origin (`aim_offset`), points at a target; the turn is one rotation
+/// shared out by per-joint weights under per-joint limits and an overall clamp (README, "Aim
+/// and look-at"). `IkResult::error` is the residual angle in radians. All memory is allocated
+/// at creation; one thread at a time; `solve_batch` solves a crowd in one call.
+class AimIk : public detail::Solver<AimIk, SinewAimIk> {
+ public:
+  /// An empty handle (as a moved-from one).
+  AimIk() noexcept {}  // user-provided: not an aggregate
+
+  /// A solver for chains of 1 to `max_joints` joints (every joint weight 1, unlimited).
+  static Result<AimIk> create(const AimIkSettings& settings, uint32_t max_joints) {
+    return create_solver(settings, max_joints);
+  }
+  /// As above with default settings.
+  static Result<AimIk> create(uint32_t max_joints) { return create(AimIkSettings(), max_joints); }
+
+  /// Chain joint `joint`'s share of the turn (`weight` >= 0; 0 does not turn) and its limit
+  /// (degrees from its input rotation, in [0, 180]): joint i turns min(limit_i, lambda *
+  /// weight_i), the turns adding up to the whole turn.
+  Result<void> set_joint(uint32_t joint, float weight, float max_angle_degrees) {
+    return detail::check_status(sinew_aim_ik_set_joint(get(), joint, weight, max_angle_degrees));
+  }
+
+  /// Turns model-space transforms (root first; the root stays in place) in place so the aim
+  /// axis points at `target`; `up_target` (a direction, or a position with `up_is_position`)
+  /// rolls the last joint's up axis toward it (none: minimal roll).
+  Result<IkResult> solve(Span<Transform> chain, const Vec3& target,
+                         const std::optional<Vec3>& up_target = std::nullopt) {
+    uint32_t n = 0;
+    if (!detail::narrow(chain.size(), n)) return detail::too_large();
+    const SinewVec3 t = target;
+    SinewVec3 up_storage{};
+    SinewIkResult result{};
+    SinewStatus s = sinew_aim_ik_solve(get(), detail::c_ptr(chain.data()), n, &t,
+                                       detail::opt_ptr(up_target, up_storage), &result);
+    return detail::checked(s, IkResult(result));
+  }
+
+  /// Solves `targets.size()` chains of `joint_count` transforms stored back to back, each
+  /// exactly (bit for bit) as `solve`; `up_targets` and `out_results` are empty or hold one
+  /// item per chain. Checks, untouched outputs on error and the overflow rule as
+  /// `Fabrik::solve_batch`.
+  Result<void> solve_batch(Span<Transform> chains, std::size_t joint_count,
+                           Span<const Vec3> targets, Span<const Vec3> up_targets = {},
+                           Span<IkResult> out_results = {}) {
+    const std::size_t count = targets.size();
+    if (!detail::holds_chains(chains.size(), joint_count, count)) {
+      return detail::wrapper_error(Status::size_mismatch,
+                                   "chains must hold joint_count transforms per target");
+    }
+    if (!detail::per_chain(up_targets.size(), count) ||
+        !detail::per_chain(out_results.size(), count)) {
+      return detail::wrapper_error(
+          Status::size_mismatch, "up_targets and out_results must be empty or hold one item per target");
+    }
+    uint32_t n = 0;
+    uint32_t joints = 0;
+    if (!detail::narrow(count, n) || !detail::narrow(joint_count, joints)) {
+      return detail::too_large();
+    }
+    detail::BatchResults results(out_results);
+    return detail::check_status(sinew_aim_ik_solve_batch(
+        get(), detail::c_ptr(chains.data()), joints, n, detail::c_ptr(targets.data()),
+        detail::opt_array(up_targets), results.get()));
+  }
+
+  /// Solves joints `joints` of `pose` (root to tip, each the parent of the next) and writes
+  /// their local rotations back.
+  Result<IkResult> solve_pose(Pose& pose, Span<const uint32_t> joints, const Vec3& target,
+                              const std::optional<Vec3>& up_target = std::nullopt) {
+    uint32_t n = 0;
+    if (!detail::narrow(joints.size(), n)) return detail::too_large();
+    const SinewVec3 t = target;
+    SinewVec3 up_storage{};
+    SinewIkResult result{};
+    SinewStatus s = sinew_aim_ik_solve_pose(get(), pose.get(), joints.data(), n, &t,
+                                            detail::opt_ptr(up_target, up_storage), &result);
+    return detail::checked(s, IkResult(result));
   }
 };
 

@@ -56,6 +56,7 @@ template <> struct HandleTraits<SinewMultiFabrik> {
 };
 template <> struct HandleTraits<SinewFabrik> { SINEW_CHAIN_MEMBERS_(SinewFabrik, sinew_fabrik) };
 template <> struct HandleTraits<SinewCcd> { SINEW_CHAIN_MEMBERS_(SinewCcd, sinew_ccd) };
+template <> struct HandleTraits<SinewAimIk> { SINEW_SOLVER_MEMBERS_(SinewAimIk, sinew_aim_ik) };
 
 #undef SINEW_CHAIN_MEMBERS_
 #undef SINEW_SOLVER_MEMBERS_

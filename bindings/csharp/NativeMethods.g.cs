@@ -36,6 +36,90 @@ namespace Sinew.Native
         public const uint SINEW_ABI_VERSION = 1;
 
         /// <summary>
+        ///  Fills `out` with the defaults. NULL is ignored.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_settings_default", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_aim_ik_settings_default(SinewAimIkSettings* @out);
+
+        /// <summary>
+        ///  Creates a solver for chains of 1 to `max_joints` joints, every joint at weight 1 and
+        ///  unlimited; all memory is allocated here.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_create", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_create(SinewAimIkSettings* settings, uint max_joints, SinewAimIk** out_solver);
+
+        /// <summary>
+        ///  Releases a solver. NULL is a no-op.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_destroy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void sinew_aim_ik_destroy(SinewAimIk* solver);
+
+        /// <summary>
+        ///  Copies the solver's settings.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_get_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_get_settings(SinewAimIk* solver, SinewAimIkSettings* out_settings);
+
+        /// <summary>
+        ///  Replaces the solver's settings; unchanged on error.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_set_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_set_settings(SinewAimIk* solver, SinewAimIkSettings* settings);
+
+        /// <summary>
+        ///  Sets chain joint `joint`'s share of the turn (`weight`, at least 0; 0: it does not turn;
+        ///  default 1) and its limit (`max_angle_degrees`, the largest turn from its input rotation,
+        ///  in [0, 180]; default 180). Joint `i` turns `min(limit_i, lambda * weight_i)` with one
+        ///  `lambda` for the chain, so the turns add up to the whole turn.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_set_joint", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_set_joint(SinewAimIk* solver, uint joint, float weight, float max_angle_degrees);
+
+        /// <summary>
+        ///  Turns `joint_count` model-space transforms (root first, each the parent of the next; the
+        ///  root stays in place) so the last joint's aim axis, from its aim origin, points at
+        ///  `target_position`. `up_target` (NULL: minimal roll) is a direction, or a position when
+        ///  `up_is_position`, that the last joint's up axis rolls toward. `out_result` may be NULL;
+        ///  its `error` is the residual angle in radians between the aim axis and the direction from
+        ///  the aim origin to the target, `reached` is `error &lt;= tolerance`. The whole turn is one
+        ///  rotation (the minimal arc, corrected pass by pass as an offset origin moves), limited by
+        ///  `max_angle_degrees` and the joints' limits (past them the chain holds at the limit, then
+        ///  eases back to the input as the target reaches exactly behind) and shared out by weight
+        ///  about one axis. On error `chain` and `out_result` are untouched.
+        ///
+        ///  # Safety
+        ///  `chain` must hold `joint_count` transforms.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_solve(SinewAimIk* solver, SinewTransform* chain, uint joint_count, SinewVec3* target_position, SinewVec3* up_target, SinewIkResult* out_result);
+
+        /// <summary>
+        ///  Solves `chain_count` independent chains of `joint_count` model-space transforms stored back
+        ///  to back in `chains`, each exactly like `sinew_aim_ik_solve`: one call for a crowd.
+        ///  Per-chain arrays: `target_positions` (required), `up_targets` (NULL: none for every chain)
+        ///  and `out_results` (NULL: not reported). Every input is checked before anything is written;
+        ///  a chain whose result is not representable is left untouched with its result entry, the
+        ///  others are solved, and `SINEW_STATUS_NUMERIC_OVERFLOW` names the first such chain.
+        ///  `joint_count` must be in 1..=max_joints even when `chain_count` is 0. Allocates nothing;
+        ///  the handle's buffers make it single-threaded per handle.
+        ///
+        ///  # Safety
+        ///  Non-NULL arrays must hold `chain_count` items (`chains`: `chain_count * joint_count`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_solve_batch", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_solve_batch(SinewAimIk* solver, SinewTransform* chains, uint joint_count, uint chain_count, SinewVec3* target_positions, SinewVec3* up_targets, SinewIkResult* out_results);
+
+        /// <summary>
+        ///  Solves joints `joints[0..joint_count]` of `pose` (root to tip, each the parent of the next)
+        ///  like `sinew_aim_ik_solve` and writes their local rotations back.
+        ///
+        ///  # Safety
+        ///  `joints` must hold `joint_count` items.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "sinew_aim_ik_solve_pose", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern SinewStatus sinew_aim_ik_solve_pose(SinewAimIk* solver, SinewPose* pose, uint* joints, uint joint_count, SinewVec3* target_position, SinewVec3* up_target, SinewIkResult* out_result);
+
+        /// <summary>
         ///  Blends `a` toward `b` by `t` in [0, 1] into `out` (0 gives `a`, 1 gives `b`), each joint's
         ///  factor multiplied by `mask` (may be NULL). `out` may be `a` or `b`; when `a`, `b` and `out`
         ///  are one pose, the call validates and leaves it as it is, bit for bit. Rotations blend on the
@@ -1002,6 +1086,64 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    ///  Aim settings; fill with `sinew_aim_ik_settings_default` then adjust. The README section
+    ///  "Aim and look-at" states every rule.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewAimIkSettings
+    {
+        /// <summary>
+        ///  Direction in the last joint's frame that points at the target; not zero (normalized).
+        ///  Default +X (the bone axis, Unreal's LookAt default).
+        /// </summary>
+        public SinewVec3 aim_axis;
+        /// <summary>
+        ///  Direction in the last joint's frame turned toward the up target; not parallel to
+        ///  `aim_axis` (its part perpendicular to it counts). Default +Y.
+        /// </summary>
+        public SinewVec3 up_axis;
+        /// <summary>
+        ///  The aim origin in the last joint's frame (scaled by its scale): a muzzle, the eyes; it
+        ///  need not lie on the aim axis. Default 0 (the joint).
+        /// </summary>
+        public SinewVec3 aim_offset;
+        /// <summary>
+        ///  1: the up target is a model-space position (a pole); 0: a direction. Default 0.
+        /// </summary>
+        public uint up_is_position;
+        /// <summary>
+        ///  Overall weight (alpha) in [0, 1]: every joint turns by this fraction of its share (the
+        ///  roll too). Default 1.
+        /// </summary>
+        public float weight;
+        /// <summary>
+        ///  Largest turn of the aim direction from the input's, in degrees in [0, 180]; 180 is
+        ///  unlimited. Default 180.
+        /// </summary>
+        public float max_angle_degrees;
+        /// <summary>
+        ///  Residual angle in radians under which the aim counts as reached and passes stop;
+        ///  positive. Default 1e-4.
+        /// </summary>
+        public float tolerance;
+        /// <summary>
+        ///  Most passes (an offset origin moves as the chain turns; each pass corrects for it);
+        ///  at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+        ///  far. Default 16.
+        /// </summary>
+        public uint max_iterations;
+    }
+
+    /// <summary>
+    ///  Opaque aim solver with per-joint weights and limits and scratch memory for up to its
+    ///  `max_joints`. Owned by the caller; use from one thread at a time.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewAimIk
+    {
+    }
+
+    /// <summary>
     ///  One layer of `sinew_pose_blend_layers`, or of `sinew_pose_blend_layers_additive` (its
     ///  blended or its additive layers).
     /// </summary>
@@ -1821,6 +1963,48 @@ namespace Sinew
         KeepLocal = (int)SinewEndRotation.KeepLocal,
     }
 
+    /// <summary>Owns a SinewAimIk; releases it with sinew_aim_ik_destroy.</summary>
+    public sealed unsafe class AimIkHandle : SinewHandle
+    {
+        protected override void Destroy(IntPtr native) { NativeMethods.sinew_aim_ik_destroy((SinewAimIk*)native); }
+    }
+
+    public sealed unsafe partial class AimIk : NativeObject
+    {
+        internal override SinewHandle NewHandle() { return new AimIkHandle(); }
+
+        /// <summary>The SafeHandle owning the native object.</summary>
+        public AimIkHandle Handle { get { return (AimIkHandle)handle; } }
+
+        /// <summary>The raw pointer for NativeMethods calls (e.g. from jobs); valid until Dispose.</summary>
+        public SinewAimIk* NativePointer { get { return (SinewAimIk*)handle.Pointer; } }
+
+        /// <summary>With the default settings (<see cref="AimIkSettings.Default"/>).</summary>
+        public AimIk(int maxJoints) : this(maxJoints, AimIkSettings.Default) { }
+
+        /// <summary>With <paramref name="settings"/>; SinewException when the library rejects them.</summary>
+        public AimIk(int maxJoints, AimIkSettings settings)
+        {
+            SinewAimIk* native = null;
+            Created(NativeMethods.sinew_aim_ik_create(&settings.Native, (uint)maxJoints, &native), native);
+        }
+
+        /// <summary>The settings in use; setting validates them (unchanged on error).</summary>
+        public AimIkSettings Settings
+        {
+            get
+            {
+                AimIkSettings value = default(AimIkSettings);
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_aim_ik_get_settings((SinewAimIk*)self.Pointer, &value.Native));
+                return value;
+            }
+            set
+            {
+                using (Lease self = Lease()) Library.Check(NativeMethods.sinew_aim_ik_set_settings((SinewAimIk*)self.Pointer, &value.Native));
+            }
+        }
+    }
+
     /// <summary>Owns a SinewCcd; releases it with sinew_ccd_destroy.</summary>
     public sealed unsafe class CcdHandle : SinewHandle
     {
@@ -2158,6 +2342,104 @@ namespace Sinew
             set
             {
                 using (Lease self = Lease()) Library.Check(NativeMethods.sinew_two_bone_ik_set_settings((SinewTwoBoneIk*)self.Pointer, &value.Native));
+            }
+        }
+    }
+
+    /// <summary>
+    ///  Aim settings; fill with `sinew_aim_ik_settings_default` then adjust. The README section
+    ///  "Aim and look-at" states every rule.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct AimIkSettings : IEquatable<AimIkSettings>
+    {
+        /// <summary>The C struct: pass <c>&amp;value.Native</c> to NativeMethods.</summary>
+        public SinewAimIkSettings Native;
+
+        /// <summary>The native defaults (sinew_aim_ik_settings_default); default(AimIkSettings) is all zeros.</summary>
+        public static unsafe AimIkSettings Default
+        {
+            get
+            {
+                AimIkSettings value = default(AimIkSettings);
+                NativeMethods.sinew_aim_ik_settings_default(&value.Native);
+                return value;
+            }
+        }
+
+        /// <summary>
+        ///  Direction in the last joint's frame that points at the target; not zero (normalized).
+        ///  Default +X (the bone axis, Unreal's LookAt default).
+        /// </summary>
+        public Vec3 AimAxis { get { return Native.aim_axis; } set { Native.aim_axis = value; } }
+        /// <summary>
+        ///  Direction in the last joint's frame turned toward the up target; not parallel to
+        ///  `aim_axis` (its part perpendicular to it counts). Default +Y.
+        /// </summary>
+        public Vec3 UpAxis { get { return Native.up_axis; } set { Native.up_axis = value; } }
+        /// <summary>
+        ///  The aim origin in the last joint's frame (scaled by its scale): a muzzle, the eyes; it
+        ///  need not lie on the aim axis. Default 0 (the joint).
+        /// </summary>
+        public Vec3 AimOffset { get { return Native.aim_offset; } set { Native.aim_offset = value; } }
+        /// <summary>
+        ///  1: the up target is a model-space position (a pole); 0: a direction. Default 0.
+        /// </summary>
+        public bool UpIsPosition { get { return Native.up_is_position != 0; } set { Native.up_is_position = value ? 1u : 0u; } }
+        /// <summary>
+        ///  Overall weight (alpha) in [0, 1]: every joint turns by this fraction of its share (the
+        ///  roll too). Default 1.
+        /// </summary>
+        public float Weight { get { return Native.weight; } set { Native.weight = value; } }
+        /// <summary>
+        ///  Largest turn of the aim direction from the input's, in degrees in [0, 180]; 180 is
+        ///  unlimited. Default 180.
+        /// </summary>
+        public float MaxAngleDegrees { get { return Native.max_angle_degrees; } set { Native.max_angle_degrees = value; } }
+        /// <summary>
+        ///  Residual angle in radians under which the aim counts as reached and passes stop;
+        ///  positive. Default 1e-4.
+        /// </summary>
+        public float Tolerance { get { return Native.tolerance; } set { Native.tolerance = value; } }
+        /// <summary>
+        ///  Most passes (an offset origin moves as the chain turns; each pass corrects for it);
+        ///  at least 1. Passes also stop once one gains less than 0.1 % on the best residual so
+        ///  far. Default 16.
+        /// </summary>
+        public int MaxIterations { get { return (int)Native.max_iterations; } set { Native.max_iterations = (uint)value; } }
+
+        public static implicit operator SinewAimIkSettings(AimIkSettings value) { return value.Native; }
+        public static implicit operator AimIkSettings(SinewAimIkSettings native) { AimIkSettings value; value.Native = native; return value; }
+
+        /// <summary>Field by field (floats by Equals: NaN equals NaN).</summary>
+        public bool Equals(AimIkSettings other)
+        {
+            return AimAxis.Equals(other.AimAxis)
+                && UpAxis.Equals(other.UpAxis)
+                && AimOffset.Equals(other.AimOffset)
+                && UpIsPosition == other.UpIsPosition
+                && Weight.Equals(other.Weight)
+                && MaxAngleDegrees.Equals(other.MaxAngleDegrees)
+                && Tolerance.Equals(other.Tolerance)
+                && MaxIterations == other.MaxIterations;
+        }
+
+        public override bool Equals(object other) { return other is AimIkSettings && Equals((AimIkSettings)other); }
+
+        public override int GetHashCode()
+        {
+            unchecked
+            {
+                int hash = 17;
+                hash = hash * 31 + AimAxis.GetHashCode();
+                hash = hash * 31 + UpAxis.GetHashCode();
+                hash = hash * 31 + AimOffset.GetHashCode();
+                hash = hash * 31 + UpIsPosition.GetHashCode();
+                hash = hash * 31 + Weight.GetHashCode();
+                hash = hash * 31 + MaxAngleDegrees.GetHashCode();
+                hash = hash * 31 + Tolerance.GetHashCode();
+                hash = hash * 31 + MaxIterations.GetHashCode();
+                return hash;
             }
         }
     }

@@ -392,6 +392,121 @@ namespace Sinew
     }
 
     /// <summary>
+    /// Aim / look-at chain: turns a chain (spine to head, or one joint) so the last joint's aim
+    /// axis, from its aim origin (AimOffset), points at a target. The turn is one rotation,
+    /// shared out by per-joint weights under per-joint limits and an overall clamp (README, "Aim
+    /// and look-at"); IkResult.Error is the residual angle in radians. All memory is allocated
+    /// at creation; solving allocates nothing; one thread at a time.
+    /// </summary>
+    public sealed unsafe partial class AimIk
+    {
+        /// <summary>
+        /// Chain joint <paramref name="joint"/>'s share of the turn (weight at least 0; 0 does
+        /// not turn) and limit (degrees from its input rotation, in [0, 180]): joint i turns
+        /// min(limit_i, lambda * weight_i), the turns adding up to the whole turn.
+        /// </summary>
+        public void SetJoint(int joint, float weight, float maxAngleDegrees = 180f)
+        {
+            using (Lease self = Lease()) Library.Check(NativeMethods.sinew_aim_ik_set_joint((SinewAimIk*)self.Pointer, (uint)joint, weight, maxAngleDegrees));
+        }
+
+        /// <summary>
+        /// Turns a model-space chain (root first; the root stays in place) in place so the aim
+        /// axis points at <paramref name="target"/>; <paramref name="upTarget"/> (a direction, or
+        /// a position with UpIsPosition) rolls the last joint's up axis toward it (null: minimal
+        /// roll).
+        /// </summary>
+        public IkResult Solve(Transform[] chain, Vec3 target, Vec3? upTarget = null)
+        {
+            if (chain == null) Library.ThrowNull("chain");
+            fixed (Transform* c = chain) return Solve(c, chain.Length, target, upTarget);
+        }
+
+        /// <summary>As Solve on <paramref name="count"/> transforms at <paramref name="chain"/>.</summary>
+        public IkResult Solve(Transform* chain, int count, Vec3 target, Vec3? upTarget = null)
+        {
+            Vec3 up = upTarget.GetValueOrDefault();
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
+            {
+                Library.Check(NativeMethods.sinew_aim_ik_solve(
+                    (SinewAimIk*)self.Pointer,
+                    (SinewTransform*)chain,
+                    (uint)count,
+                    (SinewVec3*)&target,
+                    upTarget.HasValue ? (SinewVec3*)&up : null,
+                    &result.Native));
+            }
+            return result;
+        }
+
+        /// <summary>
+        /// Solves targets.Length chains of <paramref name="jointCount"/> transforms stored back
+        /// to back, each exactly (bit for bit) as Solve; <paramref name="upTargets"/> and
+        /// <paramref name="results"/> are null or hold one item per chain. Checks, untouched
+        /// arrays on error and the overflow rule as Fabrik's SolveBatch.
+        /// </summary>
+        public void SolveBatch(Transform[] chains, int jointCount, Vec3[] targets, Vec3[] upTargets = null, IkResult[] results = null)
+        {
+            if (targets == null) Library.ThrowNull("targets");
+            BatchArguments.Check(true, targets.Length, jointCount, chains, targets, upTargets, "upTargets", null, null, results);
+            fixed (Transform* c = chains)
+            fixed (Vec3* p = targets)
+            fixed (Vec3* u = upTargets)
+            fixed (IkResult* o = results)
+            {
+                SolveBatch(c, jointCount, targets.Length, p, u, o);
+            }
+        }
+
+        /// <summary>As SolveBatch on raw arrays of chainCount items (optional ones may be null), e.g. from NativeArray.GetUnsafePtr.</summary>
+        public void SolveBatch(Transform* chains, int jointCount, int chainCount, Vec3* targets, Vec3* upTargets = null, IkResult* results = null)
+        {
+            if (jointCount < 0) BatchArguments.ThrowCount("jointCount", jointCount);
+            if (chainCount < 0) BatchArguments.ThrowCount("chainCount", chainCount);
+            using (Lease self = Lease())
+            {
+                Library.Check(NativeMethods.sinew_aim_ik_solve_batch(
+                    (SinewAimIk*)self.Pointer,
+                    (SinewTransform*)chains,
+                    (uint)jointCount,
+                    (uint)chainCount,
+                    (SinewVec3*)targets,
+                    (SinewVec3*)upTargets,
+                    (SinewIkResult*)results));
+            }
+        }
+
+        /// <summary>
+        /// Solves joints <paramref name="joints"/> of <paramref name="pose"/> (root to tip, each
+        /// the parent of the next) and writes their local rotations back.
+        /// </summary>
+        public IkResult SolvePose(Pose pose, int[] joints, Vec3 target, Vec3? upTarget = null)
+        {
+            if (pose == null) Library.ThrowNull("pose");
+            if (joints == null) Library.ThrowNull("joints");
+            Vec3 up = upTarget.GetValueOrDefault();
+            IkResult result = default(IkResult);
+            using (Lease self = Lease())
+            using (Lease p = pose.Lease())
+            {
+                fixed (int* j = joints)
+                {
+                    Library.Check(NativeMethods.sinew_aim_ik_solve_pose(
+                        (SinewAimIk*)self.Pointer,
+                        (SinewPose*)p.Pointer,
+                        (uint*)j,
+                        (uint)joints.Length,
+                        (SinewVec3*)&target,
+                        upTarget.HasValue ? (SinewVec3*)&up : null,
+                        &result.Native));
+                }
+            }
+            return result;
+        }
+    }
+
+    /// <summary>
     /// Multi-effector FABRIK: a joint tree (a root and several end joints, e.g. pelvis to both
     /// hands) solved toward one weighted target per effector; constraints are set per skeleton
     /// joint. All memory is allocated at creation; solving allocates nothing. One thread at a time.

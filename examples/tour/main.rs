@@ -6,6 +6,7 @@
 //! Sections live in their own modules and take the output directory, so a new one slots in as
 //! one more call in `main`.
 
+mod aim;
 mod crossfade;
 mod figure;
 mod hand_retarget;
@@ -31,6 +32,7 @@ fn main() {
     hand_retarget::hand_retarget_section(&out_dir);
     crossfade::crossfade_section(&out_dir);
     multi_fabrik::multi_fabrik_section(&out_dir);
+    aim::aim_section(&out_dir);
 }
 
 /// `target/tour`: under `CARGO_TARGET_DIR` when that is set, else under this crate's `target/`.

@@ -12,7 +12,7 @@ use super::types::{
 };
 use crate::ik::chain_batch::ChainBatch;
 use crate::ik::two_bone::{Chains4, Solved, Solved4, TwoBoneBatch, Q, V3};
-use crate::ik::{ChainTarget, IkResult, TwoBoneTarget};
+use crate::ik::{AimTarget, ChainTarget, IkResult, TwoBoneTarget};
 use crate::simd::F4;
 use crate::transform::Transform;
 
@@ -25,7 +25,32 @@ pub(crate) struct Target {
     rotation: *const SinewQuat,
     pole: *const SinewVec3,
     result: *mut SinewIkResult,
+    names: &'static TargetNames,
 }
+
+/// The C names of a target's position and pole arguments, single and per chain, for messages.
+pub(crate) struct TargetNames {
+    position: &'static str,
+    positions: &'static str,
+    pole: &'static str,
+    poles: &'static str,
+}
+
+/// Effectors and joint targets (two-bone, FABRIK, CCD).
+const EFFECTOR: TargetNames = TargetNames {
+    position: "effector_position",
+    positions: "effector_positions",
+    pole: "joint_target",
+    poles: "joint_targets",
+};
+
+/// Aim targets and up targets.
+const AIM: TargetNames = TargetNames {
+    position: "target_position",
+    positions: "target_positions",
+    pole: "up_target",
+    poles: "up_targets",
+};
 
 impl Target {
     /// A target without a pole.
@@ -40,6 +65,23 @@ impl Target {
             rotation,
             pole,
             result,
+            names: &EFFECTOR,
+        }
+    }
+
+    /// An aim target: position, optional up target, no rotation.
+    pub fn aim(
+        position: *const SinewVec3,
+        up: *const SinewVec3,
+        result: *mut SinewIkResult,
+    ) -> Self {
+        let rotation = std::ptr::null();
+        Self {
+            position,
+            rotation,
+            pole: up,
+            result,
+            names: &AIM,
         }
     }
 
@@ -56,9 +98,9 @@ impl Target {
     ) -> FfiResult<()> {
         let target = unsafe {
             TwoBoneTarget {
-                position: (*arg(self.position, "effector_position")?).into(),
+                position: (*arg(self.position, self.names.position)?).into(),
                 rotation: opt_arg(self.rotation, "effector_rotation")?.map(|&q| q.into()),
-                pole: opt_arg(self.pole, "joint_target")?.map(|&p| p.into()),
+                pole: opt_arg(self.pole, self.names.pole)?.map(|&p| p.into()),
             }
         };
         let out = OptOut::new(self.result, "out_result")?;
@@ -69,8 +111,8 @@ impl Target {
 
     /// Checks the arrays of a batch of `count` chains.
     fn check(&self, count: u32) -> FfiResult<()> {
-        check_array(self.pole, count, "joint_targets", false)?;
-        check_array(self.position, count, "effector_positions", true)?;
+        check_array(self.pole, count, self.names.poles, false)?;
+        check_array(self.position, count, self.names.positions, true)?;
         check_array(self.rotation, count, "effector_rotations", false)?;
         check_array(self.result.cast_const(), count, "out_results", false)
     }
@@ -101,10 +143,22 @@ impl Target {
 }
 
 /// A chain target: the two-bone target without its pole.
-pub(crate) fn chain_target(t: TwoBoneTarget) -> ChainTarget {
-    ChainTarget {
-        position: t.position,
-        rotation: t.rotation,
+impl From<TwoBoneTarget> for ChainTarget {
+    fn from(t: TwoBoneTarget) -> Self {
+        ChainTarget {
+            position: t.position,
+            rotation: t.rotation,
+        }
+    }
+}
+
+/// An aim target: the position, with the pole argument as its up target (no rotation).
+impl From<TwoBoneTarget> for AimTarget {
+    fn from(t: TwoBoneTarget) -> Self {
+        AimTarget {
+            position: t.position,
+            up: t.pole,
+        }
     }
 }
 
@@ -262,7 +316,7 @@ impl TwoBoneBatch for TwoBoneArrays {
     }
 }
 
-/// A FABRIK/CCD batch's chains as C passes them: `count` chains of `joints` transforms back
+/// A FABRIK/CCD/aim batch's chains as C passes them: `count` chains of `joints` transforms back
 /// to back, with optional root parent rotations (one per chain).
 #[derive(Clone, Copy)]
 pub(crate) struct ChainArrays {
@@ -303,21 +357,21 @@ impl ChainArrays {
     }
 }
 
-/// A FABRIK/CCD batch in C layout, solved through the handle's conversion buffer.
+/// A FABRIK/CCD/aim batch in C layout, solved through the handle's conversion buffer.
 pub(crate) struct Converted<'a> {
     arrays: ChainArrays,
     targets: Target,
     buffer: &'a mut [Transform],
 }
 
-impl ChainBatch for Converted<'_> {
+impl<T: From<TwoBoneTarget>> ChainBatch<T> for Converted<'_> {
     fn count(&self) -> usize {
         self.arrays.count as usize
     }
-    fn target(&self, i: usize) -> (ChainTarget, Quat) {
+    fn target(&self, i: usize) -> (T, Quat) {
         // SAFETY: checked pointers; the export's contract gives `count` items per array.
         unsafe {
-            let target = chain_target(self.targets.read(i));
+            let target = self.targets.read(i).into();
             let parent = read_opt(self.arrays.parents, i).map_or(Quat::IDENTITY, Quat::from);
             (target, parent)
         }

@@ -1,10 +1,11 @@
-//! The bodies of the exports FABRIK and CCD share (create, set a constraint, solve a chain, a
-//! batch or a pose), generic over the handle; each export is a documented call into these.
+//! The bodies of the exports FABRIK, CCD and aim chains share (create, set a constraint, solve
+//! a chain, a batch or a pose), generic over the handle; each export is a documented call into
+//! these.
 
 use glam::Quat;
 
 use super::args::{arg_slice, arg_slice_mut, check_pointer, opt_arg};
-use super::batch::{chain_target, ChainArrays, Target};
+use super::batch::{ChainArrays, Target};
 use super::constraint::{read_constraint, SinewJointConstraint};
 use super::guard::{guard, FfiResult};
 use super::handle::{update, Handle};
@@ -12,8 +13,9 @@ use super::pose::SinewPose;
 use super::settings::Solver;
 use super::status::SinewStatus;
 use super::types::{SinewQuat, SinewTransform};
-use crate::ik::chain::{self as ik_chain, ChainSolver};
+use crate::ik::chain::{self as ik_chain, ChainSolver, ConstrainedSolver};
 use crate::ik::chain_batch;
+use crate::ik::TwoBoneTarget;
 use crate::transform::Transform;
 use crate::{Error, ErrorKind};
 
@@ -21,7 +23,7 @@ use crate::{Error, ErrorKind};
 /// creation, through which C chains are converted without allocating.
 pub(crate) trait ChainHandle: Solver {
     /// The core solver.
-    type Solver: ChainSolver;
+    type Solver: ChainSolver<Target: From<TwoBoneTarget>>;
     /// The solver and the conversion buffer.
     fn parts(&mut self) -> (&mut <Self as ChainHandle>::Solver, &mut [Transform]);
 }
@@ -50,7 +52,7 @@ macro_rules! chain_handle {
 pub(crate) use chain_handle;
 
 /// Body of `sinew_<solver>_set_constraint`.
-pub(crate) unsafe fn set_constraint<H: ChainHandle>(
+pub(crate) unsafe fn set_constraint<H: ChainHandle<Solver: ConstrainedSolver>>(
     handle: *mut H,
     joint: u32,
     constraint: *const SinewJointConstraint,
@@ -87,7 +89,7 @@ pub(crate) unsafe fn solve<H: ChainHandle>(
                 for (dst, src) in buffer.iter_mut().zip(chain.iter()) {
                     *dst = (*src).into();
                 }
-                let result = solver.solve_chain(buffer, parent, &chain_target(target))?;
+                let result = solver.solve_chain(buffer, parent, &target.into())?;
                 for (dst, src) in chain.iter_mut().zip(buffer.iter()) {
                     *dst = (*src).into();
                 }
@@ -132,7 +134,7 @@ pub(crate) unsafe fn solve_pose<H: ChainHandle>(
         let (handle, pose) = (H::get_mut(handle)?, SinewPose::get_mut(pose)?);
         let joints = arg_slice(joints, count, "joints")?;
         let (solver, pose) = (handle.parts().0, &mut pose.inner);
-        let mut solve = |t| ik_chain::solve_pose(solver, pose, joints, &chain_target(t));
+        let mut solve = |t: TwoBoneTarget| ik_chain::solve_pose(solver, pose, joints, &t.into());
         target.solve(|t| Ok(solve(t)?))
     })
 }

@@ -30,6 +30,7 @@
 // mirror them, take the arguments the ABI fixes.
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+mod aim;
 mod args;
 mod batch;
 mod blend;
@@ -54,6 +55,7 @@ mod two_bone;
 mod types;
 mod version;
 
+pub use aim::*;
 pub use blend::*;
 pub use ccd::*;
 pub use clip::*;

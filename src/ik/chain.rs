@@ -162,7 +162,7 @@ pub(crate) struct ChainWork {
     /// from, and the fallback bone where the passes find coincident joints.
     pub spans: Vec<Vec3A>,
     /// Model-space chain of a pose-level solve.
-    pose_chain: Vec<Transform>,
+    pub pose_chain: Vec<Transform>,
     /// Positions of the best iterate so far.
     best_positions: Vec<Vec3A>,
     /// Output of the best iterate so far.
@@ -205,8 +205,25 @@ pub(super) const TRACKING: f32 = 0.05;
 /// target is out of reach (or beyond the limits) and the iterations' own stall rule decides.
 pub(super) const NEWTON_PROGRESS: f32 = 0.01;
 
-/// Smallest chain a solver accepts.
+/// Smallest chain FABRIK and CCD accept.
 pub(crate) const MIN_CHAIN: usize = 2;
+
+/// Checks a chain of `n` joints against a solver's range `min..=max`.
+pub(crate) fn check_count(n: usize, min: usize, max: usize) -> Result<()> {
+    if n < min {
+        return Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("a chain needs at least {min} joints, got {n}"),
+        ));
+    }
+    if n > max {
+        return Err(Error::new(
+            ErrorKind::OutOfRange,
+            format!("chain of {n} joints exceeds the solver's max_joints {max}"),
+        ));
+    }
+    Ok(())
+}
 
 impl ChainWork {
     pub fn new(max_joints: usize) -> Result<Self> {
@@ -315,22 +332,7 @@ impl ChainWork {
     }
 
     fn check_count(&self, n: usize) -> Result<()> {
-        if n < MIN_CHAIN {
-            return Err(Error::new(
-                ErrorKind::InvalidArgument,
-                format!("a chain needs at least {MIN_CHAIN} joints, got {n}"),
-            ));
-        }
-        if n > self.max_joints() {
-            return Err(Error::new(
-                ErrorKind::OutOfRange,
-                format!(
-                    "chain of {n} joints exceeds the solver's max_joints {}",
-                    self.max_joints()
-                ),
-            ));
-        }
-        Ok(())
+        check_count(n, MIN_CHAIN, self.max_joints())
     }
 
     /// Remembers the working positions as the best iterate so far (for solvers that iterate on
@@ -666,18 +668,32 @@ impl ChainWork {
     }
 }
 
-/// A chain solver that [`solve_pose`] can drive.
+/// A chain solver that [`solve_pose`], batches and the C ABI's chain exports can drive.
 pub(crate) trait ChainSolver {
-    /// The solver's buffers.
-    fn work_mut(&mut self) -> &mut ChainWork;
+    /// What a solve aims at.
+    type Target;
+    /// Fewest joints of a chain.
+    const MIN_JOINTS: usize;
+    /// Most joints of a chain.
+    fn max_joints(&self) -> usize;
+    /// Checks a chain and its target without solving (batches check every chain first).
+    fn check(&self, chain: &[Transform], target: &Self::Target) -> Result<()>;
+    /// The buffer of `max_joints` transforms a pose-level solve builds its chain in.
+    fn pose_chain(&mut self) -> &mut Vec<Transform>;
     /// Solves model-space `chain` in place; `root_parent` is the model rotation of the root's
-    /// parent, which the root joint's constraint is relative to.
+    /// parent, which the root joint's constraint is relative to (unused by aim chains).
     fn solve_chain(
         &mut self,
         chain: &mut [Transform],
         root_parent: Quat,
-        target: &ChainTarget,
+        target: &Self::Target,
     ) -> Result<IkResult>;
+}
+
+/// A chain solver with per-joint constraints in a [`ChainWork`] (FABRIK and CCD).
+pub(crate) trait ConstrainedSolver: ChainSolver {
+    /// The solver's buffers.
+    fn work_mut(&mut self) -> &mut ChainWork;
 }
 
 /// Declares what FABRIK and CCD offer alike on `$solver` (fields `settings: $settings` and
@@ -749,8 +765,23 @@ macro_rules! chain_solver {
         }
 
         impl $crate::ik::chain::ChainSolver for $solver {
-            fn work_mut(&mut self) -> &mut $crate::ik::chain::ChainWork {
-                &mut self.work
+            type Target = $crate::ChainTarget;
+            const MIN_JOINTS: usize = $crate::ik::chain::MIN_CHAIN;
+
+            fn max_joints(&self) -> usize {
+                self.work.max_joints()
+            }
+
+            fn check(
+                &self,
+                chain: &[$crate::Transform],
+                target: &$crate::ChainTarget,
+            ) -> $crate::Result<()> {
+                self.work.check(chain, target)
+            }
+
+            fn pose_chain(&mut self) -> &mut Vec<$crate::Transform> {
+                &mut self.work.pose_chain
             }
 
             fn solve_chain(
@@ -760,6 +791,12 @@ macro_rules! chain_solver {
                 target: &$crate::ChainTarget,
             ) -> $crate::Result<$crate::IkResult> {
                 self.solve(chain, root_parent, target)
+            }
+        }
+
+        impl $crate::ik::chain::ConstrainedSolver for $solver {
+            fn work_mut(&mut self) -> &mut $crate::ik::chain::ChainWork {
+                &mut self.work
             }
         }
     };
@@ -772,14 +809,14 @@ pub(crate) fn solve_pose<S: ChainSolver>(
     solver: &mut S,
     pose: &mut Pose,
     joints: &[u32],
-    target: &ChainTarget,
+    target: &S::Target,
 ) -> Result<IkResult> {
     let n = joints.len();
-    solver.work_mut().check_count(n)?;
+    check_count(n, S::MIN_JOINTS, solver.max_joints())?;
     pose.skeleton()
         .check_chain(joints.iter().map(|&j| j as usize))?;
     let parent = pose.parent_model_of(joints[0] as usize)?;
-    let mut chain = std::mem::take(&mut solver.work_mut().pose_chain);
+    let mut chain = std::mem::take(solver.pose_chain());
     let mut model = parent;
     for (slot, &j) in chain.iter_mut().zip(joints) {
         model = model.mul_transform(&pose.local().get(j as usize));
@@ -798,7 +835,7 @@ pub(crate) fn solve_pose<S: ChainSolver>(
             parent_rotation = t.rotation;
         }
     }
-    solver.work_mut().pose_chain = chain;
+    *solver.pose_chain() = chain;
     outcome
 }
 

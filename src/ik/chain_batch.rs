@@ -3,18 +3,18 @@
 
 use glam::Quat;
 
-use super::chain::{ChainSolver, ChainTarget, MIN_CHAIN};
-use super::{Ccd, Fabrik, IkResult};
+use super::chain::{ChainSolver, ChainTarget};
+use super::{AimIk, AimTarget, Ccd, Fabrik, IkResult};
 use crate::error::{Error, ErrorKind, Result};
 use crate::rotation::normalize_robust;
 use crate::transform::Transform;
 
 /// Where a chain batch keeps its chains, targets and results, in the caller's layout.
-pub(crate) trait ChainBatch {
+pub(crate) trait ChainBatch<T> {
     /// Number of chains.
     fn count(&self) -> usize;
     /// Chain `i`'s target and the model rotation of its root's parent.
-    fn target(&self, i: usize) -> (ChainTarget, Quat);
+    fn target(&self, i: usize) -> (T, Quat);
     /// Chain `i` in Sinew's layout, to be solved in place (a converting caller loads it into
     /// a buffer).
     fn chain(&mut self, i: usize) -> &mut [Transform];
@@ -28,19 +28,19 @@ pub(crate) trait ChainBatch {
 pub(crate) fn solve_batch<S: ChainSolver>(
     solver: &mut S,
     joints: usize,
-    batch: &mut impl ChainBatch,
+    batch: &mut impl ChainBatch<S::Target>,
 ) -> Result<()> {
     // The chain length is checked even for an empty batch, so a bad call fails every time.
-    let max = solver.work_mut().max_joints();
-    if !(MIN_CHAIN..=max).contains(&joints) {
-        let kind = if joints < MIN_CHAIN {
+    let (min, max) = (S::MIN_JOINTS, solver.max_joints());
+    if !(min..=max).contains(&joints) {
+        let kind = if joints < min {
             ErrorKind::InvalidArgument
         } else {
             ErrorKind::OutOfRange
         };
         return Err(Error::new(
             kind,
-            format!("chains of {joints} joints: the solver takes {MIN_CHAIN}..={max}"),
+            format!("chains of {joints} joints: the solver takes {min}..={max}"),
         ));
     }
     let at = |i: usize| move |e: Error| Error::new(e.kind(), format!("chain {i}: {}", e.message()));
@@ -48,7 +48,7 @@ pub(crate) fn solve_batch<S: ChainSolver>(
         let (target, parent) = batch.target(i);
         parent_rotation(parent).map_err(at(i))?;
         let chain = batch.chain(i);
-        solver.work_mut().check(chain, &target).map_err(at(i))?;
+        solver.check(chain, &target).map_err(at(i))?;
     }
     let mut first_failure = None;
     for i in 0..batch.count() {
@@ -98,19 +98,19 @@ fn parent_rotation(q: Quat) -> Result<Quat> {
 
 /// Chains of `joints` transforms back to back, with per-chain targets, optional root parent
 /// rotations (identity when absent) and results.
-struct SliceBatch<'a> {
+struct SliceBatch<'a, T> {
     chains: &'a mut [Transform],
     joints: usize,
     parents: Option<&'a [Quat]>,
-    targets: &'a [ChainTarget],
+    targets: &'a [T],
     results: &'a mut [IkResult],
 }
 
-impl ChainBatch for SliceBatch<'_> {
+impl<T: Copy> ChainBatch<T> for SliceBatch<'_, T> {
     fn count(&self) -> usize {
         self.targets.len()
     }
-    fn target(&self, i: usize) -> (ChainTarget, Quat) {
+    fn target(&self, i: usize) -> (T, Quat) {
         let parent = self.parents.map_or(Quat::IDENTITY, |p| p[i]);
         (self.targets[i], parent)
     }
@@ -123,13 +123,13 @@ impl ChainBatch for SliceBatch<'_> {
 }
 
 /// Checks that slice lengths describe `targets.len()` chains of `joints` joints.
-fn slice_batch<'a>(
+fn slice_batch<'a, T>(
     chains: &'a mut [Transform],
     joints: usize,
     parents: Option<&'a [Quat]>,
-    targets: &'a [ChainTarget],
+    targets: &'a [T],
     results: &'a mut [IkResult],
-) -> Result<SliceBatch<'a>> {
+) -> Result<SliceBatch<'a, T>> {
     let count = targets.len();
     let fits = joints.checked_mul(count) == Some(chains.len())
         && results.len() == count
@@ -179,3 +179,19 @@ macro_rules! chain_batch_method {
 
 chain_batch_method!(Fabrik);
 chain_batch_method!(Ccd);
+
+impl AimIk {
+    /// Solves `targets.len()` independent chains of `joints` model-space transforms stored
+    /// back to back in `chains`, each like [`AimIk::solve`], with the checks and overflow rule
+    /// of the FABRIK and CCD batches.
+    pub fn solve_batch(
+        &mut self,
+        chains: &mut [Transform],
+        joints: usize,
+        targets: &[AimTarget],
+        results: &mut [IkResult],
+    ) -> Result<()> {
+        let mut batch = slice_batch(chains, joints, None, targets, results)?;
+        solve_batch(self, joints, &mut batch)
+    }
+}

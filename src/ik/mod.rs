@@ -2,6 +2,7 @@
 //! and reports an [`IkResult`].
 
 pub mod access;
+pub mod aim;
 pub mod ccd;
 pub mod chain;
 pub(crate) mod chain_batch;
@@ -14,6 +15,7 @@ mod tree_newton;
 pub mod two_bone;
 
 pub use access::TransformAccess;
+pub use aim::{AimIk, AimIkSettings, AimJoint, AimTarget};
 pub use ccd::CcdJoint;
 pub use ccd::{Ccd, CcdSettings};
 pub use chain::ChainTarget;

@@ -22,7 +22,7 @@ pub type Replay = Result<Vec<Option<(Vec<SinewTransform>, SinewIkResult)>>, (usi
 #[derive(Clone, Copy)]
 pub struct Given {
     pub rotations: bool,
-    /// Poles (two-bone) or root parent rotations (FABRIK, CCD).
+    /// Poles (two-bone), root parent rotations (FABRIK, CCD) or up targets (aim).
     pub per_chain: bool,
     pub results: bool,
 }
@@ -85,6 +85,27 @@ pub fn chain_replay(
             let target = (&b.batch_effectors[i], rotation);
             // SAFETY: live solvers; a copy of one chain, one item per other pointer.
             unsafe { chain_solve(solver, chain, parent, target, result) }
+        },
+    )
+}
+
+/// Replays `count` aim chains of `joints` joints of `b` through `sinew_aim_ik_solve`.
+pub fn aim_replay(
+    solver: *mut SinewAimIk,
+    b: &Bufs,
+    count: usize,
+    joints: usize,
+    given: Given,
+) -> Replay {
+    replay(
+        &b.batch,
+        &b.out_results,
+        (count, joints),
+        |i, chain, result| {
+            let up = opt(given.per_chain, &b.batch_poles[i]);
+            let (c, n) = (chain.as_mut_ptr(), chain.len() as u32);
+            // SAFETY: a live solver; a copy of one chain, one item per other pointer.
+            unsafe { sinew_aim_ik_solve(solver, c, n, &b.batch_effectors[i], up, result) }
         },
     )
 }
@@ -267,6 +288,7 @@ pub fn check_batch(
 pub fn call(w: &mut World, c: &Callee, args: &[Val]) -> Outcome {
     let soa = c.func.name == "sinew_two_bone_ik_solve_batch_soa";
     let two_bone = soa || c.func.name == "sinew_two_bone_ik_solve_batch";
+    let aim = c.func.name == "sinew_aim_ik_solve_batch";
     let count = c.get(args, "chain_count").count();
     let joints = if two_bone {
         3
@@ -275,19 +297,25 @@ pub fn call(w: &mut World, c: &Callee, args: &[Val]) -> Outcome {
     };
     let per_chain = if two_bone {
         "joint_targets"
+    } else if aim {
+        "up_targets"
     } else {
         "root_parent_rotations"
     };
     let given = Given {
-        rotations: !c.get(args, "effector_rotations").is_null(),
+        rotations: !aim && !c.get(args, "effector_rotations").is_null(),
         per_chain: !c.get(args, per_chain).is_null(),
         results: !c.get(args, "out_results").is_null(),
     };
     let before = w.b;
-    // Chain lengths outside 2..=max_joints are the call's error, not a chain's.
-    let replay = (count <= B && (two_bone || (2..=N).contains(&joints))).then(|| {
+    // Chain lengths outside 2..=max_joints (aim: 1..=max_joints) are the call's error, not a
+    // chain's.
+    let min = if aim { 1 } else { 2 };
+    let replay = (count <= B && (two_bone || (min..=N).contains(&joints))).then(|| {
         if two_bone {
             two_bone_replay(w.two_bone, &before, count, given)
+        } else if aim {
+            aim_replay(w.aim, &before, count, joints, given)
         } else {
             let fabrik = c.func.name == "sinew_fabrik_solve_batch";
             chain_replay((fabrik, w.fabrik, w.ccd), &before, count, joints, given)

@@ -236,6 +236,15 @@ pub fn exports() -> Vec<(&'static str, (usize, Erased))> {
         sinew_ccd_solve / 7,
         sinew_ccd_solve_batch / 8,
         sinew_ccd_solve_pose / 7,
+        sinew_aim_ik_settings_default / 1,
+        sinew_aim_ik_create / 3,
+        sinew_aim_ik_destroy / 1,
+        sinew_aim_ik_get_settings / 2,
+        sinew_aim_ik_set_settings / 2,
+        sinew_aim_ik_set_joint / 4,
+        sinew_aim_ik_solve / 6,
+        sinew_aim_ik_solve_batch / 7,
+        sinew_aim_ik_solve_pose / 7,
         sinew_hand_ik_retargeting_settings_default / 1,
         sinew_hand_ik_retargeting_create / 2,
         sinew_hand_ik_retargeting_destroy / 1,
@@ -334,6 +343,9 @@ pub const OPTIONAL: &[(&str, &[&str])] = &[
         "sinew_ccd_solve_batch",
         &["root_parent_rotations", "effector_rotations", "out_results"],
     ),
+    ("sinew_aim_ik_solve", &["up_target", "out_result"]),
+    ("sinew_aim_ik_solve_pose", &["up_target", "out_result"]),
+    ("sinew_aim_ik_solve_batch", &["up_targets", "out_results"]),
     ("sinew_hand_ik_retargeting_apply_model", &["out_offset"]),
     ("sinew_multi_fabrik_set_constraint", &["constraint"]),
     ("sinew_multi_fabrik_solve", &["out_results"]),
@@ -389,6 +401,8 @@ pub const DEFAULTS: &[(&str, &str, f64)] = &[
     ("sinew_pose_apply_additive", "weight", 0.7),
     ("sinew_ccd_set_joint", "weight", 0.5),
     ("", "rotation_limit_degrees", 30.0),
+    ("sinew_aim_ik_set_joint", "weight", 1.5),
+    ("", "max_angle_degrees", 40.0),
     ("sinew_clip_create", "duration", 1.0),
     ("sinew_crossfade_fade_to", "duration", 0.3),
     ("", "time", 0.3),
@@ -427,6 +441,7 @@ pub fn is_handle(ty: &str) -> bool {
             | "SinewTwoBoneIk"
             | "SinewFabrik"
             | "SinewCcd"
+            | "SinewAimIk"
             | "SinewHandIkRetargeting"
             | "SinewMultiFabrik"
             | "SinewClip"
@@ -453,6 +468,7 @@ fn handle(w: &World, export: &str, param: &str, ty: &str) -> *mut c_void {
         "SinewTwoBoneIk" => w.two_bone.cast(),
         "SinewFabrik" => w.fabrik.cast(),
         "SinewCcd" => w.ccd.cast(),
+        "SinewAimIk" => w.aim.cast(),
         "SinewHandIkRetargeting" => w.hand.cast(),
         "SinewMultiFabrik" => w.multi.cast(),
         "SinewClip" => w.clip.cast(),
@@ -594,6 +610,8 @@ impl Callee {
                 "SinewFabrik" => sinew_fabrik_destroy(h as _),
                 "SinewCcd" if max_joints(args) >= N => adopt(&mut w.ccd, h, sinew_ccd_destroy),
                 "SinewCcd" => sinew_ccd_destroy(h as _),
+                "SinewAimIk" if max_joints(args) >= N => adopt(&mut w.aim, h, sinew_aim_ik_destroy),
+                "SinewAimIk" => sinew_aim_ik_destroy(h as _),
                 "SinewHandIkRetargeting" => {
                     adopt(&mut w.hand, h, sinew_hand_ik_retargeting_destroy)
                 }

@@ -3,6 +3,7 @@
 //! geometry, aliasing, state, and the boundary values that must be accepted.
 
 mod additive;
+mod aim;
 mod batch;
 mod blend;
 mod chains;
@@ -31,16 +32,15 @@ fn pose_cases(t: &mut Table, export: &'static str) {
 }
 
 /// [`pose_cases`], and degenerate geometry a pose-level solve must solve: a zero-length bone,
-/// the effector at the chain's first joint `root`.
-fn pose_solve_cases(t: &mut Table, export: &'static str, root: u32) {
+/// the effector (parameter `target`) at the chain's first joint `root`.
+fn pose_solve_cases(t: &mut Table, export: &'static str, target: &str, root: u32) {
     pose_cases(t, export);
     let zero_bone = |w: &mut World| pose_translation(w, 3, v(0.0, 0.0, 0.0));
     t.at(export, "pose", Degenerate)
         .world("zero-length bone in the pose", zero_bone, OK);
     let at_root = move |w: &mut World| w.b.pose_effector = pose_position(w, root);
     let what = "effector at the chain's first joint";
-    t.at(export, "effector_position", Degenerate)
-        .world(what, at_root, OK);
+    t.at(export, target, Degenerate).world(what, at_root, OK);
 }
 
 pub fn all(t: &mut Table) {
@@ -51,6 +51,7 @@ pub fn all(t: &mut Table) {
     constraints::cases(t);
     two_bone::cases(t);
     chains::cases(t);
+    aim::cases(t);
     batch::cases(t);
     hand::cases(t);
     multi_fabrik::cases(t);

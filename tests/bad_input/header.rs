@@ -256,6 +256,9 @@ pub enum Dom {
     KeyTime(usize),
     /// Frames per second (of 2 frames): positive; a denormal rate lasts past f32 seconds.
     FrameRate,
+    /// A component of an aim setting's axis that, huge, turns it onto the other axis (`aim_axis.y`
+    /// onto up +Y, `up_axis.x` onto aim +X): rejected as parallel axes.
+    Parallel,
 }
 
 impl Dom {
@@ -266,7 +269,7 @@ impl Dom {
             Class::Huge => match self {
                 Free => vec![St::Ok, St::NumericOverflow],
                 Rot | Pos | AtLeast1 | FrameRate => vec![St::Ok],
-                Unit | Angle => vec![St::InvalidArgument],
+                Unit | Angle | Parallel => vec![St::InvalidArgument],
                 // Outside [0, duration]: the library reports OUT_OF_RANGE.
                 KeyTime(_) => vec![St::OutOfRange],
             },
@@ -291,8 +294,9 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
     Some(match path {
         "t" | "value" => Unit,
         "weight" if export == "sinew_pose_apply_additive" => Free,
+        "weight" if export == "sinew_aim_ik_set_joint" => Pos,
         "weight" => Unit,
-        "rotation_limit_degrees" => Angle,
+        "rotation_limit_degrees" | "max_angle_degrees" => Angle,
         "threshold" | "duration" | "time" | "dt" => Pos,
         "times" => KeyTime(0),
         "frame_rate" => FrameRate,
@@ -303,7 +307,12 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
         _ if has("settings") => match last {
             "weight" | "soften" | "pole_weight" | "hand_fk_weight" => Unit,
             "x" | "y" | "z" if has("per_axis_alpha") => Unit,
-            "start_stretch_ratio" | "precision" => Pos,
+            "start_stretch_ratio" | "precision" | "tolerance" => Pos,
+            "max_angle_degrees" => Angle,
+            "y" if has("aim_axis") => Parallel,
+            "x" if has("up_axis") => Parallel,
+            "x" | "y" | "z" if has("aim_axis") || has("up_axis") => Rot,
+            "x" | "y" | "z" if has("aim_offset") => Free,
             "max_stretch_scale" => AtLeast1,
             _ => return None,
         },
@@ -332,6 +341,10 @@ pub fn domain(export: &str, path: &str) -> Option<Dom> {
             || has("joint_target")
             || has("effector_positions")
             || has("joint_targets")
+            || has("target_position")
+            || has("up_target")
+            || has("target_positions")
+            || has("up_targets")
             || has("values")
             || has("in_tangents")
             || has("out_tangents") =>

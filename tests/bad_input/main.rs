@@ -267,6 +267,17 @@ fn every_export_rejects_bad_input_and_leaves_outputs_untouched() {
         ("sinew_two_bone_ik_solve_batch_soa", Align),
         ("sinew_fabrik_solve_batch", Align),
         ("sinew_ccd_solve_batch", Align),
+        ("sinew_aim_ik_solve", Degenerate),
+        ("sinew_aim_ik_solve_pose", Degenerate),
+        ("sinew_aim_ik_solve_pose", Range),
+        ("sinew_aim_ik_set_joint", Range),
+        ("sinew_aim_ik_create", Count),
+        ("sinew_aim_ik_solve", Count),
+        ("sinew_aim_ik_solve_pose", Count),
+        ("sinew_aim_ik_solve_batch", Degenerate),
+        ("sinew_aim_ik_solve_batch", Count),
+        ("sinew_aim_ik_solve_batch", Overflow),
+        ("sinew_aim_ik_solve_batch", Align),
         ("sinew_multi_fabrik_solve", Degenerate),
         ("sinew_multi_fabrik_solve_pose", Degenerate),
         ("sinew_multi_fabrik_solve", Range),
@@ -373,7 +384,7 @@ fn every_export_rejects_bad_input_and_leaves_outputs_untouched() {
 fn the_checks_catch_every_kind_of_change() {
     let mut reference = Probe::default();
     probe_world(&mut World::new(), &mut reference);
-    let sabotage: [(&str, WorldEdit); 8] = [
+    let sabotage: [(&str, WorldEdit); 9] = [
         ("a pose", |w| unsafe {
             sinew_pose_reset(w.pose_a);
         }),
@@ -385,6 +396,9 @@ fn the_checks_catch_every_kind_of_change() {
         }),
         ("CCD per-joint tuning", |w| unsafe {
             sinew_ccd_set_joint(w.ccd, 1, 9.0, 0.8);
+        }),
+        ("aim per-joint tuning", |w| unsafe {
+            sinew_aim_ik_set_joint(w.aim, 1, 2.0, 19.0);
         }),
         ("a FABRIK constraint", |w| unsafe {
             sinew_fabrik_set_constraint(w.fabrik, 1, null());

@@ -270,6 +270,22 @@ pub fn probe_world(w: &mut World, p: &mut Probe) {
             }
         }
 
+        let aim = (w.aim.cast_const(), fresh.out_aim);
+        p.settings("aim", sinew_aim_ik_get_settings, aim);
+        for (k, (target, up)) in [
+            (fresh.chain_effector, null()),
+            (v(-5.0, 0.5, 0.2), &fresh.pole as *const SinewVec3),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut chain = fresh.chain;
+            let mut result = fresh.out_result;
+            let c = chain.as_mut_ptr();
+            let s = sinew_aim_ik_solve(w.aim, c, N as u32, target, *up, &mut result);
+            p.solve(("aim", k), s, &chain, &result);
+        }
+
         let hand = (w.hand.cast_const(), fresh.out_hand);
         p.settings("hand", sinew_hand_ik_retargeting_get_settings, hand);
         let mut model = fresh.model;

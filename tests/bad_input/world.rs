@@ -198,6 +198,7 @@ pub struct Bufs {
     pub two: SinewTwoBoneIkSettings,
     pub fabrik: SinewFabrikSettings,
     pub ccd: SinewCcdSettings,
+    pub aim: SinewAimIkSettings,
     pub hand: SinewHandIkRetargetingSettings,
     pub multi: SinewMultiFabrikSettings,
     /// Multi-effector FABRIK: effector joints (both hands of the world's skeleton and its
@@ -218,6 +219,7 @@ pub struct Bufs {
     pub out_two: SinewTwoBoneIkSettings,
     pub out_fabrik: SinewFabrikSettings,
     pub out_ccd: SinewCcdSettings,
+    pub out_aim: SinewAimIkSettings,
     pub out_hand: SinewHandIkRetargetingSettings,
     pub out_multi: SinewMultiFabrikSettings,
     pub out_constraint: SinewJointConstraint,
@@ -259,19 +261,22 @@ impl Bufs {
         let mut two = std::mem::MaybeUninit::uninit();
         let mut fabrik = std::mem::MaybeUninit::uninit();
         let mut ccd = std::mem::MaybeUninit::uninit();
+        let mut aim = std::mem::MaybeUninit::uninit();
         let mut hand = std::mem::MaybeUninit::uninit();
         let mut multi = std::mem::MaybeUninit::uninit();
         // SAFETY: each default function fills its struct completely.
-        let (mut two, mut fabrik, mut ccd, hand, mut multi) = unsafe {
+        let (mut two, mut fabrik, mut ccd, mut aim, hand, mut multi) = unsafe {
             sinew_two_bone_ik_settings_default(two.as_mut_ptr());
             sinew_fabrik_settings_default(fabrik.as_mut_ptr());
             sinew_ccd_settings_default(ccd.as_mut_ptr());
+            sinew_aim_ik_settings_default(aim.as_mut_ptr());
             sinew_hand_ik_retargeting_settings_default(hand.as_mut_ptr());
             sinew_multi_fabrik_settings_default(multi.as_mut_ptr());
             (
                 two.assume_init(),
                 fabrik.assume_init(),
                 ccd.assume_init(),
+                aim.assume_init(),
                 hand.assume_init(),
                 multi.assume_init(),
             )
@@ -281,6 +286,10 @@ impl Bufs {
         // A small budget keeps re-solving (probing) cheap in debug builds.
         fabrik.max_iterations = 4;
         ccd.max_iterations = 4;
+        // An offset origin off the axis and a clamp, so every field takes part in a solve.
+        aim.aim_offset = v(0.1, 0.05, 0.0);
+        aim.max_angle_degrees = 120.0;
+        aim.max_iterations = 6;
         multi.max_iterations = 4;
         let mut model = [SENT_T; J + 1];
         for (i, t) in model.iter_mut().enumerate() {
@@ -413,6 +422,7 @@ impl Bufs {
             two,
             fabrik,
             ccd,
+            aim,
             hand,
             multi,
             effectors: [4, 6, 7, 0],
@@ -455,6 +465,16 @@ impl Bufs {
                 fix_root: SENT_U,
                 stop_when_stalled: SENT_U,
                 end_rotation: SENT_U as i32,
+            },
+            out_aim: SinewAimIkSettings {
+                aim_axis: SENT_T.translation,
+                up_axis: SENT_T.translation,
+                aim_offset: SENT_T.translation,
+                up_is_position: SENT_U,
+                weight: SENT_F,
+                max_angle_degrees: SENT_F,
+                tolerance: SENT_F,
+                max_iterations: SENT_U,
             },
             out_hand: SinewHandIkRetargetingSettings {
                 hand_fk_weight: SENT_F,
@@ -536,6 +556,7 @@ impl Bufs {
         p.push("q_out", Raw, words(&self.q_out));
         p.push("two", Raw, words(&self.two));
         p.push("fabrik", Raw, words(&self.fabrik));
+        p.push("aim", Raw, words(&self.aim));
         p.push("ccd", Raw, words(&self.ccd));
         p.push("hand", Raw, words(&self.hand));
         p.push("multi", Raw, words(&self.multi));
@@ -562,6 +583,7 @@ impl Bufs {
         p.push("out_f32", Floats, words(&self.out_f32));
         p.push("out_two", Raw, words(&self.out_two));
         p.push("out_fabrik", Raw, words(&self.out_fabrik));
+        p.push("out_aim", Raw, words(&self.out_aim));
         p.push("out_ccd", Raw, words(&self.out_ccd));
         p.push("out_hand", Raw, words(&self.out_hand));
         p.push("out_multi", Raw, words(&self.out_multi));
@@ -700,6 +722,20 @@ impl Floats for SinewJointConstraint {
     }
 }
 
+impl Floats for SinewAimIkSettings {
+    fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
+        match split(path) {
+            ("aim_axis", rest) => self.aim_axis.float_mut(rest),
+            ("up_axis", rest) => self.up_axis.float_mut(rest),
+            ("aim_offset", rest) => self.aim_offset.float_mut(rest),
+            ("weight", "") => Some(&mut self.weight),
+            ("max_angle_degrees", "") => Some(&mut self.max_angle_degrees),
+            ("tolerance", "") => Some(&mut self.tolerance),
+            _ => None,
+        }
+    }
+}
+
 impl Floats for SinewEffectorTarget {
     fn float_mut(&mut self, path: &str) -> Option<&mut f32> {
         match split(path) {
@@ -761,24 +797,29 @@ pub fn slot<'a>(b: &'a mut Bufs, export: &str, param: &str) -> Option<Box<dyn Bu
         }
         "effector_positions" => all(&mut b.batch_effectors),
         "effector_rotations" => all(&mut b.batch_rotations),
-        "joint_targets" => all(&mut b.batch_poles),
+        "joint_targets" | "up_targets" => all(&mut b.batch_poles),
+        "target_positions" => all(&mut b.batch_effectors),
         "root_parent_rotations" => all(&mut b.batch_parents),
         "chain" => all(&mut b.chain[..N]),
         "effector_position" if export == "sinew_two_bone_ik_solve" => one(&mut b.effector),
-        "effector_position" if export.ends_with("_solve_pose") => one(&mut b.pose_effector),
-        "effector_position" => one(&mut b.chain_effector),
+        "effector_position" | "target_position" if export.ends_with("_solve_pose") => {
+            one(&mut b.pose_effector)
+        }
+        "effector_position" | "target_position" => one(&mut b.chain_effector),
         "effector_rotation" => one(&mut b.effector_rotation),
-        "joint_target" => one(&mut b.pole),
+        "joint_target" | "up_target" => one(&mut b.pole),
         "root_parent_rotation" => one(&mut b.root_parent),
         "settings" | "out_settings" | "out" => match (param, solver) {
             ("settings", "two") => one(&mut b.two),
             ("settings", "fabrik") => one(&mut b.fabrik),
             ("settings", "ccd") => one(&mut b.ccd),
+            ("settings", "aim") => one(&mut b.aim),
             ("settings", "hand") => one(&mut b.hand),
             ("settings", "multi") => one(&mut b.multi),
             (_, "two") => one(&mut b.out_two),
             (_, "fabrik") => one(&mut b.out_fabrik),
             (_, "ccd") => one(&mut b.out_ccd),
+            (_, "aim") => one(&mut b.out_aim),
             (_, "hand") => one(&mut b.out_hand),
             (_, "multi") => one(&mut b.out_multi),
             (_, "joint") => one(&mut b.out_constraint),
@@ -865,6 +906,7 @@ pub struct World {
     pub two_bone: *mut SinewTwoBoneIk,
     pub fabrik: *mut SinewFabrik,
     pub ccd: *mut SinewCcd,
+    pub aim: *mut SinewAimIk,
     pub hand: *mut SinewHandIkRetargeting,
     pub multi: *mut SinewMultiFabrik,
     /// Editable (no controller holds it).
@@ -912,6 +954,7 @@ impl World {
             two_bone: null_mut(),
             fabrik: null_mut(),
             ccd: null_mut(),
+            aim: null_mut(),
             hand: null_mut(),
             multi: null_mut(),
             clip: null_mut(),
@@ -997,6 +1040,9 @@ impl World {
             ok(sinew_ccd_set_constraint(w.ccd, 2, &cone()));
             // Binding in the probe solves, so a change of per-joint tuning shows.
             ok(sinew_ccd_set_joint(w.ccd, 1, 8.0, 0.8));
+            ok(sinew_aim_ik_create(&b.aim, N as u32, &mut w.aim));
+            // Binding in the probe solves, so a change of per-joint tuning shows.
+            ok(sinew_aim_ik_set_joint(w.aim, 1, 2.0, 20.0));
             let mut hand = b.hand;
             hand.hand_fk_weight = 0.3;
             ok(sinew_hand_ik_retargeting_create(&hand, &mut w.hand));
@@ -1121,6 +1167,7 @@ impl Drop for World {
             sinew_hand_ik_retargeting_destroy(self.hand);
             sinew_multi_fabrik_destroy(self.multi);
             sinew_ccd_destroy(self.ccd);
+            sinew_aim_ik_destroy(self.aim);
             sinew_fabrik_destroy(self.fabrik);
             sinew_two_bone_ik_destroy(self.two_bone);
             sinew_joint_mask_destroy(self.mask);

@@ -594,6 +594,62 @@ static void test_fabrik_copy_rotation()
     CHECK(angle_between(rel_in, rel_out) < 1e-5, "tip keeps its local rotation");
 }
 
+static void test_aim_node()
+{
+    section("Sinew Aim node");
+    // A Z-up spine of four bones (root 100 cm up), looking along X at rest.
+    std::vector<DTransform> in(4);
+    for (uint32_t i = 0; i < 4; ++i) {
+        in[i].translation = v(0.0, 0.0, 100.0 + 20.0 * i);
+        in[i].rotation = DQuat{0.0, 0.0, 0.0, 1.0};
+        in[i].scale = v(1.0, 1.0, 1.0);
+    }
+    const uint32_t n = 4;
+    std::vector<SinewTransform> scratch(n);
+    std::vector<DTransform> out(n);
+    AimNodeParams p;
+    p.aim_offset = v(10.0, 0.0, 8.0);  // eyes, ahead of and above the head bone
+    const SinewAimIkSettings s = aim_settings(p);
+    CHECK(s.up_axis.z == 1.0f && s.aim_axis.x == 1.0f, "Unreal's LookAt axes: aim X, up Z");
+    AimInstance aim;
+    CHECK_OK(aim.prepare(s, n));
+    const float weights[] = {1.0f, 1.0f, 2.0f};
+    const float limits[] = {20.0f};
+    CHECK_OK(apply_aim_joints(aim.get(), n, weights, 3, limits, 1));
+    const DVec3 target = v(150.0, 200.0, 220.0);
+    const DVec3 up = v(0.0, 0.0, 1.0);
+    SinewIkResult result{};
+    CHECK_OK(solve_aim(aim.get(), in.data(), n, target, &up, false, scratch.data(), out.data(), &result));
+    CHECK(result.reached == 1 && result.error <= 1e-3f, "aims at the target (residual %g rad)", result.error);
+    const DQuat root_turn = conjugate(in[0].rotation) * out[0].rotation;
+    CHECK(angle_between(root_turn, in[0].rotation) * 180.0 / 3.14159265358979323846 <= 20.0 + 1e-3,
+          "the root's 20-degree limit holds");
+    // The same solve through the direct C call, in floats rebased on the root, is the same.
+    SinewAimIk* direct = nullptr;
+    CHECK_OK(sinew_aim_ik_create(&s, n, &direct));
+    CHECK_OK(apply_aim_joints(direct, n, weights, 3, limits, 1));
+    std::vector<SinewTransform> c(n);
+    const ChainFrame frame(in[0].translation);
+    for (uint32_t i = 0; i < n; ++i) c[i] = frame.to_sinew_transform(in[i]);
+    const SinewVec3 goal = frame.point_to_sinew(target);
+    const SinewVec3 cup = to_sinew(up);
+    SinewIkResult c_result{};
+    CHECK_OK(sinew_aim_ik_solve(direct, c.data(), n, &goal, &cup, &c_result));
+    CHECK(std::memcmp(&c_result, &result, sizeof result) == 0, "node solve equals the direct call");
+    sinew_aim_ik_destroy(direct);
+    // Properties out of range are clamped; a zero aim axis is the library's error.
+    AimNodeParams bad;
+    bad.max_angle_degrees = 400.0f;
+    bad.tolerance = -1.0f;
+    bad.max_iterations = 0;
+    const SinewAimIkSettings clamped = aim_settings(bad);
+    CHECK(clamped.max_angle_degrees == 180.0f && clamped.tolerance == 1e-4f && clamped.max_iterations == 1,
+          "clamped settings");
+    bad.aim_axis = v(0.0, 0.0, 0.0);
+    AimInstance broken;
+    CHECK(broken.prepare(aim_settings(bad), n) == SINEW_STATUS_INVALID_ARGUMENT, "zero aim axis rejected");
+}
+
 // ============================================================================== multi-effector FABRIK
 
 /* An upper body in compact-pose order (Z up, cm), 1e5 cm from the origin: 0 pelvis, 1 spine,
@@ -1053,6 +1109,7 @@ int main()
     test_centimetre_tolerances();
     test_ccd_limits_hold();
     test_fabrik_copy_rotation();
+    test_aim_node();
     test_multi_fabrik_mapping();
     test_collect_tree();
     test_multi_fabrik_solve();

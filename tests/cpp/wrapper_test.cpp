@@ -72,6 +72,7 @@ static_assert(handle_traits<sinew::Skeleton, SinewSkeleton>(), "Skeleton");
 static_assert(handle_traits<sinew::Pose, SinewPose>(), "Pose");
 static_assert(handle_traits<sinew::TwoBoneIk, SinewTwoBoneIk>(), "TwoBoneIk");
 static_assert(handle_traits<sinew::Fabrik, SinewFabrik>(), "Fabrik");
+static_assert(handle_traits<sinew::AimIk, SinewAimIk>(), "AimIk");
 static_assert(handle_traits<sinew::MultiFabrik, SinewMultiFabrik>(), "MultiFabrik");
 static_assert(handle_traits<sinew::Ccd, SinewCcd>(), "Ccd");
 static_assert(handle_traits<sinew::HandIkRetargeting, SinewHandIkRetargeting>(), "Hand");
@@ -117,6 +118,7 @@ static void test_value_types() {
   // Settings start from the native defaults, bit for bit.
   CHECK(same_bits(sinew::TwoBoneIkSettings{}, c_default(sinew_two_bone_ik_settings_default)));
   CHECK(same_bits(sinew::FabrikSettings{}, c_default(sinew_fabrik_settings_default)));
+  CHECK(same_bits(sinew::AimIkSettings{}, c_default(sinew_aim_ik_settings_default)));
   CHECK(same_bits(sinew::CcdSettings{}, c_default(sinew_ccd_settings_default)));
   CHECK(same_bits(sinew::HandIkRetargetingSettings{},
                   c_default(sinew_hand_ik_retargeting_settings_default)));
@@ -645,6 +647,83 @@ static void set_settings_both(Solver& solver, CSolver* c_solver,
   CHECK_OK(solver.set_settings(settings));
   CHECK(c_set(c_solver, &settings) == SINEW_STATUS_OK);
   CHECK(same_bits(MUST(solver.settings()), static_cast<const CSettings&>(settings)));
+}
+
+// Aim chains: the wrapper's solves equal the C calls bit for bit (and the C calls equal the Rust
+// core: tests/ffi_miri), with the optional up target as std::optional and batches as spans.
+static void test_aim() {
+  g_section = "aim";
+  const std::vector<sinew::Transform> animated = animated_pose();
+  TwinRig rig(&animated);
+  sinew::AimIkSettings settings;
+  CHECK(settings.aim_axis.x == 1.0f && settings.up_axis.y == 1.0f);
+  settings.aim_offset = sinew::Vec3{0.1f, 0.05f, 0.0f};
+  settings.max_angle_degrees = 120.0f;
+  sinew::AimIk aim = MUST(sinew::AimIk::create(settings, 6));
+  SinewAimIk* ca = nullptr;
+  CHECK(sinew_aim_ik_create(&settings, 6, &ca) == SINEW_STATUS_OK);
+  CHECK_OK(aim.set_joint(1, 2.0f, 25.0f));
+  CHECK(sinew_aim_ik_set_joint(ca, 1, 2.0f, 25.0f) == SINEW_STATUS_OK);
+  settings.weight = 0.8f;
+  set_settings_both(aim, ca, sinew_aim_ik_set_settings, settings);
+
+  const std::vector<sinew::Transform> input = chain_model(rig.pose);
+  const sinew::Vec3 targets[] = {{-0.5f, 1.1f, 0.3f}, {3.0f, 1.0f, 0.0f}, {-3.0f, 1.4f, -0.1f}};
+  const sinew::Vec3 up{0.0f, 1.0f, 0.2f};
+  for (const sinew::Vec3& target : targets) {
+    for (int with_up = 0; with_up < 2; ++with_up) {
+      std::vector<sinew::Transform> chain = input;
+      std::vector<sinew::Transform> c_chain = input;
+      std::optional<sinew::Vec3> u;
+      if (with_up) u = up;
+      const sinew::IkResult r = MUST(aim.solve(chain, target, u));
+      const SinewVec3 t = target;
+      const SinewVec3 cu = up;
+      SinewIkResult cr{};
+      CHECK(sinew_aim_ik_solve(ca, c_ptr(c_chain), static_cast<uint32_t>(c_chain.size()), &t,
+                               with_up ? &cu : nullptr, &cr) == SINEW_STATUS_OK);
+      CHECK(same_bits(chain, c_chain));
+      CHECK(same_bits(r.to_c(), cr));
+      CHECK(std::isfinite(r.error));
+    }
+  }
+  // A batch of three chains equals three single solves.
+  std::vector<sinew::Transform> chains;
+  for (int i = 0; i < 3; ++i) chains.insert(chains.end(), input.begin(), input.end());
+  std::vector<sinew::IkResult> results(3);
+  CHECK_OK(aim.solve_batch(chains, input.size(), targets, {}, results));
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::vector<sinew::Transform> single = input;
+    const sinew::IkResult r = MUST(aim.solve(single, targets[i]));
+    CHECK(same_bits(std::vector<sinew::Transform>(chains.begin() + i * input.size(),
+                                                  chains.begin() + (i + 1) * input.size()),
+                    single));
+    CHECK(same_bits(r.to_c(), results[i].to_c()));
+  }
+  EXPECT_WRAPPER_ERROR(aim.solve_batch(chains, input.size(), targets, {}, {results.data(), 2}),
+                       sinew::Status::size_mismatch);
+
+  const sinew::Vec3 target{-0.45f, 1.2f, 0.35f};
+  const sinew::IkResult pose_result = MUST(aim.solve_pose(rig.pose, kChain, target));
+  const SinewVec3 c_target = target;
+  SinewIkResult c_pose_result;
+  CHECK(sinew_aim_ik_solve_pose(ca, rig.cp, kChain.data(), u32(kChain.size()), &c_target, nullptr,
+                                &c_pose_result) == SINEW_STATUS_OK);
+  rig.check_solved(pose_result.to_c(), c_pose_result, animated);
+
+  // Errors.
+  std::vector<sinew::Transform> too_long(7);
+  EXPECT_NATIVE_ERROR(aim.solve(too_long, target),
+                      sinew_aim_ik_solve(ca, c_ptr(too_long), 7, &c_target, nullptr, nullptr),
+                      sinew::Status::out_of_range);
+  EXPECT_NATIVE_ERROR(aim.set_joint(1, -1.0f, 10.0f), sinew_aim_ik_set_joint(ca, 1, -1.0f, 10.0f),
+                      sinew::Status::invalid_argument);
+  sinew::AimIkSettings bad = settings;
+  bad.aim_axis = sinew::Vec3{0.0f, 0.0f, 0.0f};
+  SinewAimIk* none = nullptr;
+  EXPECT_NATIVE_ERROR(sinew::AimIk::create(bad, 6), sinew_aim_ik_create(&bad, 6, &none),
+                      sinew::Status::invalid_argument);
+  sinew_aim_ik_destroy(ca);
 }
 
 static void test_fabrik() {
@@ -1991,6 +2070,7 @@ int main() {
   test_fabrik();
   test_multi_fabrik();
   test_ccd();
+  test_aim();
   test_batches();
   test_hand_ik();
   test_masks();

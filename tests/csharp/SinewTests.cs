@@ -54,6 +54,7 @@ static unsafe class SinewTests
         Run("skeleton and pose", () => Compare("REST_MODEL"));
         Run("two-bone IK", () => Compare("TWOBONE", "TWOBONE_RESULT", "TWOBONE_STRETCH", "TWOBONE_STRETCH_RESULT", "TWOBONE_POSE", "TWOBONE_POSE_RESULT"));
         Run("FABRIK and CCD", () => Compare("FABRIK", "FABRIK_RESULT", "CCD", "CCD_RESULT"));
+        Run("aim chains", () => Compare("AIM", "AIM_RESULT"));
         Run("blends, layers and additive", () => Compare("BLEND", "BLEND_MODEL", "LAYERS", "ADDITIVE"));
         Run("clips and crossfade", () => Compare("CLIP", "CLIP_WRAP", "FRAMES", "FRAMES_WRAP", "CROSSFADE", "CROSSFADE_WEIGHTS", "CROSSFADE_TIMES", "CROSSFADE_INERTIAL", "CROSSFADE_HELD", "CROSSFADE_HELD_TIMES"));
         Run("hand IK retargeting", () => Compare("HAND_OFFSET", "HAND_MODEL"));
@@ -431,6 +432,27 @@ static unsafe class SinewTests
             chain = StraightChain(5);
             r["CCD_RESULT"] = F(kit.Ccd.Solve(chain, ChainGoal));
             r["CCD"] = F(chain);
+            AimIkSettings aimSettings = AimIkSettings.Default;
+            aimSettings.AimOffset = new Vec3(0.05f, 0.1f, 0f);
+            using (AimIk aim = new AimIk(8, aimSettings))
+            {
+                aim.SetJoint(1, 2f, 20f);
+                chain = StraightChain(5);
+                r["AIM_RESULT"] = F(aim.Solve(chain, new Vec3(-0.5f, 1.6f, 0.4f), new Vec3(0f, 0f, 1f)));
+                r["AIM"] = F(chain);
+                // A batch of two equals the single solve, and the pose entry runs.
+                Transform[] chains = new Transform[10];
+                Array.Copy(StraightChain(5), 0, chains, 0, 5);
+                Array.Copy(StraightChain(5), 0, chains, 5, 5);
+                Vec3[] targets = { new Vec3(-0.5f, 1.6f, 0.4f), new Vec3(-0.5f, 1.6f, 0.4f) };
+                Vec3[] ups = { new Vec3(0f, 0f, 1f), new Vec3(0f, 0f, 1f) };
+                IkResult[] results = new IkResult[2];
+                aim.SolveBatch(chains, 5, targets, ups, results);
+                Transform[] second = new Transform[5];
+                Array.Copy(chains, 5, second, 0, 5);
+                Check(SameBits(F(second), r["AIM"]) && SameBits(F(results[1]), r["AIM_RESULT"]), "aim batch equals the single solve");
+                ThrowsSinew("an aim chain longer than the solver", Status.OutOfRange, () => aim.Solve(StraightChain(9), ChainGoal));
+            }
 
             b.SetLocal(PoseB(skeleton.GetRestPose()));
             Blending.Blend(a, b, 0.3f, output, mask);
@@ -653,6 +675,20 @@ static unsafe class SinewTests
         }
         NativeMethods.sinew_fabrik_destroy(fabrik);
         NativeMethods.sinew_ccd_destroy(ccd);
+
+        SinewAimIkSettings aimSettings;
+        NativeMethods.sinew_aim_ik_settings_default(&aimSettings);
+        aimSettings.aim_offset = new Vec3(0.05f, 0.1f, 0f);
+        SinewAimIk* aim = null;
+        Ok(NativeMethods.sinew_aim_ik_create(&aimSettings, 8, &aim), "aim_ik_create");
+        Ok(NativeMethods.sinew_aim_ik_set_joint(aim, 1, 2f, 20f), "aim_ik_set_joint");
+        chain = ToRaw(StraightChain(5));
+        target = new Vec3(-0.5f, 1.6f, 0.4f);
+        SinewVec3 up = new Vec3(0f, 0f, 1f);
+        fixed (SinewTransform* c = chain) Ok(NativeMethods.sinew_aim_ik_solve(aim, c, 5, &target, &up, &result), "aim_ik_solve");
+        r["AIM"] = RawChain(chain);
+        r["AIM_RESULT"] = F(result);
+        NativeMethods.sinew_aim_ik_destroy(aim);
 
         SinewTransform[] bLocal = ToRaw(PoseB(Rest()));
         fixed (SinewTransform* l = bLocal) Ok(NativeMethods.sinew_pose_set_local(b, l, 6), "set_local");

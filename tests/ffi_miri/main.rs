@@ -100,6 +100,8 @@ settings_exports! {
         sinew_fabrik_get_settings, sinew_fabrik_set_settings)
     CCD: SinewCcd, SinewCcdSettings = (sinew_ccd_settings_default,
         sinew_ccd_get_settings, sinew_ccd_set_settings)
+    AIM: SinewAimIk, SinewAimIkSettings = (sinew_aim_ik_settings_default,
+        sinew_aim_ik_get_settings, sinew_aim_ik_set_settings)
     MULTI: SinewMultiFabrik, SinewMultiFabrikSettings = (sinew_multi_fabrik_settings_default,
         sinew_multi_fabrik_get_settings, sinew_multi_fabrik_set_settings)
     HAND: SinewHandIkRetargeting, SinewHandIkRetargetingSettings = (

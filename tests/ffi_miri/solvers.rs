@@ -1,4 +1,4 @@
-//! The solvers: two-bone IK, FABRIK and CCD (settings, constraints, per-joint tuning, single and
+//! The solvers: two-bone IK, FABRIK, CCD and aim chains (settings, constraints, per-joint tuning, single and
 //! pose solves), hand IK retargeting, and constraints applied to a pose.
 
 use std::ptr::{null, null_mut};
@@ -370,6 +370,130 @@ fn constraints_apply_to_a_pose_all_or_nothing() {
         ok(sinew_pose_apply_constraints(p, null(), null(), 0));
         sinew_pose_destroy(p);
         sinew_skeleton_destroy(skel);
+    }
+}
+
+#[test]
+fn aim_round_trip_batch_pose_and_errors() {
+    // SAFETY: as in two_bone_ik_round_trip_and_errors.
+    unsafe {
+        let create = |s: &_, out: &mut _| sinew_aim_ik_create(s, 4, out);
+        let bad: [BadSettings<SinewAimIkSettings>; 2] = [
+            (
+                |s| s.aim_axis = v3(0.0, 0.0, 0.0),
+                SinewStatus::InvalidArgument,
+                "aim_axis",
+            ),
+            (
+                |s| s.up_is_position = 2,
+                SinewStatus::InvalidArgument,
+                "up_is_position",
+            ),
+        ];
+        let change = |s: &mut SinewAimIkSettings| s.aim_offset = v3(0.05, 0.1, 0.0);
+        let (aim, defaults) = settings_round_trip(AIM, create, change, &bad);
+        assert_eq!(defaults.aim_axis, v3(1.0, 0.0, 0.0));
+        ok(sinew_aim_ik_set_joint(aim, 1, 2.0, 30.0));
+        let s = sinew_aim_ik_set_joint(aim, 1, -1.0, 30.0);
+        fails(s, SinewStatus::InvalidArgument, "weight");
+        let s = sinew_aim_ik_set_joint(aim, 4, 1.0, 30.0);
+        fails(s, SinewStatus::OutOfRange, "4");
+
+        // The C solve equals the Rust core's, bit for bit.
+        let mut core = sinew::AimIk::new(
+            sinew::AimIkSettings {
+                aim_offset: sinew::Vec3::new(0.05, 0.1, 0.0),
+                ..Default::default()
+            },
+            4,
+        )
+        .unwrap();
+        let tuning = sinew::AimJoint {
+            weight: 2.0,
+            max_angle_degrees: 30.0,
+        };
+        core.set_joint(1, tuning).unwrap();
+        let goal = v3(0.3, 1.5, 0.8);
+        let up = v3(0.0, 1.0, 0.0);
+        let mut chain = straight_chain();
+        let mut result = SinewIkResult::default();
+        ok(sinew_aim_ik_solve(
+            aim,
+            chain.as_mut_ptr(),
+            4,
+            &goal,
+            &up,
+            &mut result,
+        ));
+        let mut rust: Vec<sinew::Transform> = straight_chain().iter().map(|&t| t.into()).collect();
+        let target = sinew::AimTarget::at(goal.into()).with_up(up.into());
+        let expected = core.solve(&mut rust, &target).unwrap();
+        let rust: Vec<SinewTransform> = rust.iter().map(|&t| t.into()).collect();
+        assert_eq!(chain.as_slice(), rust.as_slice());
+        assert_eq!(result, expected.into());
+        assert!(result.error.is_finite());
+
+        // A batch of two chains is two single solves.
+        let mut chains = [straight_chain(), straight_chain()].concat();
+        let goals = [goal, v3(-1.0, 0.2, 0.5)];
+        let ups = [up, up];
+        let mut results = [SinewIkResult::default(); 2];
+        let (c, r) = (chains.as_mut_ptr(), results.as_mut_ptr());
+        ok(sinew_aim_ik_solve_batch(
+            aim,
+            c,
+            4,
+            2,
+            goals.as_ptr(),
+            ups.as_ptr(),
+            r,
+        ));
+        assert_eq!(&chains[..4], chain.as_slice());
+        assert_eq!(results[0], result);
+        let mut second = straight_chain();
+        ok(sinew_aim_ik_solve(
+            aim,
+            second.as_mut_ptr(),
+            4,
+            &goals[1],
+            &up,
+            &mut result,
+        ));
+        assert_eq!(&chains[4..], second.as_slice());
+        assert_eq!(results[1], result);
+
+        // Errors leave the chain untouched.
+        let before = chain;
+        let nan = v3(f32::NAN, 0.0, 0.0);
+        let s = sinew_aim_ik_solve(aim, chain.as_mut_ptr(), 4, &nan, null(), &mut result);
+        fails(s, SinewStatus::NonFinite, "target");
+        let s = sinew_aim_ik_solve(aim, chain.as_mut_ptr(), 0, &goal, null(), null_mut());
+        fails(s, SinewStatus::InvalidArgument, "1 joints");
+        let s = sinew_aim_ik_solve(aim, chain.as_mut_ptr(), 4, null(), null(), null_mut());
+        fails(s, SinewStatus::NullPointer, "target_position");
+        assert_eq!(chain, before);
+
+        // On a pose: the head of upper, lower, hand looks at a point.
+        let skel = skeleton();
+        let p = pose(skel);
+        let look = v3(0.5, 2.0, 1.0);
+        ok(sinew_aim_ik_solve_pose(
+            aim,
+            p,
+            [1u32, 2, 3].as_ptr(),
+            3,
+            &look,
+            null(),
+            &mut result,
+        ));
+        assert_eq!(result.reached, 1, "{result:?}");
+        let before = local(p);
+        let s = sinew_aim_ik_solve_pose(aim, p, [2u32, 1].as_ptr(), 2, &look, null(), null_mut());
+        assert_ne!(s, SinewStatus::Ok, "not a chain");
+        assert_eq!(local(p), before);
+        sinew_pose_destroy(p);
+        sinew_skeleton_destroy(skel);
+        sinew_aim_ik_destroy(aim);
     }
 }
 

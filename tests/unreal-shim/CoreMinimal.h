@@ -189,6 +189,10 @@ struct FVector
 
 	FVector() = default;
 	FVector(double InX, double InY, double InZ) : X(InX), Y(InY), Z(InZ) {}
+	bool IsNearlyZero(double Tolerance = 1e-4) const
+	{
+		return (X < 0 ? -X : X) <= Tolerance && (Y < 0 ? -Y : Y) <= Tolerance && (Z < 0 ? -Z : Z) <= Tolerance;
+	}
 	static const FVector ZeroVector;
 };
 inline const FVector FVector::ZeroVector{0.0, 0.0, 0.0};

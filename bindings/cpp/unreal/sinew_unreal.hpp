@@ -422,6 +422,61 @@ inline float ccd_rotation_limit_degrees(bool enable_rotation_limit, const float*
 }
 
 /**
+ * The Sinew Aim node's properties: Unreal's LookAt defaults where it has them (aim along X; up
+ * along Z, Unreal being Z-up), Sinew's elsewhere. Angles in degrees, tolerance in radians.
+ */
+struct AimNodeParams {
+    DVec3 aim_axis{1.0, 0.0, 0.0};
+    DVec3 up_axis{0.0, 0.0, 1.0};
+    /** Aim origin in the tip bone's frame (centimetres): eyes, a muzzle. */
+    DVec3 aim_offset{0.0, 0.0, 0.0};
+    bool up_is_position = false;
+    float max_angle_degrees = 180.0f;
+    float tolerance = 1e-4f;
+    int32_t max_iterations = 16;
+};
+
+/**
+ * Sinew aim settings from the node's properties: angles clamped to [0, 180], a non-positive or
+ * non-finite tolerance 1e-4, at least one pass. Axes pass as they are (the library rejects a
+ * zero aim axis or an up axis along it, and the node reports it).
+ */
+inline SinewAimIkSettings aim_settings(const AimNodeParams& p)
+{
+    SinewAimIkSettings s;
+    sinew_aim_ik_settings_default(&s);
+    s.aim_axis = to_sinew(p.aim_axis);
+    s.up_axis = to_sinew(p.up_axis);
+    s.aim_offset = to_sinew(p.aim_offset);
+    s.up_is_position = p.up_is_position ? 1u : 0u;
+    s.max_angle_degrees = clamp_or(p.max_angle_degrees, 0.0, 180.0, 180.0);
+    s.tolerance = p.tolerance > 0.0f && std::isfinite(p.tolerance) ? p.tolerance : 1e-4f;
+    s.max_iterations = p.max_iterations < 1 ? 1u : static_cast<uint32_t>(p.max_iterations);
+    return s;
+}
+
+/**
+ * Sets every chain joint's aim weight and limit from the node's arrays (index 0 is the root):
+ * entries past an array's end, and non-finite ones, are the defaults (weight 1, 180 degrees);
+ * weights below 0 are 0, limits clamped to [0, 180].
+ */
+inline SinewStatus apply_aim_joints(SinewAimIk* solver, uint32_t joint_count, const float* weights,
+                                    size_t weight_count, const float* limits, size_t limit_count)
+{
+    for (uint32_t j = 0; j < joint_count; ++j) {
+        const bool has_weight = weights != nullptr && j < weight_count && std::isfinite(weights[j]);
+        const float weight = has_weight ? (weights[j] < 0.0f ? 0.0f : weights[j]) : 1.0f;
+        const bool has_limit = limits != nullptr && j < limit_count && std::isfinite(limits[j]);
+        const float limit = has_limit ? clamp_or(limits[j], 0.0, 180.0, 180.0) : 180.0f;
+        const SinewStatus st = sinew_aim_ik_set_joint(solver, j, weight, limit);
+        if (st != SINEW_STATUS_OK) {
+            return st;
+        }
+    }
+    return SINEW_STATUS_OK;
+}
+
+/**
  * FAnimNode_SinewMultiFabrik's solver properties: those of FABRIK (Precision in centimetres,
  * MaxIterations, stop when stalled), the rotation source applying to effectors whose goal sets no
  * rotation.
@@ -627,6 +682,7 @@ using TwoBoneIkInstance = SolverInstance<SinewTwoBoneIk>;
 using FabrikInstance = SolverInstance<SinewFabrik>;
 using CcdInstance = SolverInstance<SinewCcd>;
 using HandIkInstance = SolverInstance<SinewHandIkRetargeting>;
+using AimInstance = SolverInstance<SinewAimIk>;
 using MultiFabrikInstance = SolverInstance<SinewMultiFabrik>;
 
 /**
@@ -755,6 +811,30 @@ inline SinewStatus solve_chain(Solver* solver, const DTransform* in, uint32_t co
     const SinewQuat* parent_ptr = to_sinew_or_null(root_parent_rotation, parent);
     return solve_in_frame(frame, in, count, scratch, out, [&](SinewTransform* chain) {
         return sinew::HandleTraits<Solver>::solve(solver, chain, count, parent_ptr, &target, rotation_ptr, result);
+    });
+}
+
+/**
+ * Aims a chain of `count` component-space transforms (root first) in doubles, rebased on the
+ * root, through `scratch` (`count` float transforms). `up` may be null; it is a point when
+ * `up_is_position` (rebased like the target), else a direction. `out` may be `in`; on error it
+ * is untouched.
+ */
+inline SinewStatus solve_aim(SinewAimIk* solver, const DTransform* in, uint32_t count, const DVec3& target,
+                             const DVec3* up, bool up_is_position, SinewTransform* scratch, DTransform* out,
+                             SinewIkResult* result)
+{
+    if (in == nullptr || scratch == nullptr || out == nullptr || count == 0) {
+        return SINEW_STATUS_NULL_POINTER;
+    }
+    const ChainFrame frame(in[0].translation);
+    const SinewVec3 goal = frame.point_to_sinew(target);
+    SinewVec3 up_storage{};
+    if (up != nullptr) {
+        up_storage = up_is_position ? frame.point_to_sinew(*up) : to_sinew(*up);
+    }
+    return solve_in_frame(frame, in, count, scratch, out, [&](SinewTransform* chain) {
+        return sinew_aim_ik_solve(solver, chain, count, &goal, up != nullptr ? &up_storage : nullptr, result);
     });
 }
 

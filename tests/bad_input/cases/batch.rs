@@ -18,6 +18,7 @@ pub fn cases(t: &mut Table) {
         "sinew_two_bone_ik_solve_batch_soa",
         "sinew_fabrik_solve_batch",
         "sinew_ccd_solve_batch",
+        "sinew_aim_ik_solve_batch",
     ] {
         batch(t, export);
     }
@@ -25,10 +26,18 @@ pub fn cases(t: &mut Table) {
 
 fn batch(t: &mut Table, export: &'static str) {
     let none = Args::none;
+    let aim = export == "sinew_aim_ik_solve_batch";
     let per_chain = if export.starts_with("sinew_two_bone_ik_solve_batch") {
         "joint_targets"
+    } else if aim {
+        "up_targets"
     } else {
         "root_parent_rotations"
+    };
+    let positions = if aim {
+        "target_positions"
+    } else {
+        "effector_positions"
     };
     let what = "five chains, each as its single solve";
     t.at(export, "chains", Valid).args(what, none(), OK);
@@ -41,19 +50,24 @@ fn batch(t: &mut Table, export: &'static str) {
         t.at(export, "chain_count", Count)
             .args(what, none().int("chain_count", n), OK);
     }
-    let arrays = [
+    let all = [
         "chains",
-        "effector_positions",
+        positions,
         "effector_rotations",
         per_chain,
         "out_results",
     ];
+    // The aim batch has no effector rotations.
+    let arrays: Vec<&str> = all
+        .into_iter()
+        .filter(|p| !(aim && *p == "effector_rotations"))
+        .collect();
     let no_arrays = arrays
         .iter()
         .fold(none().int("chain_count", 0), |a, p| a.null(p));
     let what = "chain_count 0 with every array NULL";
     t.at(export, "chain_count", Count).args(what, no_arrays, OK);
-    for p in arrays {
+    for &p in &arrays {
         let what = format!("misaligned {p}");
         t.at(export, p, Align)
             .args(&what, Args::misaligned(p), INVALID);
@@ -73,8 +87,22 @@ fn batch(t: &mut Table, export: &'static str) {
                 batch_of(b, export).1[i] = huge;
             }
         };
-        t.at(export, "effector_positions", Overflow)
-            .bufs(what, edit, OVERFLOW);
+        // An aim only turns toward a huge target; its overflow is a chain whose turned bone
+        // spans more than f32's range (the root at -3e38, the next joint at 3e38).
+        let spanning = move |b: &mut Bufs| {
+            let (c, _) = batch_of(b, export);
+            let joints = c.len() / B;
+            for &i in chains {
+                c[joints * i].translation.x = -3e38;
+                c[joints * i + 1].translation.x = 3e38;
+            }
+        };
+        if aim {
+            t.at(export, "chains", Overflow)
+                .bufs(what, spanning, OVERFLOW);
+        } else {
+            t.at(export, positions, Overflow).bufs(what, edit, OVERFLOW);
+        }
         t.needle(format!("chain {}", chains.iter().min().unwrap()));
     }
     let zero = move |b: &mut Bufs| {
@@ -85,11 +113,13 @@ fn batch(t: &mut Table, export: &'static str) {
     t.at(export, "chains", Domain)
         .bufs("zero quaternion in chain 2", zero, INVALID);
     t.needle(format!("chain {BAD}: "));
-    let zero = |b: &mut Bufs| b.batch_rotations[BAD] = SinewQuat::default();
-    let what = "zero effector rotation of chain 2";
-    t.at(export, "effector_rotations", Domain)
-        .bufs(what, zero, INVALID);
-    t.needle(format!("chain {BAD}: "));
+    if !aim {
+        let zero = |b: &mut Bufs| b.batch_rotations[BAD] = SinewQuat::default();
+        let what = "zero effector rotation of chain 2";
+        t.at(export, "effector_rotations", Domain)
+            .bufs(what, zero, INVALID);
+        t.needle(format!("chain {BAD}: "));
+    }
     // The last chain: a bad value after every other chain, the SIMD group included.
     let nan = move |b: &mut Bufs| {
         let (chains, _) = batch_of(b, export);
@@ -101,7 +131,7 @@ fn batch(t: &mut Table, export: &'static str) {
     t.needle(format!("chain {}: ", B - 1));
     let inf = move |b: &mut Bufs| batch_of(b, export).1[B - 1].z = f32::INFINITY;
     let what = "infinite effector of the last chain";
-    t.at(export, "effector_positions", PosInf)
+    t.at(export, positions, PosInf)
         .bufs(what, inf, &[St::NonFinite]);
     t.needle(format!("chain {}: ", B - 1));
 }

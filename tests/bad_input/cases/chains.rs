@@ -191,7 +191,7 @@ fn solve_pose_cases(t: &mut Table, pose: &'static str) {
         let edit = move |b: &mut Bufs| b.joints[..N].copy_from_slice(&joints);
         t.at(pose, "joints", Range).bufs(what, edit, expect);
     }
-    super::pose_solve_cases(t, pose, 1);
+    super::pose_solve_cases(t, pose, "effector_position", 1);
 }
 
 /// Joint counts, root parent rotations, degenerate chains.

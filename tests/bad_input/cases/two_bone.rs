@@ -159,7 +159,7 @@ fn solve_pose(t: &mut Table) {
     let repeated = none().int("joint", 2).int("end", 3);
     t.at(tp, "joint", Range)
         .args("joints not a chain (2, 2, 3)", repeated, INVALID);
-    super::pose_solve_cases(t, tp, 2);
+    super::pose_solve_cases(t, tp, "effector_position", 2);
     let pole_at_root = |w: &mut World| w.b.pole = pose_position(w, 2);
     t.at(tp, "joint_target", Degenerate)
         .world("pole at the root joint", pole_at_root, OK);

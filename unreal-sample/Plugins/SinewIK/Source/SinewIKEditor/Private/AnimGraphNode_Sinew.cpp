@@ -39,6 +39,16 @@ FText UAnimGraphNode_SinewFabrik::GetTooltipText() const
 	return LOCTEXT("SinewFabrik_Tooltip", "FABRIK chain IK solved by the Sinew runtime: a drop-in for FABRIK (root and tip bones, effector transform, Precision in centimetres, MaxIterations, effector rotation source) that keeps bone lengths and stops early when it stalls.");
 }
 
+FText UAnimGraphNode_SinewAim::GetControllerDescription() const
+{
+	return LOCTEXT("SinewAim_Description", "Sinew Aim");
+}
+
+FText UAnimGraphNode_SinewAim::GetTooltipText() const
+{
+	return LOCTEXT("SinewAim_Tooltip", "Aim / look-at solved by the Sinew runtime: turns the chain from RootBone to TipBone so the tip's AimAxis, from AimOffset (eyes, a muzzle), points at TargetLocation, shared by per-bone weights under per-bone and whole-chain angle limits; past the limits it holds, then eases back as the target goes exactly behind, never flipping sides. Optional up target for the roll. Component space, centimetres.");
+}
+
 FText UAnimGraphNode_SinewMultiFabrik::GetControllerDescription() const
 {
 	return LOCTEXT("SinewMultiFabrik_Description", "Sinew Multi-Effector FABRIK");

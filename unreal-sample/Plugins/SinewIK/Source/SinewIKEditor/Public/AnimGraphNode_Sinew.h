@@ -2,6 +2,7 @@
 
 #include "CoreMinimal.h"
 #include "AnimGraphNode_SkeletalControlBase.h"
+#include "AnimNode_SinewAim.h"
 #include "AnimNode_SinewCCDIK.h"
 #include "AnimNode_SinewFabrik.h"
 #include "AnimNode_SinewHandIKRetargeting.h"
@@ -61,6 +62,24 @@ class UAnimGraphNode_SinewFabrik : public UAnimGraphNode_SinewBase
 public:
 	UPROPERTY(EditAnywhere, Category = Settings)
 	FAnimNode_SinewFabrik Node;
+
+	virtual FText GetTooltipText() const override;
+
+protected:
+	virtual FText GetControllerDescription() const override;
+	virtual const FAnimNode_SkeletalControlBase* GetNode() const override { return &Node; }
+	virtual FName GetTitleBone() const override { return Node.TipBone.BoneName; }
+};
+
+/** Anim Blueprint editor node for FAnimNode_SinewAim ("Sinew Aim"; the menu search finds it as "Look At" too). */
+UCLASS(MinimalAPI, meta = (Keywords = "Sinew Look At, LookAt, Aim"))
+class UAnimGraphNode_SinewAim : public UAnimGraphNode_SinewBase
+{
+	GENERATED_BODY()
+
+public:
+	UPROPERTY(EditAnywhere, Category = Settings)
+	FAnimNode_SinewAim Node;
 
 	virtual FText GetTooltipText() const override;
 
