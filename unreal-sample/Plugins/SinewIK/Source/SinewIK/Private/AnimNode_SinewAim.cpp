@@ -26,27 +26,12 @@ SinewIK::FTargetSpace FAnimNode_SinewAim::GetEffector() const
 
 void FAnimNode_SinewAim::CacheChain(const FBoneContainer& RequiredBones, TArray<int32>& OutChain)
 {
-	TipBone.Initialize(RequiredBones);
-	RootBone.Initialize(RequiredBones);
-	const FCompactPoseBoneIndex RootIndex = RootBone.GetCompactPoseIndex(RequiredBones);
-	const FCompactPoseBoneIndex TipIndex = TipBone.GetCompactPoseIndex(RequiredBones);
-	if (RootIndex == INDEX_NONE || TipIndex == INDEX_NONE)
-	{
-		return;
-	}
-	OutChain.SetNumUninitialized(RequiredBones.GetCompactPoseNumBones());
-	const auto ParentOf = [&RequiredBones](int32_t Bone)
-	{
-		return static_cast<int32_t>(RequiredBones.GetParentBoneIndex(FCompactPoseBoneIndex(Bone)).GetInt());
-	};
-	const size_t Count = sinew_unreal::collect_chain(RootIndex.GetInt(), TipIndex.GetInt(), ParentOf, OutChain.GetData(),
-		static_cast<size_t>(OutChain.Num()));
-	OutChain.SetNum(static_cast<int32>(Count));
+	SinewIK::CacheBoneChain(RootBone, TipBone, RequiredBones, OutChain);
 }
 
 FString FAnimNode_SinewAim::GetChainName() const
 {
-	return FString::Printf(TEXT("%s -> %s"), *RootBone.BoneName.ToString(), *TipBone.BoneName.ToString());
+	return SinewIK::BoneChainName(RootBone, TipBone);
 }
 
 SinewStatus FAnimNode_SinewAim::Solve(FComponentSpacePoseContext& /*Output*/, const FTransform& EffectorCS,

@@ -87,12 +87,13 @@ bool FAnimNode_SinewChainIKBase::IsValidToEvaluate(const USkeleton* Skeleton, co
 		RootBone.IsValidToEvaluate(RequiredBones) && sinew_unreal::chain_params_valid(Precision, MaxIterations);
 }
 
-void FAnimNode_SinewChainIKBase::CacheChain(const FBoneContainer& RequiredBones, TArray<int32>& OutChain)
+void SinewIK::CacheBoneChain(FBoneReference& Root, FBoneReference& Tip, const FBoneContainer& RequiredBones,
+	TArray<int32>& OutChain)
 {
-	TipBone.Initialize(RequiredBones);
-	RootBone.Initialize(RequiredBones);
-	const FCompactPoseBoneIndex RootIndex = RootBone.GetCompactPoseIndex(RequiredBones);
-	const FCompactPoseBoneIndex TipIndex = TipBone.GetCompactPoseIndex(RequiredBones);
+	Tip.Initialize(RequiredBones);
+	Root.Initialize(RequiredBones);
+	const FCompactPoseBoneIndex RootIndex = Root.GetCompactPoseIndex(RequiredBones);
+	const FCompactPoseBoneIndex TipIndex = Tip.GetCompactPoseIndex(RequiredBones);
 	if (RootIndex == INDEX_NONE || TipIndex == INDEX_NONE)
 	{
 		return;
@@ -107,9 +108,19 @@ void FAnimNode_SinewChainIKBase::CacheChain(const FBoneContainer& RequiredBones,
 	OutChain.SetNum(static_cast<int32>(Count));
 }
 
+FString SinewIK::BoneChainName(const FBoneReference& Root, const FBoneReference& Tip)
+{
+	return FString::Printf(TEXT("%s -> %s"), *Root.BoneName.ToString(), *Tip.BoneName.ToString());
+}
+
+void FAnimNode_SinewChainIKBase::CacheChain(const FBoneContainer& RequiredBones, TArray<int32>& OutChain)
+{
+	SinewIK::CacheBoneChain(RootBone, TipBone, RequiredBones, OutChain);
+}
+
 FString FAnimNode_SinewChainIKBase::GetChainName() const
 {
-	return FString::Printf(TEXT("%s -> %s"), *RootBone.BoneName.ToString(), *TipBone.BoneName.ToString());
+	return SinewIK::BoneChainName(RootBone, TipBone);
 }
 
 void FAnimNode_SinewChainIKBase::MakeChainParams(sinew_unreal::ChainNodeParams& Params) const

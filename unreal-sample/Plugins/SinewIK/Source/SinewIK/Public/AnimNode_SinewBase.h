@@ -26,6 +26,14 @@ namespace SinewIK
 			return bHasRootParent ? &RootParentRotation : nullptr;
 		}
 	};
+
+	/** The compact-pose indices of the bones from `Root` down to `Tip` (initializing both
+	 * references), or none when either is missing or `Tip` is not below `Root`. */
+	SINEWIK_API void CacheBoneChain(FBoneReference& Root, FBoneReference& Tip, const FBoneContainer& RequiredBones,
+		TArray<int32>& OutChain);
+
+	/** "Root -> Tip", the name a chain node logs. */
+	SINEWIK_API FString BoneChainName(const FBoneReference& Root, const FBoneReference& Tip);
 }
 
 /**
