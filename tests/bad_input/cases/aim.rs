@@ -21,7 +21,7 @@ pub fn cases(t: &mut Table) {
     t.at(sj, "max_angle_degrees", Valid)
         .floats(&[0.0, 180.0], OK);
     solve(t);
-    pose(t);
+    super::chains::solve_pose_cases(t, "sinew_aim_ik_solve_pose", "target_position", 1);
     batch(t);
 }
 
@@ -180,27 +180,6 @@ fn solve(t: &mut Table) {
     let huge = |b: &mut Bufs| b.chain_effector = v(3e38, -3e38, 3e38);
     t.at(s, "target_position", Overflow)
         .bufs("target beyond f32's range from the chain", huge, OK);
-}
-
-fn pose(t: &mut Table) {
-    let p = "sinew_aim_ik_solve_pose";
-    for (n, expect) in [(0, INVALID), (N as i64 + 1, RANGE)] {
-        let what = format!("joint_count {n}");
-        let args = Args::none().int("joint_count", n);
-        let joints = bufs(|b| b.joints = [0, 1, 2, 3, 4, 5]);
-        t.at(p, "joint_count", Count)
-            .add(&what, args, joints, expect);
-    }
-    for (what, joints, expect) in [
-        ("joints[3] = joint count", [1, 2, 3, J as u32], RANGE),
-        ("joints[0] = u32::MAX", [u32::MAX, 2, 3, 4], RANGE),
-        ("joints not a chain (1, 2, 4, 3)", [1, 2, 4, 3], INVALID),
-        ("joints repeat (1, 1, 2, 3)", [1, 1, 2, 3], INVALID),
-    ] {
-        let edit = move |b: &mut Bufs| b.joints[..N].copy_from_slice(&joints);
-        t.at(p, "joints", Range).bufs(what, edit, expect);
-    }
-    super::pose_solve_cases(t, p, "target_position", 1);
 }
 
 fn batch(t: &mut Table) {

@@ -18,7 +18,7 @@ pub fn cases(t: &mut Table) {
         ("sinew_ccd_solve", "sinew_ccd_solve_pose"),
     ] {
         solve_cases(t, solve);
-        solve_pose_cases(t, pose);
+        solve_pose_cases(t, pose, "effector_position", 2);
     }
     let misaligned = Args::none()
         .misaligned_by("out_result", 1)
@@ -174,8 +174,16 @@ fn solve_cases(t: &mut Table, solve: &'static str) {
         .bufs(what, zero, INVALID);
 }
 
-fn solve_pose_cases(t: &mut Table, pose: &'static str) {
-    for (n, expect) in [(0, INVALID), (1, INVALID), (N as i64 + 1, RANGE)] {
+/// A chain solver's pose solve: joint counts (below `min_joints` invalid), joint lists, and
+/// the shared pose cases on its target argument `target`.
+pub(super) fn solve_pose_cases(
+    t: &mut Table,
+    pose: &'static str,
+    target: &'static str,
+    min_joints: i64,
+) {
+    let too_few = (0..min_joints).map(|n| (n, INVALID));
+    for (n, expect) in too_few.chain([(N as i64 + 1, RANGE)]) {
         let what = format!("joint_count {n}");
         let args = Args::none().int("joint_count", n);
         let joints = bufs(|b| b.joints = [0, 1, 2, 3, 4, 5]);
@@ -191,7 +199,7 @@ fn solve_pose_cases(t: &mut Table, pose: &'static str) {
         let edit = move |b: &mut Bufs| b.joints[..N].copy_from_slice(&joints);
         t.at(pose, "joints", Range).bufs(what, edit, expect);
     }
-    super::pose_solve_cases(t, pose, "effector_position", 1);
+    super::pose_solve_cases(t, pose, target, 1);
 }
 
 /// Joint counts, root parent rotations, degenerate chains.
