@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sinew::{
-    ChainTarget, EffectorTarget, Fabrik, FabrikSettings, IkResult, MultiFabrik,
-    MultiFabrikSettings, Pose, Quat, Skeleton, Vec3,
+    ChainTarget, EffectorTarget, Fabrik, FabrikSettings, IkResult, JointConstraint, Limit,
+    MultiFabrik, MultiFabrikSettings, Pose, Quat, Skeleton, Vec3,
 };
 
 #[allow(dead_code)]
@@ -146,5 +146,63 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// The cost of retries: the upper body solved cold from the rest pose toward hands sent up,
+/// back and in, with arms free (the first attempt reaches: the baseline), with arms held
+/// nearly straight by tight cones (the first attempt stops short and a retry reaches), and
+/// with the spine stiff too (out of reach: a retry runs and does not). Iterations per solve
+/// are printed before timing.
+fn bench_retries(c: &mut Criterion) {
+    let (skeleton, root, hands) = trees::upper_body();
+    let rest = Pose::new(skeleton.clone());
+    let start = trees::model(&rest);
+    let targets = [
+        EffectorTarget::at(start[10].translation + Vec3::new(-0.3, 0.3, 0.3)),
+        EffectorTarget::at(start[14].translation + Vec3::new(0.3, 0.3, 0.3)),
+    ];
+    let stiff = JointConstraint::new(
+        Quat::IDENTITY,
+        Vec3::X,
+        Limit::Cone {
+            half_angle_1: 0.02,
+            half_angle_2: 0.02,
+            twist: None,
+        },
+    )
+    .unwrap();
+    let cases: [(&str, &[u32]); 3] = [
+        ("free (baseline)", &[]),
+        ("stiff arms, a retry reaches", &[8, 9, 12, 13]),
+        (
+            "stiff spine and arms, out of reach",
+            &[1, 2, 3, 4, 7, 8, 9, 11, 12, 13],
+        ),
+    ];
+    let mut group = c.benchmark_group("multi_fabrik/retries");
+    for (name, stiffened) in cases {
+        let mut ik = MultiFabrik::new(MultiFabrikSettings::default(), 32, 2).unwrap();
+        for &joint in stiffened {
+            ik.set_constraint(joint, Some(stiff)).unwrap();
+        }
+        let mut results = [IkResult::default(); 2];
+        let mut pose = rest.clone();
+        ik.solve_pose(&mut pose, root, &hands, &targets, &mut results)
+            .unwrap();
+        println!(
+            "retries, {name}: {} iterations, reached {}",
+            results[0].iterations,
+            results.iter().all(|r| r.reached)
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                pose.clone_from(&rest);
+                ik.solve_pose(&mut pose, root, &hands, &targets, &mut results)
+                    .unwrap();
+                black_box(&results);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_retries);
 criterion_main!(benches);

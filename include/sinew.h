@@ -612,7 +612,8 @@ typedef struct {
    */
   uint32_t relative_precision;
   /**
-   * Most iterations. Default 30.
+   * Most iterations of an attempt; a solve that stops short of targets it may reach
+   * retries, up to six attempts in all (README, "Multi-effector FABRIK"). Default 30.
    */
   uint32_t max_iterations;
   /**

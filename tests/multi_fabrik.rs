@@ -8,15 +8,13 @@ mod common;
 
 use common::rng::Rng;
 use common::trees::{
-    hand, largest_turn, model, random_pose, random_tree, rotation_up_to, tree_size, upper_body,
+    hand, largest_turn, model, random_pose, reach_case, rotation_up_to, tree_size, upper_body,
+    REACH_SALT as SALT,
 };
-use proptest::prelude::*;
 use sinew::{
     EffectorTarget, ErrorKind, Fabrik, FabrikSettings, IkResult, JointConstraint, Limit,
     MultiFabrik, MultiFabrikSettings, Pose, Quat, Transform, Vec3,
 };
-
-const SALT: u64 = 0x6d66_6162_7269_6b21;
 
 fn solver(max_joints: usize, max_effectors: usize) -> MultiFabrik {
     MultiFabrik::new(MultiFabrikSettings::default(), max_joints, max_effectors).unwrap()
@@ -45,51 +43,95 @@ fn targets_of(pose: &Pose, effectors: &[u32]) -> Vec<EffectorTarget> {
         .collect()
 }
 
-/// A random tree, a random pose of it whose effectors are the targets, and the rest pose to
-/// solve from; checks every effector reaches within 1e-3 of the tree's size.
-fn reaches_targets_of_a_random_pose(seed: u64) -> Result<f32, TestCaseError> {
-    let mut rng = Rng::salted(seed, SALT);
-    let n = 4 + rng.index(20);
-    let (skeleton, leaves) = random_tree(&mut rng, n, 0.6);
-    let goal = random_pose(&mut rng, &skeleton, 0.5);
-    let targets = targets_of(&goal, &leaves);
-    let mut pose = random_pose(&mut rng, &skeleton, 0.2);
+/// [`reach_case`] `seed` solved: the largest effector distance as a fraction of the tree's
+/// size, whether every result says reached, and the iterations run.
+fn reach_on_a_random_pose(seed: u64) -> (f32, bool, u32) {
+    let mut case = reach_case(seed);
     let mut ik = solver(32, 32);
-    let results = solve(&mut ik, &mut pose, 0, &leaves, &targets);
-    let m = model(&pose);
-    let size = tree_size(&skeleton, &m, 0, &leaves);
-    for (k, (&e, r)) in leaves.iter().zip(&results).enumerate() {
-        let error = (m[e as usize].translation - targets[k].position).length();
-        prop_assert!(
-            error <= 1e-3 * size,
-            "seed {seed}: effector {k} of {} ({n} joints) off by {} of the size after {} iterations",
-            leaves.len(),
-            error / size,
-            r.iterations
-        );
-        prop_assert!(r.reached);
-    }
-    Ok(results[0].iterations as f32)
+    let (leaves, targets) = (&case.leaves, &case.targets);
+    let results = solve(&mut ik, &mut case.start, 0, leaves, targets);
+    let m = model(&case.start);
+    let size = tree_size(&case.skeleton, &m, 0, leaves);
+    let worst = leaves
+        .iter()
+        .zip(targets)
+        .map(|(&e, t)| (m[e as usize].translation - t.position).length() / size)
+        .fold(0.0, f32::max);
+    let reached = results.iter().all(|r| r.reached);
+    (worst, reached, results[0].iterations)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    #[test]
-    #[ignore = "known failure: seed 8114192395188087068 (18 joints, 7 effectors) stops 1.46e-3 \
-                of the tree's size off, also with 30 iterations and no stall rule"]
-    fn every_effector_reaches_targets_reachable_together(seed in any::<u64>()) {
-        reaches_targets_of_a_random_pose(seed)?;
-    }
-}
-
-/// The property above on 300 fixed seeds, all of which reach (mean iterations printed).
+/// Every effector reaches within 1e-3 of the tree's size, targets made by forward kinematics,
+/// on 20 000 random trees of 4 to 23 joints solved cold (mean iterations printed). Without the
+/// retries, seeds 2055, 3188, 5640 and others among them stop short at a local minimum; the
+/// rare trees that stop short with them are measured by the next test.
 #[test]
-fn every_effector_reaches_on_fixed_seeds() {
-    let iterations: f32 = (0..300)
-        .map(|seed| reaches_targets_of_a_random_pose(seed).unwrap())
-        .sum();
-    println!("mean iterations {:.2}", iterations / 300.0);
+fn every_effector_reaches_targets_reachable_together() {
+    const TREES: u64 = 20_000;
+    let mut iterations = 0;
+    for seed in 0..TREES {
+        let (worst, reached, its) = reach_on_a_random_pose(seed);
+        assert!(
+            worst <= 1e-3 && reached,
+            "seed {seed}: an effector is off by {worst} of the size after {its} iterations"
+        );
+        iterations += its;
+    }
+    println!("mean iterations {:.2}", iterations as f32 / TREES as f32);
+}
+
+/// How often a cold solve stops short on a random tree even after its retries: at most once
+/// in 100 000 trees (measured: 3 in these 2 000 000, seeds 307164, 407337 and 993046; 1 646
+/// without the retries).
+#[test]
+#[ignore = "2 000 000 solves: about 30 s in release, many minutes in debug; run with \
+            cargo test --release --test multi_fabrik -- --ignored"]
+fn random_trees_stop_short_less_than_once_in_100_000() {
+    const TREES: u64 = 2_000_000;
+    let short: Vec<u64> = (0..TREES)
+        .filter(|&seed| {
+            let (worst, reached, _) = reach_on_a_random_pose(seed);
+            worst > 1e-3 || !reached
+        })
+        .collect();
+    println!("{} of {TREES} stop short: seeds {short:?}", short.len());
+    assert!(short.len() as u64 <= TREES / 100_000);
+}
+
+/// Targets that cannot be reached together by the documented reach check are not retried,
+/// frame after frame from the previous output: hands pulled apart farther than the path
+/// between them, each within reach of the pelvis alone; and a left hand beyond the path from
+/// the pelvis, the right one where it is. Without the stall rule the first attempt runs all
+/// `max_iterations`, so a retry would show in the count.
+#[test]
+fn targets_apart_beyond_reach_are_not_retried() {
+    let (skeleton, root, hands) = upper_body();
+    let rest = model(&Pose::new(skeleton.clone()));
+    let settings = MultiFabrikSettings {
+        stop_when_stalled: false,
+        ..Default::default()
+    };
+    let most = settings.max_iterations;
+    let cases = [
+        [Vec3::new(1.0, 1.3, 0.0), Vec3::new(-1.0, 1.3, 0.0)],
+        [
+            Vec3::new(0.3, 2.5, 0.0),
+            rest[hands[1] as usize].translation,
+        ],
+    ];
+    for (case, places) in cases.iter().enumerate() {
+        let targets = places.map(EffectorTarget::at);
+        let mut ik = MultiFabrik::new(settings, 32, 2).unwrap();
+        let mut pose = Pose::new(skeleton.clone());
+        for frame in 0..10 {
+            let results = solve(&mut ik, &mut pose, root, &hands, &targets);
+            assert!(
+                !results[0].reached,
+                "case {case}, frame {frame}: {results:?}"
+            );
+            assert_eq!(results[0].iterations, most, "case {case}, frame {frame}");
+        }
+    }
 }
 
 /// One effector: the tree is a chain, and the result is the single-chain solver's bit for bit

@@ -980,7 +980,8 @@ fn aim_chains_allocate_nothing() {
     }
 }
 
-/// Multi-effector FABRIK, pose and model-space, tree and one-effector paths, with constraints.
+/// Multi-effector FABRIK, pose and model-space, tree and one-effector paths, with constraints,
+/// and a solve that retries.
 #[test]
 fn multi_effector_fabrik_allocates_nothing() {
     use common::trees::{model, upper_body};
@@ -1026,6 +1027,33 @@ fn multi_effector_fabrik_allocates_nothing() {
             .unwrap();
     });
     assert_eq!(n, 0);
+    // Arms held nearly straight by tight cones, hands sent up, back and in: the first attempt
+    // stops short (it runs at most max_iterations) and the solve retries.
+    let stiff = Limit::Cone {
+        half_angle_1: 0.02,
+        half_angle_2: 0.02,
+        twist: None,
+    };
+    for joint in [8, 9, 12, 13] {
+        let c = JointConstraint::new(sinew::Quat::IDENTITY, Vec3::X, stiff).unwrap();
+        ik.set_constraint(joint, Some(c)).unwrap();
+    }
+    let targets = [
+        EffectorTarget::at(start[10].translation + Vec3::new(-0.3, 0.3, 0.3)),
+        EffectorTarget::at(start[14].translation + Vec3::new(0.3, 0.3, 0.3)),
+    ];
+    let rest = Pose::new(skeleton.clone());
+    let rest: Vec<_> = (0..rest.joint_count())
+        .map(|j| rest.local().get(j))
+        .collect();
+    let n = allocations(|| {
+        pose.set_local(&rest).unwrap();
+        ik.solve_pose(&mut pose, root, &hands, &targets, &mut results)
+            .unwrap();
+    });
+    assert_eq!(n, 0);
+    let most = MultiFabrikSettings::default().max_iterations;
+    assert!(results[0].iterations > most, "no retry ran: {results:?}");
 }
 
 /// Multi-effector FABRIK through the C ABI: pose and model-space solves of the upper body's two

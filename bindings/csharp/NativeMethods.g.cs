@@ -1387,7 +1387,8 @@ namespace Sinew.Native
         /// </summary>
         public uint relative_precision;
         /// <summary>
-        ///  Most iterations. Default 30.
+        ///  Most iterations of an attempt; a solve that stops short of targets it may reach
+        ///  retries, up to six attempts in all (README, "Multi-effector FABRIK"). Default 30.
         /// </summary>
         public uint max_iterations;
         /// <summary>
@@ -2817,7 +2818,8 @@ namespace Sinew
         /// </summary>
         public bool RelativePrecision { get { return Native.relative_precision != 0; } set { Native.relative_precision = value ? 1u : 0u; } }
         /// <summary>
-        ///  Most iterations. Default 30.
+        ///  Most iterations of an attempt; a solve that stops short of targets it may reach
+        ///  retries, up to six attempts in all (README, "Multi-effector FABRIK"). Default 30.
         /// </summary>
         public int MaxIterations { get { return (int)Native.max_iterations; } set { Native.max_iterations = (uint)value; } }
         /// <summary>

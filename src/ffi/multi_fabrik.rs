@@ -24,7 +24,8 @@ pub struct SinewMultiFabrikSettings {
     pub precision: f32,
     /// 1: `precision` is a fraction of the tree's size; 0: absolute. Default 1.
     pub relative_precision: u32,
-    /// Most iterations. Default 30.
+    /// Most iterations of an attempt; a solve that stops short of targets it may reach
+    /// retries, up to six attempts in all (README, "Multi-effector FABRIK"). Default 30.
     pub max_iterations: u32,
     /// 1: stop after two iterations running that each improve the weighted error by less than
     /// 0.1 %. Default 1.

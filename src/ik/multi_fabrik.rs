@@ -14,7 +14,7 @@ use crate::constraint::JointConstraint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ik::chain::TRACKING;
 use crate::ik::chain::{tolerance, validate_iteration_settings, ChainTarget, Progress};
-use crate::ik::tree::{Shape, Tree};
+use crate::ik::tree::{Kept, Shape, Tree};
 use crate::ik::tree_newton::Step;
 use crate::ik::{EndRotation, Fabrik, FabrikSettings, IkResult, TransformAccess};
 use crate::pose::Pose;
@@ -31,7 +31,8 @@ pub struct MultiFabrikSettings {
     pub precision: f32,
     /// Whether `precision` is relative to the tree's size.
     pub relative_precision: bool,
-    /// Most forward-and-backward iterations.
+    /// Most iterations of an attempt (forward and backward passes, closing steps); a solve
+    /// that stops short of targets it may reach retries, up to six attempts in all.
     pub max_iterations: u32,
     /// Stop when two iterations running each improve the weighted error by less than 0.1 %.
     pub stop_when_stalled: bool,
@@ -75,6 +76,9 @@ impl MultiFabrikSettings {
 /// Most effectors a solver takes: its closing step solves a linear system of three rows per
 /// effector, whose memory grows with their square.
 pub const MAX_EFFECTORS: usize = 64;
+
+/// Retries from a kicked input after the plain retry, when neither reached.
+const KICKED_RETRIES: usize = 4;
 
 /// Fraction of the tolerance kept as margin for the rounding of the final rotation pass.
 const INNER_TOLERANCE_MARGIN: f32 = 1e-3;
@@ -315,6 +319,16 @@ impl MultiFabrik {
 
     /// Iterates on the loaded tree (input model transforms in `tree.input`), leaving the
     /// solved transforms in `tree.output` and one result per effector in `results`.
+    ///
+    /// The error of a tree has local minima where a sub-base's branches pull against each
+    /// other, so an attempt can settle with effectors off targets it could reach. When the
+    /// first attempt ran FABRIK's passes and left some effector off, and the targets pass
+    /// [`Tree::within_reach`], the solve retries from the input with closing steps alone
+    /// (they descend into other basins than the passes) and, after a near miss (every
+    /// effector within [`TRACKING`] of the size of its target), from the input turned by up
+    /// to [`KICKED_RETRIES`] fixed kicks. Each retry runs up to `max_iterations`; one is kept
+    /// only when it reaches every target, so unreachable targets keep the first attempt's
+    /// compromise.
     fn solve_tree(
         &mut self,
         shape: Shape,
@@ -333,36 +347,77 @@ impl MultiFabrik {
             size,
             tol: inner,
         };
-        t.orient(shape, root_parent, s.end_rotation);
-        let mut progress = Progress::new(t.error(shape));
-        let (mut iterations, mut was_stalled) = (0, false);
-        while !t.within(shape, inner) && iterations < s.max_iterations {
-            iterations += 1;
-            if progress.at_best {
-                t.save_best(shape.n);
-            }
-            // Near every target (a tree solved last frame, or a few iterations in) the
-            // closing step alone moves the tree least; FABRIK's passes would undo some of it.
-            if !t.within(shape, TRACKING * size) {
-                t.passes(shape, root_parent, s.end_rotation);
+        t.restart(shape, root_parent, s.end_rotation);
+        let (mut iterations, passed) = attempt(t, &s, step, true, s.max_iterations);
+        if passed && !t.within(shape, inner) && t.within_reach(shape, inner) {
+            // Kicks only for a near miss: far off, targets kept out of reach by constraints
+            // are likelier than a local minimum, and would pay for every kick each solve.
+            let kicks = if t.within(shape, TRACKING * size) {
+                KICKED_RETRIES
+            } else {
+                0
+            };
+            t.save(shape.n, Kept::First);
+            for retry in 0..=kicks {
+                t.restart(shape, root_parent, s.end_rotation);
+                if retry > 0 {
+                    t.kick(step, retry - 1);
+                }
+                iterations += attempt(t, &s, step, false, s.max_iterations).0;
+                if t.within(shape, inner) {
+                    break;
+                }
             }
             if !t.within(shape, inner) {
-                t.close(step);
+                t.restore(shape.n, Kept::First);
             }
-            // Stalled twice running: one slow iteration is often the passes being undone.
-            let stalled = progress.next(t.error(shape));
-            if stalled && was_stalled && s.stop_when_stalled {
-                break;
-            }
-            was_stalled = stalled;
-        }
-        // The weighted error can rise on the iteration that brings the last effector within
-        // the tolerance: that iterate is kept.
-        if !progress.at_best && !t.within(shape, inner) {
-            t.restore_best(shape.n);
         }
         t.results(shape, tol, iterations, results)
     }
+}
+
+/// Iterates on `t` from its current iterate (FABRIK's passes while some effector is farther
+/// than [`TRACKING`] from its target, when `passes`; then closing steps) until every effector
+/// is within `step.tol`, `budget` iterations ran or, with `stop_when_stalled`, two iterations
+/// running stalled; leaves the best iterate. Returns the iterations run and whether passes
+/// ran.
+fn attempt(
+    t: &mut Tree,
+    s: &MultiFabrikSettings,
+    step: Step,
+    passes: bool,
+    budget: u32,
+) -> (u32, bool) {
+    let (shape, inner) = (step.shape, step.tol);
+    let mut progress = Progress::new(t.error(shape));
+    let (mut iterations, mut was_stalled, mut passed) = (0, false, false);
+    while !t.within(shape, inner) && iterations < budget {
+        iterations += 1;
+        if progress.at_best {
+            t.save(shape.n, Kept::Best);
+        }
+        // Near every target (a tree solved last frame, or a few iterations in) the closing
+        // step alone moves the tree least; FABRIK's passes would undo some of it.
+        if passes && !t.within(shape, TRACKING * step.size) {
+            t.passes(shape, step.root_parent, s.end_rotation);
+            passed = true;
+        }
+        if !t.within(shape, inner) {
+            t.close(step);
+        }
+        // Stalled twice running: one slow iteration is often the passes being undone.
+        let stalled = progress.next(t.error(shape));
+        if stalled && was_stalled && s.stop_when_stalled {
+            break;
+        }
+        was_stalled = stalled;
+    }
+    // The weighted error can rise on the iteration that brings the last effector within the
+    // tolerance: that iterate is kept.
+    if !progress.at_best && !t.within(shape, inner) {
+        t.restore(shape.n, Kept::Best);
+    }
+    (iterations, passed)
 }
 
 /// A model transform of the input, validated.

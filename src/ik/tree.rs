@@ -101,13 +101,8 @@ pub(crate) struct Tree {
     pub(super) lengths: Vec<f32>,
     /// Each sub-base's turn from its input rotation, fitted to its branches.
     pub(super) turns: Vec<Quat>,
-    pub(super) best_positions: Vec<Vec3A>,
-    pub(super) best_turns: Vec<Quat>,
-    pub(super) best_output: Vec<Transform>,
-    /// The iterate before FABRIK's passes, restored when they make it worse.
-    pub(super) before_positions: Vec<Vec3A>,
-    pub(super) before_turns: Vec<Quat>,
-    pub(super) before_output: Vec<Transform>,
+    /// Copies of the iterate, by [`Kept`].
+    kept: [Saved; 3],
     /// A Newton step's proposal: per slot, the accumulated turn, the turn, the rotation and
     /// the position; and its linear system, (3 effectors) squared and 3 per effector.
     pub(super) carried: Vec<Quat>,
@@ -119,6 +114,35 @@ pub(crate) struct Tree {
     /// Slot of each effector and its validated target.
     pub slots: Vec<u32>,
     pub targets: Vec<EffectorTarget>,
+}
+
+/// A copy of an iterate: positions, sub-base turns and output transforms.
+#[derive(Clone, Debug)]
+struct Saved {
+    positions: Vec<Vec3A>,
+    turns: Vec<Quat>,
+    output: Vec<Transform>,
+}
+
+impl Saved {
+    fn new(max_joints: usize) -> Self {
+        Self {
+            positions: vec![Vec3A::ZERO; max_joints],
+            turns: vec![Quat::IDENTITY; max_joints],
+            output: vec![Transform::IDENTITY; max_joints],
+        }
+    }
+}
+
+/// Which copy of the iterate [`Tree::save`] and [`Tree::restore`] use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// An attempt's best iterate.
+    Best,
+    /// The iterate before FABRIK's passes.
+    Before,
+    /// The first attempt's result.
+    First,
 }
 
 /// A built tree's sizes.
@@ -152,12 +176,7 @@ impl Tree {
             bones: vec![Vec3A::ZERO; max_joints],
             lengths: vec![0.0; max_joints],
             turns: vec![Quat::IDENTITY; max_joints],
-            best_positions: vec![Vec3A::ZERO; max_joints],
-            best_turns: vec![Quat::IDENTITY; max_joints],
-            best_output: vec![Transform::IDENTITY; max_joints],
-            before_positions: vec![Vec3A::ZERO; max_joints],
-            before_turns: vec![Quat::IDENTITY; max_joints],
-            before_output: vec![Transform::IDENTITY; max_joints],
+            kept: std::array::from_fn(|_| Saved::new(max_joints)),
             carried: vec![Quat::IDENTITY; max_joints],
             omega: vec![Vec3A::ZERO; max_joints],
             rotations: vec![Quat::IDENTITY; max_joints],
@@ -321,7 +340,6 @@ impl Tree {
             let j = self.joints[s];
             self.input[s] = validated_transform(&self.input[s], || format!("joint {j}"))?;
             self.positions[s] = self.input[s].translation.into();
-            self.turns[s] = Quat::IDENTITY;
             self.weight[s] = 0.0;
         }
         for k in 0..m {
@@ -342,6 +360,48 @@ impl Tree {
         }
         let size = (0..m).map(|k| self.depth[self.slots[k] as usize]);
         Ok(size.fold(0.0, f32::max))
+    }
+
+    /// Puts the iterate back on the input: positions, no sub-base turns, output rotations by
+    /// [`Self::orient`] (the input's, constrained).
+    pub fn restart(&mut self, shape: Shape, root_parent: Quat, end: EndRotation) {
+        for s in 0..shape.n {
+            self.positions[s] = self.input[s].translation.into();
+            self.turns[s] = Quat::IDENTITY;
+        }
+        self.orient(shape, root_parent, end);
+    }
+
+    /// Whether every weighted target lies within its effector's reach from the root (the
+    /// length of the path from the root to it) and every two within reach of each other (the
+    /// length of the path between their effectors), give or take `tol` each: necessary for
+    /// the targets to be reachable together, and cheap enough to check before retrying.
+    pub fn within_reach(&self, shape: Shape, tol: f32) -> bool {
+        let at = |k: usize| Vec3A::from(self.targets[k].position);
+        let weighted = |k: &usize| self.targets[*k].weight > 0.0;
+        (0..shape.m).filter(weighted).all(|k| {
+            let sk = self.slots[k];
+            let root = (at(k) - self.positions[0]).length() <= self.depth[sk as usize] + tol;
+            root && (0..k).filter(weighted).all(|l| {
+                let sl = self.slots[l];
+                let a = self.depth[self.common_ancestor(sk, sl) as usize];
+                let path = self.depth[sk as usize] + self.depth[sl as usize] - 2.0 * a;
+                (at(k) - at(l)).length() <= path + 2.0 * tol
+            })
+        })
+    }
+
+    /// The lowest slot at or above both `a` and `b`.
+    pub(super) fn common_ancestor(&self, mut a: u32, mut b: u32) -> u32 {
+        // Parents come before their children, so the larger slot is never above the other.
+        while a != b {
+            if a > b {
+                a = self.parent[a as usize];
+            } else {
+                b = self.parent[b as usize];
+            }
+        }
+        a
     }
 
     /// The forward pass, effectors inward: each effector (of non-zero weight) on its target,
@@ -527,29 +587,28 @@ impl Tree {
 
     /// Runs `change` on the iterate and undoes it if it raises the weighted error.
     fn unless_worse(&mut self, shape: Shape, change: impl FnOnce(&mut Self)) {
-        let n = shape.n;
         let error = self.error(shape);
-        self.before_positions[..n].copy_from_slice(&self.positions[..n]);
-        self.before_turns[..n].copy_from_slice(&self.turns[..n]);
-        self.before_output[..n].copy_from_slice(&self.output[..n]);
+        self.save(shape.n, Kept::Before);
         change(self);
         if self.error(shape) > error {
-            self.positions[..n].copy_from_slice(&self.before_positions[..n]);
-            self.turns[..n].copy_from_slice(&self.before_turns[..n]);
-            self.output[..n].copy_from_slice(&self.before_output[..n]);
+            self.restore(shape.n, Kept::Before);
         }
     }
 
-    pub fn save_best(&mut self, n: usize) {
-        self.best_positions[..n].copy_from_slice(&self.positions[..n]);
-        self.best_turns[..n].copy_from_slice(&self.turns[..n]);
-        self.best_output[..n].copy_from_slice(&self.output[..n]);
+    /// Copies the iterate's first `n` slots into copy `which`.
+    pub fn save(&mut self, n: usize, which: Kept) {
+        let to = &mut self.kept[which as usize];
+        to.positions[..n].copy_from_slice(&self.positions[..n]);
+        to.turns[..n].copy_from_slice(&self.turns[..n]);
+        to.output[..n].copy_from_slice(&self.output[..n]);
     }
 
-    pub fn restore_best(&mut self, n: usize) {
-        self.positions[..n].copy_from_slice(&self.best_positions[..n]);
-        self.turns[..n].copy_from_slice(&self.best_turns[..n]);
-        self.output[..n].copy_from_slice(&self.best_output[..n]);
+    /// Puts copy `which` of the first `n` slots back as the iterate.
+    pub fn restore(&mut self, n: usize, which: Kept) {
+        let from = &self.kept[which as usize];
+        self.positions[..n].copy_from_slice(&from.positions[..n]);
+        self.turns[..n].copy_from_slice(&from.turns[..n]);
+        self.output[..n].copy_from_slice(&from.output[..n]);
     }
 
     /// Each effector's result after `iterations`, reached within `tol`; fails (writing

@@ -11,6 +11,18 @@ use crate::ik::reach::{newton_turn, DAMPING};
 use crate::ik::tree::{Shape, Tree, NONE};
 use crate::ik::EndRotation;
 
+/// Axes of the turns that start retries ([`Tree::kick`]): spread over the sphere, no two
+/// opposite, so the joints of a tree turn different ways.
+const KICKS: [[f32; 3]; 7] = [
+    [1.0, 1.0, 1.0],
+    [1.0, -1.0, 0.0],
+    [0.0, 1.0, -1.0],
+    [-1.0, 0.0, 1.0],
+    [1.0, 1.0, -1.0],
+    [-1.0, 1.0, 1.0],
+    [1.0, -1.0, 1.0],
+];
+
 /// What a step holds fixed: the tree's shape, the root's parent rotation, the effectors' end
 /// rotation, the size the damping scales with and the tolerance.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +79,24 @@ impl Tree {
                 s = self.parent[i];
             }
         }
+        self.turn_by(step, scale)
+    }
+
+    /// Turns every joint of the iterate by a fixed 1-radian turn (one of [`KICKS`], by slot
+    /// and `k`, constraints applied), to start retry `k` from another basin of the error.
+    pub fn kick(&mut self, step: Step, k: usize) {
+        for s in 0..step.shape.n {
+            self.omega[s] = Vec3A::from(KICKS[(s + 3 * k) % KICKS.len()]).normalize();
+        }
+        self.turn_by(step, 1.0);
+        self.accept(step.shape);
+    }
+
+    /// Turns every joint by `scale` times its `omega` (model-space rotation vectors, each
+    /// joint's turn carried by its descendants), constraints applied, into `rotations` and
+    /// `closed`; returns the weighted error there.
+    fn turn_by(&mut self, step: Step, scale: f32) -> f32 {
+        let Shape { n, m } = step.shape;
         for s in 0..n {
             let (parent, input_parent, carried, pos) = if s == 0 {
                 let p = step.root_parent;
@@ -160,15 +190,7 @@ impl Tree {
             return block;
         }
         // The lowest joint above both, then every joint above it.
-        let (mut a, mut b) = (self.parent[sk], self.parent[sl]);
-        while a != b {
-            if a > b {
-                a = self.parent[a as usize];
-            } else {
-                b = self.parent[b as usize];
-            }
-        }
-        let mut s = a as usize;
+        let mut s = self.common_ancestor(self.parent[sk], self.parent[sl]) as usize;
         loop {
             let (rk, rl) = (pk - self.positions[s], pl - self.positions[s]);
             match hinge_axis(self.constraints[s].as_ref(), self.output[s].rotation) {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use sinew::{Pose, Quat, Skeleton, Transform, Vec3};
+use sinew::{EffectorTarget, Pose, Quat, Skeleton, Transform, Vec3};
 
 use super::rng::Rng;
 
@@ -105,6 +105,39 @@ pub fn random_tree(rng: &mut Rng, n: usize, bend: f32) -> (Arc<Skeleton>, Vec<u3
         Arc::new(Skeleton::new(&parents, &rest, None).unwrap()),
         leaves,
     )
+}
+
+/// The salt of [`reach_case`]'s seeds (multi_fabrik.rs's, whose recorded seeds keep their
+/// meaning).
+pub const REACH_SALT: u64 = 0x6d66_6162_7269_6b21;
+
+/// A cold multi-effector solve: a random tree, its leaves, targets at those leaves in another
+/// pose, and the pose to solve from.
+pub struct ReachCase {
+    pub skeleton: Arc<Skeleton>,
+    pub leaves: Vec<u32>,
+    pub targets: Vec<EffectorTarget>,
+    pub start: Pose,
+}
+
+/// Case `seed`: a random tree of 4 to 23 joints (bends up to 0.6 rad), targets at its leaves
+/// in a pose 0.5 rad per joint from the rest pose, solved from one 0.2 rad from it.
+pub fn reach_case(seed: u64) -> ReachCase {
+    let mut rng = Rng::salted(seed, REACH_SALT);
+    let n = 4 + rng.index(20);
+    let (skeleton, leaves) = random_tree(&mut rng, n, 0.6);
+    let goal = model(&random_pose(&mut rng, &skeleton, 0.5));
+    let targets = leaves
+        .iter()
+        .map(|&e| EffectorTarget::at(goal[e as usize].translation))
+        .collect();
+    let start = random_pose(&mut rng, &skeleton, 0.2);
+    ReachCase {
+        skeleton,
+        leaves,
+        targets,
+        start,
+    }
 }
 
 /// A pose of `skeleton` with every joint's rest rotation turned by a random rotation of up to

@@ -39,7 +39,7 @@ namespace SinewUnity
         public Sinew.EndRotation endRotation = Sinew.EndRotation.KeepLocal;
 
         [Header("Solver")]
-        [Tooltip("Most iterations per frame.")]
+        [Tooltip("Most iterations of an attempt per frame; a solve that stops short of targets it may reach retries, up to six attempts.")]
         [Min(1)] public int maxIterations = 10;
         [Tooltip("Reach tolerance of every effector: a fraction of the tree's size when Relative Precision is on, else in metres.")]
         [Min(1e-6f)] public float precision = 1e-3f;

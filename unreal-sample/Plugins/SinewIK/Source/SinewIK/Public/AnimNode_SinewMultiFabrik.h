@@ -61,7 +61,8 @@ struct SINEWIK_API FAnimNode_SinewMultiFabrik : public FAnimNode_SinewBase
 	UPROPERTY(EditAnywhere, Category = Solver, meta = (ClampMin = "0.001", UIMin = "0.001"))
 	float Precision = 1.0f;
 
-	/** Most iterations per evaluation. */
+	/** Most iterations of an attempt per evaluation (a solve that stops short of targets it may
+	 * reach retries, up to six attempts; README, "Multi-effector FABRIK"). */
 	UPROPERTY(EditAnywhere, Category = Solver, meta = (ClampMin = "1", UIMin = "1"))
 	int32 MaxIterations = 10;
 
