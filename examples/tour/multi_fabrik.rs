@@ -399,28 +399,10 @@ fn draw_title(svg: &mut Svg, body: &Body) {
     );
     legend.line("rest pose", 100.0, figure::rest_style());
     legend.item("left / right arm", 150.0, |svg, c| {
-        svg.line(
-            c - Vec2::X * 10.0,
-            c - Vec2::X,
-            Style::stroke(ARM_COLOURS[0], 3.0),
-        );
-        svg.line(
-            c + Vec2::X,
-            c + Vec2::X * 10.0,
-            Style::stroke(ARM_COLOURS[1], 3.0),
-        );
+        left_right_swatch(svg, c, ARM_COLOURS, 3.0)
     });
     legend.item("hands' paths", 120.0, |svg, c| {
-        svg.line(
-            c - Vec2::X * 10.0,
-            c - Vec2::X,
-            Style::stroke(PATH_COLOURS[0], 2.0),
-        );
-        svg.line(
-            c + Vec2::X,
-            c + Vec2::X * 10.0,
-            Style::stroke(PATH_COLOURS[1], 2.0),
-        );
+        left_right_swatch(svg, c, PATH_COLOURS, 2.0)
     });
     legend.line("targets' paths", 130.0, target_path_style());
     legend.item("targets", 80.0, figure::target_marker);
@@ -559,4 +541,18 @@ fn target_path_style() -> Style {
 
 fn miss_style() -> Style {
     Style::stroke(TARGET_RED, 1.5).dashed("2 3")
+}
+
+/// A legend sample of two short strokes around `c`, the left hand's colour then the right's.
+fn left_right_swatch(svg: &mut Svg, c: Vec2, colours: [&'static str; 2], width: f32) {
+    svg.line(
+        c - Vec2::X * 10.0,
+        c - Vec2::X,
+        Style::stroke(colours[0], width),
+    );
+    svg.line(
+        c + Vec2::X,
+        c + Vec2::X * 10.0,
+        Style::stroke(colours[1], width),
+    );
 }
